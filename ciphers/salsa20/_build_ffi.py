@@ -1,0 +1,21 @@
+"""cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
+
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+
+CDEF = """
+size_t gcry_salsa20_ctxsize(void);
+uint32_t gcry_salsa20_impls(void);
+int gcry_salsa20_setkey(void *ctx, const uint8_t *key, size_t keylen,
+                        unsigned int rounds, unsigned int impl);
+int gcry_salsa20_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
+int gcry_salsa20_setctr(void *ctx, uint64_t block);
+int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike.ciphers.salsa20._salsa20",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
+    asm_sources=["salsa20-amd64-sse2.S"],
+    includes='#include "salsa20.h"',
+)

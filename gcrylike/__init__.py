@@ -1,0 +1,81 @@
+"""gcrylike: libgcrypt-style cipher modules for Python, with amd64 assembly.
+
+The whole public API is re-exported here; every other module is private.
+
+>>> import gcrylike
+>>> with gcrylike.cipher_open("salsa20") as h:
+...     h.setkey(bytes(32)); h.setiv(bytes(8))
+...     ct = h.encrypt(b"attack at dawn")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from . import _hwf, _registry
+from ._config import Config, config
+from ._context import Context
+from ._errors import (
+    AuthenticationFailed,
+    CounterExhausted,
+    ErrorCode,
+    GcryError,
+    HandleClosed,
+    InvalidArgument,
+    InvalidIVLength,
+    InvalidKeyLength,
+    InvalidLength,
+    InvalidState,
+    InvalidType,
+    MissingKey,
+    NameConflict,
+    NotSupported,
+    SelftestFailed,
+    UnknownAlgorithm,
+    UnknownName,
+)
+from ._handle import CipherHandle, HandleInfo, cipher_open
+from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
+from ._spec import CipherSpec, Implementation
+
+__version__ = "0.1.0"
+
+
+def algorithms() -> list[str]:
+    """Names of the registered algorithms, by id."""
+    return [s.name for s in _registry.all_specs()]
+
+
+def implementations(name: str | int) -> list[ImplementationInfo]:
+    """Drivers of one algorithm, best first, each with whether it can run here."""
+    return _registry.describe(_registry.lookup(name))
+
+
+def hw_features() -> frozenset[str]:
+    """CPU features implementations may use now (detected minus denied)."""
+    return _hwf.active()
+
+
+def set_hwf_deny(names: str | Iterable[str]) -> frozenset[str]:
+    """Replace the hardware-feature deny list (``"avx2,avx512vl"``, a list, or
+    ``"all"``); applies to handles opened afterwards.  Returns the old list."""
+    return _hwf.set_deny(names)
+
+
+def selftest() -> list:
+    """Run every algorithm's self-test on every implementation this CPU can
+    run; returns one report per (algorithm, driver)."""
+    from .selftests.runner import run_all
+
+    return run_all()
+
+
+__all__ = [
+    "AuthenticationFailed", "CipherHandle", "CipherSpec", "Config", "Context",
+    "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",
+    "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",
+    "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MissingKey",
+    "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed", "UnknownAlgorithm",
+    "UnknownName", "algorithms", "cipher_open", "config", "hw_features", "implementations",
+    "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister", "__version__",
+]

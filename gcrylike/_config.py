@@ -1,0 +1,66 @@
+"""``gcrylike.config()``: the build switches, CPU features and choices here
+(libgcrypt's ``GCRYCTL_PRINT_CONFIG``)."""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+
+from . import _hwf, _registry
+
+
+@dataclass(frozen=True)
+class Config:
+    version: str
+    use_amd64: bool
+    platform: str
+    detected_features: tuple[str, ...]
+    denied_features: tuple[str, ...]
+    active_features: tuple[str, ...]
+    #: algorithm name -> driver a new handle would use (or why none)
+    chosen: dict[str, str]
+    plugin_errors: dict[str, str]
+
+    def format(self) -> str:
+        def order(names):
+            return ",".join(f for f in _hwf.FEATURES if f in names) or "-"
+
+        lines = [
+            f"version:{self.version}",
+            f"use-amd64:{'yes' if self.use_amd64 else 'no'}",
+            f"platform:{self.platform}",
+            f"hwflist:{order(self.active_features)}",
+            f"hwf-detected:{order(self.detected_features)}",
+            f"hwf-denied:{order(self.denied_features)}",
+        ]
+        lines += [f"cipher:{name}:{driver}" for name, driver in self.chosen.items()]
+        lines += [f"plugin-error:{k}:{v}" for k, v in self.plugin_errors.items()]
+        return "\n".join(lines)
+
+
+def use_amd64() -> bool:
+    """Whether this build includes the amd64 assembly (the USE_AMD64 switch)."""
+    from ._core import lib
+
+    return bool(lib.gcry_build_use_amd64())
+
+
+def config() -> Config:
+    from . import __version__
+
+    chosen = {}
+    for spec in _registry.all_specs():
+        try:
+            chosen[spec.name] = _registry.choose(spec).driver
+        except Exception as exc:  # report, don't fail: this is a diagnostic
+            chosen[spec.name] = f"none ({exc})"
+    return Config(
+        version=__version__,
+        use_amd64=use_amd64(),
+        platform=f"{platform.system()}-{platform.machine()}",
+        detected_features=tuple(sorted(_hwf.detected())),
+        denied_features=tuple(sorted(_hwf.denied())),
+        active_features=tuple(sorted(_hwf.active())),
+        chosen=chosen,
+        plugin_errors=_registry.plugin_errors(),
+    )

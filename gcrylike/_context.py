@@ -1,0 +1,48 @@
+"""C-owned cipher contexts: 64-byte aligned, wiped before they are freed."""
+
+from __future__ import annotations
+
+from ._core import ffi, lib
+
+
+class Context:
+    """An algorithm's opaque state in C memory, plus a pristine copy.
+
+    ``ptr`` (a cffi ``void *``) is what spec hooks pass to their native code;
+    cffi accepts it in any other FFI's ``void *`` parameter.  The second half
+    of the allocation keeps the state right after ``setkey`` so that
+    ``reset()`` needs no new key schedule (libgcrypt keeps the same copy).
+    """
+
+    __slots__ = ("ptr", "size", "_span", "_saved")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._span = (size + 63) // 64 * 64
+        total = 2 * self._span
+        raw = lib.gcry_ctx_alloc(total)
+        if raw == ffi.NULL:
+            raise MemoryError("cannot allocate a cipher context")
+        # Freed (and wiped) by close() or, failing that, by the garbage collector.
+        self.ptr = ffi.gc(raw, lambda p, n=total: lib.gcry_ctx_free(p, n))
+        self._saved = ffi.cast("char *", self.ptr) + self._span
+
+    @property
+    def address(self) -> int:
+        """The context address as an integer, for plugins using ctypes."""
+        return int(ffi.cast("uintptr_t", self.ptr))
+
+    def save(self) -> None:
+        ffi.memmove(self._saved, self.ptr, self.size)
+
+    def restore(self) -> None:
+        ffi.memmove(self.ptr, self._saved, self.size)
+
+    def wipe(self) -> None:
+        lib.gcry_wipememory(self.ptr, 2 * self._span)
+
+    def free(self) -> None:
+        """Wipe and free now; the object must not be used afterwards."""
+        ffi.release(self.ptr)
+        self.ptr = None
+        self._saved = None

@@ -1,0 +1,148 @@
+"""The gcrylike exception family.
+
+Every error carries a libgcrypt-style code (libgpg-error numbering where one
+exists) and is also the Python exception a caller would naturally catch:
+a wrong key length is a ``ValueError``, a wrong type a ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ErrorCode(enum.IntEnum):
+    """libgpg-error codes (``GPG_ERR_*``); INV_IV is ours (GPG_ERR_USER_1)."""
+
+    CHECKSUM = 10
+    CIPHER_ALGO = 12
+    INV_KEYLEN = 44
+    INV_ARG = 45
+    SELFTEST_FAILED = 50
+    NOT_SUPPORTED = 60
+    TOO_LARGE = 67
+    CONFLICT = 70
+    INV_HANDLE = 73
+    INV_NAME = 88
+    INV_LENGTH = 139
+    INV_STATE = 156
+    MISSING_KEY = 181
+    INV_IV = 1024
+
+
+class GcryError(Exception):
+    """Base class of every gcrylike error; ``code`` is an :class:`ErrorCode`."""
+
+    code: ErrorCode = ErrorCode.INV_ARG
+
+    def __init__(self, message: str, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} [{self.code.name}]"
+
+
+class InvalidArgument(GcryError, ValueError):
+    code = ErrorCode.INV_ARG
+
+
+class InvalidType(GcryError, TypeError):
+    code = ErrorCode.INV_ARG
+
+
+class InvalidKeyLength(GcryError, ValueError):
+    code = ErrorCode.INV_KEYLEN
+
+
+class InvalidIVLength(GcryError, ValueError):
+    code = ErrorCode.INV_IV
+
+
+class InvalidLength(GcryError, ValueError):
+    code = ErrorCode.INV_LENGTH
+
+
+class MissingKey(GcryError, ValueError):
+    """The handle has no key yet (libgcrypt: GPG_ERR_MISSING_KEY)."""
+
+    code = ErrorCode.MISSING_KEY
+
+
+class InvalidState(GcryError, ValueError):
+    """The operation is not allowed in the handle's current state."""
+
+    code = ErrorCode.INV_STATE
+
+
+class HandleClosed(GcryError, ValueError):
+    """The handle was closed (its context is wiped and freed)."""
+
+    code = ErrorCode.INV_HANDLE
+
+
+class CounterExhausted(GcryError, OverflowError):
+    """The request runs past the end of the keystream; nothing was written."""
+
+    code = ErrorCode.TOO_LARGE
+
+
+class UnknownAlgorithm(GcryError, LookupError):
+    code = ErrorCode.CIPHER_ALGO
+
+
+class UnknownName(GcryError, LookupError):
+    """An unknown driver or hardware-feature name."""
+
+    code = ErrorCode.INV_NAME
+
+
+class NameConflict(GcryError, ValueError):
+    """A registration reuses a name, alias, id or driver name."""
+
+    code = ErrorCode.CONFLICT
+
+
+class NotSupported(GcryError, RuntimeError):
+    """The implementation cannot run here (not built, or CPU lacks features)."""
+
+    code = ErrorCode.NOT_SUPPORTED
+
+
+class SelftestFailed(GcryError, RuntimeError):
+    code = ErrorCode.SELFTEST_FAILED
+
+
+class AuthenticationFailed(GcryError, ValueError):
+    """A tag did not verify; no plaintext is released."""
+
+    code = ErrorCode.CHECKSUM
+
+
+_BY_CODE: dict[int, type[GcryError]] = {
+    ErrorCode.INV_KEYLEN: InvalidKeyLength,
+    ErrorCode.INV_IV: InvalidIVLength,
+    ErrorCode.INV_ARG: InvalidArgument,
+    ErrorCode.INV_LENGTH: InvalidLength,
+    ErrorCode.TOO_LARGE: CounterExhausted,
+    ErrorCode.MISSING_KEY: MissingKey,
+    ErrorCode.INV_STATE: InvalidState,
+    ErrorCode.NOT_SUPPORTED: NotSupported,
+    ErrorCode.SELFTEST_FAILED: SelftestFailed,
+    ErrorCode.CHECKSUM: AuthenticationFailed,
+}
+
+
+def check(rc: int, what: str) -> None:
+    """Raise the exception for a native return code; 0 is success."""
+    if rc:
+        raise error_for(rc, what)
+
+
+def error_for(rc: int, what: str) -> GcryError:
+    try:
+        code = ErrorCode(rc)
+    except ValueError:
+        return GcryError(f"{what}: native error {rc}", ErrorCode.INV_ARG)
+    cls = _BY_CODE.get(code, GcryError)
+    return cls(f"{what}: {code.name.lower().replace('_', ' ')}", code)

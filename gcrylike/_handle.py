@@ -1,0 +1,195 @@
+"""Cipher handles: what :func:`gcrylike.cipher_open` returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import _registry
+from ._context import Context
+from ._core import ffi
+from ._errors import (
+    HandleClosed,
+    InvalidArgument,
+    InvalidIVLength,
+    InvalidKeyLength,
+    InvalidLength,
+    InvalidState,
+    InvalidType,
+    MissingKey,
+    NotSupported,
+)
+from ._spec import CipherSpec, Implementation
+
+
+@dataclass(frozen=True)
+class HandleInfo:
+    """Which algorithm and driver a handle uses."""
+
+    algorithm: str
+    driver: str
+    block_size: int
+    key_sizes: tuple[int, ...]
+    iv_sizes: tuple[int, ...]
+
+
+def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
+    """A cffi view of a bytes-like object, with our errors for bad input."""
+    if isinstance(obj, str):
+        raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
+    try:
+        return ffi.from_buffer(obj, require_writable=writable)
+    except TypeError as exc:
+        kind = "a writable bytes-like object" if writable else "bytes-like"
+        raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
+    except (ValueError, BufferError) as exc:
+        raise InvalidArgument(f"{what}: {exc}") from exc
+
+
+class CipherHandle:
+    """An open cipher: ``setkey``, ``setiv``, then ``encrypt``/``decrypt``.
+
+    The state lives in C memory that :meth:`close` wipes; use the handle as a
+    context manager to close it on every path.
+    """
+
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting")
+
+    def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
+                 *, _selftesting: bool = False) -> None:
+        self._spec = spec
+        self._impl = impl
+        self._auto = auto
+        self._ctx: Context | None = Context(spec.context_size)
+        self._haskey = False
+        self._hasiv = False
+        self._selftesting = _selftesting
+
+    # -- state ------------------------------------------------------------
+    @property
+    def info(self) -> HandleInfo:
+        s = self._spec
+        return HandleInfo(s.name, self._impl.driver, s.block_size, s.key_sizes, s.iv_sizes)
+
+    @property
+    def closed(self) -> bool:
+        return self._ctx is None
+
+    def _live(self) -> Context:
+        if self._ctx is None:
+            raise HandleClosed(f"{self._spec.name} handle is closed")
+        return self._ctx
+
+    def _keyed(self) -> Context:
+        ctx = self._live()
+        if not self._haskey:
+            raise MissingKey(f"{self._spec.name}: setkey() first")
+        return ctx
+
+    # -- key, nonce, position ----------------------------------------------
+    def setkey(self, key: bytes) -> None:
+        """Install a key; runs the algorithm's selftest on first use."""
+        ctx = self._live()
+        kbuf = as_cbuffer(key, "key")
+        if len(kbuf) not in self._spec.key_sizes:
+            raise InvalidKeyLength(f"{self._spec.name} key must be "
+                                   f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
+        if not self._selftesting:
+            self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
+        self._haskey = self._hasiv = False
+        self._spec.setkey(ctx, kbuf, self._impl)
+        ctx.save()
+        self._haskey = True
+
+    def setiv(self, iv: bytes) -> None:
+        """Install a nonce and rewind to the start of its keystream."""
+        ctx = self._keyed()
+        if self._spec.setiv is None:
+            raise NotSupported(f"{self._spec.name} takes no IV")
+        ibuf = as_cbuffer(iv, "iv")
+        if len(ibuf) not in self._spec.iv_sizes:
+            raise InvalidIVLength(f"{self._spec.name} IV must be "
+                                  f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
+        self._hasiv = False
+        self._spec.setiv(ctx, ibuf)
+        self._hasiv = True
+
+    def setctr(self, block: int) -> None:
+        """Seek: the next byte processed is the first of keystream block ``block``."""
+        ctx = self._ready()
+        if self._spec.setctr is None:
+            raise NotSupported(f"{self._spec.name} cannot seek")
+        if isinstance(block, bool) or not isinstance(block, int):
+            raise InvalidType(f"block must be an int, not {type(block).__name__}")
+        if block < 0:
+            raise InvalidArgument("block must be >= 0")
+        self._spec.setctr(ctx, block)
+
+    def reset(self) -> None:
+        """Back to the state right after setkey (the IV must be set again)."""
+        ctx = self._keyed()
+        ctx.restore()
+        self._hasiv = False
+
+    # -- data ---------------------------------------------------------------
+    def _ready(self) -> Context:
+        ctx = self._keyed()
+        if self._spec.needs_iv and not self._hasiv:
+            raise InvalidState(f"{self._spec.name}: setiv() first")
+        return ctx
+
+    def encrypt(self, data: Any, *, out: Any = None) -> bytes | int:
+        """Encrypt ``data``.  Returns bytes, or with ``out=`` (a writable
+        buffer at least as long, possibly ``data`` itself) writes there and
+        returns the number of bytes written."""
+        return self._crypt(self._spec.encrypt_stream, data, out)
+
+    def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
+        """Decrypt ``data``; same conventions as :meth:`encrypt`."""
+        return self._crypt(self._spec.decrypt_stream, data, out)
+
+    def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
+        ctx = self._ready()
+        src = as_cbuffer(data, "data")
+        n = len(src)
+        if out is None:
+            result = bytearray(n)
+            hook(ctx, ffi.from_buffer(result), src, n)
+            return bytes(result)
+        dst = as_cbuffer(out, "out", writable=True)
+        if len(dst) < n:
+            raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+        hook(ctx, dst, src, n)
+        return n
+
+    # -- lifetime -----------------------------------------------------------
+    def close(self) -> None:
+        """Wipe and free the context; later calls raise HandleClosed."""
+        if self._ctx is not None:
+            self._ctx.free()
+            self._ctx = None
+
+    def __enter__(self) -> CipherHandle:
+        self._live()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
+        return f"<CipherHandle {self._spec.name} via {self._impl.driver}, {state}>"
+
+
+def _sizes(sizes: tuple[int, ...]) -> str:
+    return " or ".join(str(s) for s in sizes)
+
+
+def cipher_open(name: str | int, impl: str | None = None) -> CipherHandle:
+    """Open a handle on algorithm ``name`` (name, alias or id, any case).
+
+    ``impl`` forces a driver (``"salsa20-generic"``); by default the best
+    implementation this CPU can run, after the hardware-feature deny list.
+    """
+    spec = _registry.lookup(name)
+    return CipherHandle(spec, _registry.choose(spec, impl), auto=impl is None)

@@ -1,0 +1,81 @@
+"""Hardware features: CPUID detection (in the core extension) and the deny list.
+
+The deny list starts from the ``GCRYLIKE_HWF_DENY`` environment variable
+(names separated by ``,`` or ``:``; ``all`` denies every feature) and can be
+replaced with :func:`gcrylike.set_hwf_deny`.  It applies to handles opened
+afterwards, like libgcrypt's ``GCRYCTL_DISABLE_HWF`` and ``/etc/gcrypt/hwf.deny``.
+Under valgrind, which cannot execute AVX-512, the AVX-512 family is denied.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+
+from ._errors import UnknownName
+
+# Bit i of gcry_hwf_detect() is FEATURES[i] (gcrylike/_native/hwf.h).
+FEATURES: tuple[str, ...] = (
+    "sse2", "ssse3", "avx", "avx2", "avx512f", "avx512vl", "avx512bw",
+    "aesni", "pclmul", "vaes", "bmi2", "avx512ifma",
+)
+AVX512_FAMILY = frozenset(f for f in FEATURES if f.startswith("avx512"))
+
+_lock = threading.Lock()
+_detected: frozenset[str] | None = None
+_denied: frozenset[str] | None = None
+
+
+def parse_names(spec: str | Iterable[str]) -> frozenset[str]:
+    """Validate feature names; ``all`` stands for every feature."""
+    if isinstance(spec, str):
+        spec = spec.replace(":", ",").split(",")
+    names = {s.strip().lower() for s in spec if s and s.strip()}
+    if "all" in names:
+        return frozenset(FEATURES)
+    unknown = sorted(names - set(FEATURES))
+    if unknown:
+        raise UnknownName(f"unknown hardware feature(s): {', '.join(unknown)}; "
+                          f"known: {', '.join(FEATURES)}")
+    return frozenset(names)
+
+
+def under_valgrind() -> bool:
+    return "vgpreload" in os.environ.get("LD_PRELOAD", "")
+
+
+def detected() -> frozenset[str]:
+    """Features this CPU and OS support (before the deny list)."""
+    global _detected
+    if _detected is None:
+        from ._core import lib
+        bits = lib.gcry_hwf_detect()
+        _detected = frozenset(n for i, n in enumerate(FEATURES) if bits >> i & 1)
+    return _detected
+
+
+def denied() -> frozenset[str]:
+    global _denied
+    with _lock:
+        if _denied is None:
+            base = parse_names(os.environ.get("GCRYLIKE_HWF_DENY", ""))
+            _denied = base | (AVX512_FAMILY if under_valgrind() else frozenset())
+        return _denied
+
+
+def set_deny(names: str | Iterable[str]) -> frozenset[str]:
+    """Replace the deny list; return the previous one (to restore it)."""
+    global _denied
+    new = parse_names(names)
+    previous = denied()
+    if under_valgrind():
+        new |= AVX512_FAMILY
+    with _lock:
+        _denied = new
+    return previous
+
+
+def active() -> frozenset[str]:
+    """Features that implementations may use now."""
+    return detected() - denied()

@@ -1,0 +1,1 @@
+"""Native helpers shared by every extension (C sources; not a public API)."""

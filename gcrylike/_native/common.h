@@ -1,0 +1,100 @@
+/* common.h - helpers shared by every gcrylike extension module.
+ *
+ * burn.c and wipe.c are compiled into each extension (cffi builds one
+ * shared object per cipher), so these symbols are private to each module.
+ */
+#ifndef GCRYLIKE_COMMON_H
+#define GCRYLIKE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GCRY_NOINLINE __attribute__((noinline))
+#define GCRY_ALIGNED(n) __attribute__((aligned(n)))
+
+/* libgpg-error codes used by the C glue; gcrylike/_errors.py maps them to
+ * exception classes.  GCRY_ERR_INV_IV has no libgpg-error counterpart and
+ * takes the first user code. */
+enum gcry_err_code {
+  GCRY_OK = 0,
+  GCRY_ERR_CHECKSUM = 10,
+  GCRY_ERR_INV_KEYLEN = 44,
+  GCRY_ERR_INV_ARG = 45,
+  GCRY_ERR_SELFTEST_FAILED = 50,
+  GCRY_ERR_NOT_SUPPORTED = 60,
+  GCRY_ERR_TOO_LARGE = 67,
+  GCRY_ERR_INV_STATE = 156,
+  GCRY_ERR_MISSING_KEY = 181,
+  GCRY_ERR_INV_IV = 1024
+};
+
+/* Wipe LEN bytes at P in a way the compiler cannot elide. */
+void gcry_wipememory (void *p, size_t len);
+
+/* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
+ * Does nothing when BYTES is 0 or burning is switched off (test hook). */
+void gcry_burn_stack (unsigned int bytes);
+
+/* Test-only hook: 0 switches burning off for this extension. */
+extern int gcry_burn_enabled;
+
+/* True when [dst, dst+n) and [src, src+n) overlap without being the same
+ * buffer: an in-order stream pass would then read bytes it already wrote. */
+static inline int
+gcry_bad_overlap (const void *dst, const void *src, size_t n)
+{
+  uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+  if (d == s || n == 0)
+    return 0;
+  return d < s + n && s < d + n;
+}
+
+static inline uint32_t
+gcry_load_le32 (const uint8_t *p)
+{
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16)
+         | ((uint32_t)p[3] << 24);
+}
+
+static inline void
+gcry_store_le32 (uint8_t *p, uint32_t v)
+{
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint32_t
+gcry_rol32 (uint32_t v, unsigned int c)
+{
+  return (v << c) | (v >> (32 - c));
+}
+
+static inline unsigned int
+gcry_max_burn (unsigned int a, unsigned int b)
+{
+  return a > b ? a : b;
+}
+
+/* XOR N bytes: dst = src ^ ks.  Byte loop: the compiler vectorises it and
+ * it has no alignment requirements. */
+static inline void
+gcry_xor_bytes (uint8_t *dst, const uint8_t *src, const uint8_t *ks, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    dst[i] = src[i] ^ ks[i];
+}
+
+/* Test-only: run FN(ctx, dst, src, n) and then count how many 32-bit words
+ * of the DEPTH bytes of stack below this frame hold one of the NNEEDLES
+ * values.  Proves that burning removed the secrets the call left behind. */
+typedef int (*gcry_crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src,
+                              size_t n);
+size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
+                                 const uint8_t *src, size_t n,
+                                 const uint32_t *needles, size_t nneedles,
+                                 size_t depth, int *rc);
+
+#endif /* GCRYLIKE_COMMON_H */

@@ -1,0 +1,133 @@
+/* core.c - the small core extension: CPU feature detection, C-owned
+ * context memory, and a cycle counter for the benchmarks. */
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hwf.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+# include <cpuid.h>
+# define HAVE_X86_CPUID 1
+#endif
+
+#ifdef HAVE_X86_CPUID
+static uint64_t
+read_xcr0 (void)
+{
+  uint32_t lo, hi;
+  __asm__ volatile ("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((uint64_t)hi << 32) | lo;
+}
+
+/* CPUID leaf 1 and leaf 7 bits, then gate the AVX and AVX-512 families on
+ * the OS having enabled their register state in XCR0 (XGETBV). */
+static uint32_t
+detect_x86 (void)
+{
+  unsigned int a, b, c, d, max_leaf;
+  uint32_t hwf = 0;
+  uint64_t xcr0 = 0;
+  int os_avx = 0, os_avx512 = 0;
+
+  if (!__get_cpuid (0, &max_leaf, &b, &c, &d))
+    return 0;
+  if (!__get_cpuid (1, &a, &b, &c, &d))
+    return 0;
+
+  if (d & (1u << 26))
+    hwf |= GCRY_HWF_SSE2;
+  if (c & (1u << 9))
+    hwf |= GCRY_HWF_SSSE3;
+  if (c & (1u << 1))
+    hwf |= GCRY_HWF_PCLMUL;
+  if (c & (1u << 25))
+    hwf |= GCRY_HWF_AESNI;
+  if (c & (1u << 27)) /* OSXSAVE: XGETBV is usable */
+    {
+      xcr0 = read_xcr0 ();
+      os_avx = (xcr0 & 0x6) == 0x6;            /* SSE and AVX state */
+      os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
+    }
+  if (os_avx && (c & (1u << 28)))
+    hwf |= GCRY_HWF_AVX;
+
+  if (max_leaf >= 7)
+    {
+      __cpuid_count (7, 0, a, b, c, d);
+      if (b & (1u << 8))
+        hwf |= GCRY_HWF_BMI2;
+      if (os_avx && (hwf & GCRY_HWF_AVX))
+        {
+          if (b & (1u << 5))
+            hwf |= GCRY_HWF_AVX2;
+          if (c & (1u << 9))
+            hwf |= GCRY_HWF_VAES;
+        }
+      if (os_avx512 && (b & (1u << 16)))
+        {
+          hwf |= GCRY_HWF_AVX512F;
+          if (b & (1u << 31))
+            hwf |= GCRY_HWF_AVX512VL;
+          if (b & (1u << 30))
+            hwf |= GCRY_HWF_AVX512BW;
+          if (b & (1u << 21))
+            hwf |= GCRY_HWF_AVX512IFMA;
+        }
+    }
+  return hwf;
+}
+#endif
+
+uint32_t
+gcry_hwf_detect (void)
+{
+#ifdef HAVE_X86_CPUID
+  return detect_x86 ();
+#else
+  return 0;
+#endif
+}
+
+/* Context memory: 64-byte aligned (what the widest SIMD loads want),
+ * zeroed on allocation, wiped before it is freed. */
+void *
+gcry_ctx_alloc (size_t size)
+{
+  size_t rounded = (size + 63) & ~(size_t)63;
+  void *p = aligned_alloc (64, rounded ? rounded : 64);
+  if (p)
+    memset (p, 0, rounded ? rounded : 64);
+  return p;
+}
+
+void
+gcry_ctx_free (void *p, size_t size)
+{
+  if (!p)
+    return;
+  gcry_wipememory (p, (size + 63) & ~(size_t)63);
+  free (p);
+}
+
+uint64_t
+gcry_cycles (void)
+{
+#if defined(__x86_64__)
+  uint32_t lo, hi;
+  __asm__ volatile ("rdtsc" : "=a"(lo), "=d"(hi));
+  return ((uint64_t)hi << 32) | lo;
+#else
+  return 0;
+#endif
+}
+
+/* The USE_AMD64 build switch this module was compiled with. */
+int
+gcry_build_use_amd64 (void)
+{
+#ifdef USE_AMD64
+  return 1;
+#else
+  return 0;
+#endif
+}

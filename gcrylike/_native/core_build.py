@@ -1,0 +1,19 @@
+"""cffi build script for ``gcrylike._core`` (not installed)."""
+
+from gcrylike_build import make_ffi
+
+CDEF = """
+uint32_t gcry_hwf_detect(void);
+void *gcry_ctx_alloc(size_t size);
+void gcry_ctx_free(void *p, size_t size);
+void gcry_wipememory(void *p, size_t len);
+uint64_t gcry_cycles(void);
+int gcry_build_use_amd64(void);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike._core",
+    CDEF,
+    ["gcrylike/_native/core.c"],
+    includes='#include "common.h"',
+)

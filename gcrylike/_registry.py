@@ -1,0 +1,250 @@
+"""The registry of cipher modules: look-up, implementation choice, plugins.
+
+Built-in modules (``gcrylike.ciphers``) are registered on first use and
+self-tested on their first setkey; plugins come from the ``gcrylike.ciphers``
+entry-point group (or :func:`register`) and are self-tested when loaded.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import threading
+import warnings
+from dataclasses import dataclass
+
+from . import _hwf, _selftest
+from ._errors import (
+    InvalidArgument,
+    InvalidType,
+    NameConflict,
+    NotSupported,
+    SelftestFailed,
+    UnknownAlgorithm,
+    UnknownName,
+)
+from ._spec import CipherSpec, Implementation
+
+ENTRY_POINT_GROUP = "gcrylike.ciphers"
+
+_lock = threading.RLock()
+_by_id: dict[int, CipherSpec] = {}
+_by_name: dict[str, CipherSpec] = {}
+_by_driver: dict[str, CipherSpec] = {}
+_loaded = False
+_plugin_errors: dict[str, str] = {}
+
+
+class PluginWarning(UserWarning):
+    """A plugin from an entry point was not registered."""
+
+
+@dataclass(frozen=True)
+class ImplementationInfo:
+    """What :func:`gcrylike.implementations` reports for one driver."""
+
+    driver: str
+    priority: int
+    features: frozenset[str]
+    available: bool
+    reason: str
+    selftest: str
+
+
+def _ensure_loaded() -> None:
+    global _loaded
+    if _loaded:
+        return
+    with _lock:
+        if _loaded:
+            return
+        _loaded = True
+        from .ciphers import builtin_specs
+
+        for spec in builtin_specs():
+            _insert(spec)
+        _load_plugins()
+
+
+def _load_plugins() -> None:
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        label = f"{ep.name} ({ep.value})"
+        try:
+            obj = ep.load()
+            specs = obj() if callable(obj) and not isinstance(obj, CipherSpec) else obj
+            if isinstance(specs, CipherSpec):
+                specs = [specs]
+            for spec in specs:
+                register(spec)
+        except Exception as exc:  # a broken plugin must not break the library
+            _plugin_errors[label] = f"{type(exc).__name__}: {exc}"
+            warnings.warn(f"gcrylike plugin {label} not registered: {exc}",
+                          PluginWarning, stacklevel=2)
+
+
+def plugin_errors() -> dict[str, str]:
+    """Entry-point plugins that failed to load, with the reason."""
+    _ensure_loaded()
+    return dict(_plugin_errors)
+
+
+def _validate(spec: CipherSpec) -> None:
+    if not isinstance(spec, CipherSpec):
+        raise InvalidType(f"register() needs a CipherSpec, not {type(spec).__name__}")
+    if not isinstance(spec.name, str) or not spec.name:
+        raise InvalidArgument("spec name must be a non-empty string")
+    if not isinstance(spec.algo, int) or spec.algo <= 0:
+        raise InvalidArgument(f"{spec.name}: algo id must be a positive integer")
+    if not spec.key_sizes or any(not isinstance(k, int) or k <= 0 for k in spec.key_sizes):
+        raise InvalidArgument(f"{spec.name}: key_sizes must be positive integers")
+    if not spec.implementations:
+        raise InvalidArgument(f"{spec.name}: at least one implementation is needed")
+    for hook in ("setkey", "encrypt_stream", "decrypt_stream", "selftest"):
+        if not callable(getattr(spec, hook)):
+            raise InvalidType(f"{spec.name}: hook {hook} must be callable")
+    if spec.needs_iv and not callable(spec.setiv):
+        raise InvalidType(f"{spec.name}: iv_sizes given but no setiv hook")
+    for impl in spec.implementations:
+        if not isinstance(impl, Implementation):
+            raise InvalidType(f"{spec.name}: implementations must be Implementation records")
+        unknown = impl.features - set(_hwf.FEATURES)
+        if unknown:
+            raise UnknownName(f"{impl.driver}: unknown feature(s) {sorted(unknown)}")
+
+
+def _insert(spec: CipherSpec) -> None:
+    """Add ``spec`` after checking every name, id and driver is free."""
+    _validate(spec)
+    with _lock:
+        names = [n.lower() for n in spec.names]
+        drivers = [i.driver.lower() for i in spec.implementations]
+        if len(set(names)) != len(names) or len(set(drivers)) != len(drivers):
+            raise NameConflict(f"{spec.name}: repeated name or driver within the spec")
+        if spec.algo in _by_id:
+            raise NameConflict(f"algorithm id {spec.algo} is taken by {_by_id[spec.algo].name}")
+        for n in names:
+            if n in _by_name:
+                raise NameConflict(f"name {n!r} is taken by {_by_name[n].name}")
+        for d in drivers:
+            if d in _by_driver:
+                raise NameConflict(f"driver {d!r} is taken by {_by_driver[d].name}")
+        _by_id[spec.algo] = spec
+        for n in names:
+            _by_name[n] = spec
+        for d in drivers:
+            _by_driver[d] = spec
+
+
+def register(spec: CipherSpec) -> CipherSpec:
+    """Register a plugin cipher after self-testing its runnable implementations.
+
+    Implementations that fail are marked failed and never used; if every
+    runnable one fails the spec is refused with :class:`SelftestFailed`.
+    Reused names, aliases, ids or driver names raise :class:`NameConflict`.
+    """
+    _ensure_loaded()
+    _validate(spec)
+    with _lock:
+        # Check conflicts before running any test, so the error is the conflict.
+        for n in spec.names:
+            if n.lower() in _by_name:
+                raise NameConflict(f"name {n!r} is taken by {_by_name[n.lower()].name}")
+        runnable = [i for i in spec.implementations if runnable_reason(i) is None]
+        results = [_selftest.run(spec, impl, force=True) for impl in runnable]
+        if results and not any(r.passed for r in results):
+            raise SelftestFailed(f"{spec.name}: no implementation passed its selftest: "
+                                 + "; ".join(f"{r.driver}: {r.reason}" for r in results))
+        _insert(spec)
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a registered cipher (tests and plugin reloads)."""
+    with _lock:
+        spec = lookup(name)
+        for n in spec.names:
+            _by_name.pop(n.lower(), None)
+        for impl in spec.implementations:
+            _by_driver.pop(impl.driver.lower(), None)
+            _selftest.forget(impl.driver)
+        _by_id.pop(spec.algo, None)
+
+
+def lookup(name: str | int) -> CipherSpec:
+    """Find a spec by name or alias (any case) or by numeric id."""
+    _ensure_loaded()
+    if isinstance(name, bool) or not isinstance(name, (str, int)):
+        raise InvalidType(f"algorithm must be a name or an id, not {type(name).__name__}")
+    spec = _by_id.get(name) if isinstance(name, int) else _by_name.get(name.lower())
+    if spec is None:
+        raise UnknownAlgorithm(f"unknown algorithm {name!r}")
+    return spec
+
+
+def all_specs() -> list[CipherSpec]:
+    _ensure_loaded()
+    with _lock:
+        return sorted(_by_id.values(), key=lambda s: s.algo)
+
+
+def ranked(spec: CipherSpec) -> list[Implementation]:
+    """Implementations best first (priority, then registration order)."""
+    return sorted(spec.implementations, key=lambda i: -i.priority)
+
+
+def runnable_reason(impl: Implementation) -> str | None:
+    """None if ``impl`` can run now, else why not."""
+    missing = impl.features - _hwf.active()
+    if not missing:
+        return None
+    denied = missing & _hwf.denied()
+    parts = []
+    if denied:
+        parts.append(f"{', '.join(sorted(denied))} denied")
+    if missing - denied:
+        parts.append(f"CPU lacks {', '.join(sorted(missing - denied))}")
+    return "; ".join(parts)
+
+
+def describe(spec: CipherSpec) -> list[ImplementationInfo]:
+    out = []
+    for impl in ranked(spec):
+        reason = runnable_reason(impl)
+        out.append(ImplementationInfo(impl.driver, impl.priority, impl.features,
+                                      reason is None, reason or "", _selftest.status(impl)))
+    return out
+
+
+def choose(spec: CipherSpec, driver: str | None = None) -> Implementation:
+    """The implementation a new handle uses: ``driver`` if given, else the
+    highest-priority one this CPU can run that has not failed its selftest."""
+    if driver is not None:
+        if not isinstance(driver, str):
+            raise InvalidType("impl must be a driver name")
+        for impl in spec.implementations:
+            if impl.driver.lower() == driver.lower():
+                reason = runnable_reason(impl)
+                if reason:
+                    raise NotSupported(f"{impl.driver} cannot run here: {reason}")
+                if _selftest.failed(impl):
+                    _selftest.require(spec, impl)
+                return impl
+        raise UnknownName(f"{spec.name} has no implementation {driver!r}; have: "
+                          + ", ".join(i.driver for i in ranked(spec)))
+    candidates = [i for i in ranked(spec) if runnable_reason(i) is None]
+    for impl in candidates:
+        if not _selftest.failed(impl):
+            return impl
+    if candidates:
+        _selftest.require(spec, candidates[0])  # raises with the reason
+    raise NotSupported(f"no implementation of {spec.name} can run here")
+
+
+def ready_implementation(spec: CipherSpec, impl: Implementation, auto: bool) -> Implementation:
+    """First-setkey gate: self-test ``impl``; on failure fall back (auto) or raise."""
+    while True:
+        if _selftest.run(spec, impl).passed:
+            return impl
+        if not auto:
+            _selftest.require(spec, impl)
+        impl = choose(spec)  # skips failed ones; raises when none is left
+

@@ -1,0 +1,68 @@
+"""Self-test state per implementation, and the first-setkey gate.
+
+libgcrypt runs an algorithm's known-answer tests on its first setkey in the
+process and remembers a failure for good; we do the same per implementation
+(driver), and fall back to the next implementation when the chosen one fails.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ._errors import SelftestFailed
+from ._spec import CipherSpec, Implementation
+
+_lock = threading.RLock()
+_results: dict[str, SelftestResult] = {}
+
+
+@dataclass(frozen=True)
+class SelftestResult:
+    algorithm: str
+    driver: str
+    passed: bool
+    reason: str = ""
+
+
+def status(impl: Implementation) -> str:
+    """``passed``, ``failed`` or ``untested``."""
+    res = _results.get(impl.driver)
+    if res is None:
+        return "untested"
+    return "passed" if res.passed else "failed"
+
+
+def failed(impl: Implementation) -> bool:
+    res = _results.get(impl.driver)
+    return res is not None and not res.passed
+
+
+def run(spec: CipherSpec, impl: Implementation, *, force: bool = False) -> SelftestResult:
+    """Run (or recall) the known-answer tests of ``spec`` on ``impl``."""
+    with _lock:
+        if not force and impl.driver in _results:
+            return _results[impl.driver]
+        try:
+            spec.selftest(spec, impl)
+        except Exception as exc:  # any failure, whatever its type, marks it failed
+            res = SelftestResult(spec.name, impl.driver, False, f"{type(exc).__name__}: {exc}")
+        else:
+            res = SelftestResult(spec.name, impl.driver, True)
+        _results[impl.driver] = res
+        return res
+
+
+def forget(driver: str | None = None) -> None:
+    """Drop remembered results (all, or one driver's): test helper."""
+    with _lock:
+        if driver is None:
+            _results.clear()
+        else:
+            _results.pop(driver, None)
+
+
+def require(spec: CipherSpec, impl: Implementation) -> None:
+    res = run(spec, impl)
+    if not res.passed:
+        raise SelftestFailed(f"{spec.name} selftest failed on {impl.driver} ({res.reason})")

@@ -1,0 +1,84 @@
+"""Cipher specs and implementations: the records the registry holds.
+
+Modelled on libgcrypt's ``gcry_cipher_spec_t`` (id, name, aliases, sizes,
+hooks) and on the Linux kernel's drivers (several implementations of one
+algorithm, each with a driver name, a priority and the CPU features it needs).
+These two classes are the stable plugin API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._context import Context
+
+#: ``setkey(ctx, key, impl)``: install a key for implementation ``impl``; ``key``
+#: (and ``iv`` below) is a cffi ``uint8_t[]`` view of the caller's buffer (no copy).
+SetkeyHook = Callable[["Context", bytes, "Implementation"], None]
+#: ``setiv(ctx, iv)``: install a nonce and rewind the keystream.
+SetivHook = Callable[["Context", bytes], None]
+#: ``setctr(ctx, block)``: seek the keystream to block number ``block``.
+SetctrHook = Callable[["Context", int], None]
+#: ``encrypt_stream(ctx, dst, src, n)``: ``dst`` and ``src`` are cffi
+#: ``uint8_t[]`` buffers of at least ``n`` bytes (``dst`` may be ``src``).
+StreamHook = Callable[["Context", Any, Any, int], None]
+#: ``selftest(spec, impl)``: raise :class:`gcrylike.SelftestFailed` on a wrong answer.
+SelftestHook = Callable[["CipherSpec", "Implementation"], None]
+
+
+@dataclass(frozen=True, eq=False)
+class Implementation:
+    """One implementation of an algorithm (a kernel "driver").
+
+    ``driver`` is unique across the registry (``salsa20-amd64-sse2``);
+    the highest ``priority`` whose ``features`` are all available wins;
+    ``token`` is handed back to the spec's ``setkey`` hook so native code
+    knows which routines to dispatch to.
+    """
+
+    driver: str
+    priority: int
+    features: frozenset[str] = frozenset()
+    token: Any = None
+    description: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class CipherSpec:
+    """A cipher module.  ``block_size`` is 1 for stream ciphers.
+
+    Stream ciphers provide ``encrypt_stream``/``decrypt_stream`` (and usually
+    ``setiv``); ``context_size`` bytes of zeroed, 64-byte aligned C memory are
+    given to every hook as ``ctx``.  Room is left for block-cipher, MAC and
+    AEAD hooks in ``extra_hooks``.
+    """
+
+    name: str
+    algo: int
+    key_sizes: tuple[int, ...]
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    encrypt_stream: StreamHook
+    decrypt_stream: StreamHook
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    iv_sizes: tuple[int, ...] = ()
+    block_size: int = 1
+    setiv: SetivHook | None = None
+    setctr: SetctrHook | None = None
+    #: The keystream block size that ``setctr`` counts in (64 for Salsa20).
+    counter_block: int = 64
+    description: str = ""
+    extra_hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    @property
+    def needs_iv(self) -> bool:
+        return bool(self.iv_sizes)

@@ -1,0 +1,48 @@
+"""Build glue: cffi extensions with hand-written ``.S`` files.
+
+Project metadata lives in pyproject.toml; this file only wires up what
+setuptools cannot express declaratively: the cffi modules, ``.S`` support in
+build_ext, and keeping the cffi build scripts out of the wheel.
+"""
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
+
+import gcrylike_build  # noqa: E402
+
+CFFI_MODULES = [
+    "gcrylike/_native/core_build.py:ffibuilder",
+    "ciphers/salsa20/_build_ffi.py:ffibuilder",
+]
+
+
+class BuildExtWithAsm(build_ext):
+    """Let the C compiler driver preprocess and assemble ``.S`` sources."""
+
+    def build_extensions(self):
+        self.compiler.src_extensions = [*self.compiler.src_extensions, ".S"]
+        super().build_extensions()
+
+
+class BuildPyWithoutBuildScripts(build_py):
+    """cffi build scripts sit beside their glue but are not runtime modules."""
+
+    _BUILD_SCRIPTS = ("_build_ffi", "core_build")
+
+    def find_package_modules(self, package, package_dir):
+        modules = super().find_package_modules(package, package_dir)
+        return [m for m in modules if m[1] not in self._BUILD_SCRIPTS]
+
+
+gcrylike_build.use_amd64()  # decide (and print) once, before any extension
+
+setup(
+    cffi_modules=CFFI_MODULES,
+    cmdclass={"build_ext": BuildExtWithAsm, "build_py": BuildPyWithoutBuildScripts},
+)
