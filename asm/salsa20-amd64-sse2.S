@@ -16,8 +16,9 @@
  *           Only words 8-9 are written: the counter is advanced by nblocks,
  *           carrying from word 8 into word 9 (mod 2^64).
  *   dst/src any alignment; dst may equal src.  dst = src XOR keystream.
- *   nblocks a multiple of 4 (a remainder below 4 is ignored); 0 returns 0
- *           at once and touches nothing.
+ *   nblocks a multiple of 4; 0 returns 0 at once and touches nothing (no
+ *           stack, no xmm, no state).  (A remainder nblocks % 4 would be
+ *           ignored: those blocks are neither processed nor counted.)
  *   rounds  an even number >= 2 (20 or 12 in practice); rounds/2 double
  *           rounds are run.
  *

@@ -38,6 +38,5 @@ salsa20_generic_block (uint32_t out[16], const uint32_t in[16],
   for (i = 0; i < 16; i++)
     out[i] = x[i] + in[i];
 
-  /* x[] plus spills and the return address. */
-  return sizeof (x) + 8 * sizeof (void *);
+  return sizeof (x) + GCRY_C_FRAME;
 }

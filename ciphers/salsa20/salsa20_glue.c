@@ -110,7 +110,7 @@ keystream_block (salsa20_ctx *ctx, uint8_t ks[SALSA20_BLOCK])
   for (i = 0; i < 16; i++)
     gcry_store_le32 (ks + 4 * i, words[i]);
   set_counter (ctx, get_counter (ctx) + 1);
-  return burn + sizeof (words) + 4 * sizeof (void *);
+  return burn + sizeof (words) + GCRY_C_FRAME;
 }
 
 static GCRY_NOINLINE unsigned int
@@ -170,7 +170,7 @@ do_crypt (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
     ctx->exhausted = 1;
 
   gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + 8 * sizeof (void *);
+  return burn + sizeof (ks) + GCRY_C_FRAME;
 }
 
 int

@@ -12,6 +12,12 @@
 #define GCRY_NOINLINE __attribute__((noinline))
 #define GCRY_ALIGNED(n) __attribute__((aligned(n)))
 
+/* Stack a C function may dirty besides its named locals, for burn-depth
+ * estimates: return address, six callee-saved registers and alignment, plus
+ * the 128-byte red zone below the stack pointer that a SysV leaf function
+ * may use without moving it. */
+#define GCRY_C_FRAME (8 * sizeof (void *) + 128)
+
 /* libgpg-error codes used by the C glue; gcrylike/_errors.py maps them to
  * exception classes.  GCRY_ERR_INV_IV has no libgpg-error counterpart and
  * takes the first user code. */
