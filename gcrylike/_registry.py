@@ -111,27 +111,31 @@ def _validate(spec: CipherSpec) -> None:
             raise UnknownName(f"{impl.driver}: unknown feature(s) {sorted(unknown)}")
 
 
+def _check_free(spec: CipherSpec) -> None:
+    """Raise NameConflict unless every name, alias, id and driver is free."""
+    names = [n.lower() for n in spec.names]
+    drivers = [i.driver.lower() for i in spec.implementations]
+    if len(set(names)) != len(names) or len(set(drivers)) != len(drivers):
+        raise NameConflict(f"{spec.name}: repeated name or driver within the spec")
+    if spec.algo in _by_id:
+        raise NameConflict(f"algorithm id {spec.algo} is taken by {_by_id[spec.algo].name}")
+    for n in names:
+        if n in _by_name:
+            raise NameConflict(f"name {n!r} is taken by {_by_name[n].name}")
+    for d in drivers:
+        if d in _by_driver:
+            raise NameConflict(f"driver {d!r} is taken by {_by_driver[d].name}")
+
+
 def _insert(spec: CipherSpec) -> None:
-    """Add ``spec`` after checking every name, id and driver is free."""
     _validate(spec)
     with _lock:
-        names = [n.lower() for n in spec.names]
-        drivers = [i.driver.lower() for i in spec.implementations]
-        if len(set(names)) != len(names) or len(set(drivers)) != len(drivers):
-            raise NameConflict(f"{spec.name}: repeated name or driver within the spec")
-        if spec.algo in _by_id:
-            raise NameConflict(f"algorithm id {spec.algo} is taken by {_by_id[spec.algo].name}")
-        for n in names:
-            if n in _by_name:
-                raise NameConflict(f"name {n!r} is taken by {_by_name[n].name}")
-        for d in drivers:
-            if d in _by_driver:
-                raise NameConflict(f"driver {d!r} is taken by {_by_driver[d].name}")
+        _check_free(spec)
         _by_id[spec.algo] = spec
-        for n in names:
-            _by_name[n] = spec
-        for d in drivers:
-            _by_driver[d] = spec
+        for n in spec.names:
+            _by_name[n.lower()] = spec
+        for impl in spec.implementations:
+            _by_driver[impl.driver.lower()] = spec
 
 
 def register(spec: CipherSpec) -> CipherSpec:
@@ -144,10 +148,7 @@ def register(spec: CipherSpec) -> CipherSpec:
     _ensure_loaded()
     _validate(spec)
     with _lock:
-        # Check conflicts before running any test, so the error is the conflict.
-        for n in spec.names:
-            if n.lower() in _by_name:
-                raise NameConflict(f"name {n!r} is taken by {_by_name[n.lower()].name}")
+        _check_free(spec)  # before any test runs, so the error is the conflict
         runnable = [i for i in spec.implementations if runnable_reason(i) is None]
         results = [_selftest.run(spec, impl, force=True) for impl in runnable]
         if results and not any(r.passed for r in results):

@@ -1,0 +1,82 @@
+"""CPU feature detection and the deny list."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import gcrylike
+from gcrylike import _hwf
+
+# /proc/cpuinfo flag for each of our feature names.
+CPUINFO_FLAG = {"aesni": "aes", "pclmul": "pclmulqdq"}
+
+
+def _cpuinfo_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return None
+
+
+def test_detection_matches_kernel_view():
+    flags = _cpuinfo_flags()
+    if flags is None or "sse2" not in flags:
+        pytest.skip("no x86 /proc/cpuinfo here")
+    for name in _hwf.FEATURES:
+        assert (name in _hwf.detected()) == (CPUINFO_FLAG.get(name, name) in flags), name
+
+
+def test_parse_names():
+    assert _hwf.parse_names("avx2, SSSE3:sse2") == {"avx2", "ssse3", "sse2"}
+    assert _hwf.parse_names(["avx512vl"]) == {"avx512vl"}
+    assert _hwf.parse_names("all") == set(_hwf.FEATURES)
+    assert _hwf.parse_names("") == set()
+    with pytest.raises(gcrylike.UnknownName) as info:
+        _hwf.parse_names("avx2,turbo")
+    assert isinstance(info.value, LookupError) and "turbo" in str(info.value)
+
+
+def test_set_deny_returns_previous_and_applies():
+    prev = gcrylike.set_hwf_deny("sse2,avx2")
+    try:
+        assert "sse2" not in gcrylike.hw_features() and "avx2" not in gcrylike.hw_features()
+        assert gcrylike.set_hwf_deny("all") == {"sse2", "avx2"}
+        assert gcrylike.hw_features() == frozenset()
+        with gcrylike.cipher_open("salsa20") as h:
+            assert h.info.driver == "salsa20-generic"
+    finally:
+        gcrylike.set_hwf_deny(prev)
+
+
+def _run(args, **env):
+    full = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-I", "-m", "gcrylike", *args],
+                          capture_output=True, text=True, env=full, check=False)
+
+
+def test_env_deny_list():
+    res = _run(["config"], GCRYLIKE_HWF_DENY="sse2:ssse3")
+    assert res.returncode == 0, res.stderr
+    assert "hwf-denied:sse2,ssse3" in res.stdout
+    assert "cipher:SALSA20:salsa20-generic" in res.stdout
+
+
+def test_env_deny_unknown_name_is_an_error():
+    res = _run(["config"], GCRYLIKE_HWF_DENY="warpdrive")
+    assert res.returncode != 0 and "warpdrive" in res.stderr
+
+
+def test_valgrind_denies_avx512():
+    # valgrind's preload library in LD_PRELOAD is how we recognise it; a
+    # missing file only makes ld.so print a warning.
+    res = _run(["config"], LD_PRELOAD="/nonexistent/vgpreload_memcheck-amd64-linux.so")
+    denied = next(line for line in res.stdout.splitlines() if line.startswith("hwf-denied:"))
+    assert {"avx512f", "avx512vl", "avx512bw", "avx512ifma"} <= set(denied[11:].split(","))
