@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from ._errors import (
     InvalidType,
     MissingKey,
     NotSupported,
+    error_for,
 )
 from ._spec import CipherSpec, Implementation
 
@@ -53,7 +55,8 @@ class CipherHandle:
     context manager to close it on every path.
     """
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting")
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting",
+                 "_data_ptr", "_native")
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
@@ -64,6 +67,17 @@ class CipherHandle:
         self._haskey = False
         self._hasiv = False
         self._selftesting = _selftesting
+        # The context pointer while data may flow (key and IV set, not
+        # closed), else None: the one check on the fast path.
+        self._data_ptr: Any = None
+        # cffi functions take bytes directly and need no Python wrapper.
+        self._native = inspect.isbuiltin(spec.encrypt_stream) and inspect.isbuiltin(
+            spec.decrypt_stream)
+
+    def _update_ready(self) -> None:
+        ready = self._ctx is not None and self._haskey and (
+            self._hasiv or not self._spec.needs_iv)
+        self._data_ptr = self._ctx.ptr if ready else None
 
     # -- state ------------------------------------------------------------
     @property
@@ -97,9 +111,11 @@ class CipherHandle:
         if not self._selftesting:
             self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
         self._haskey = self._hasiv = False
-        self._spec.setkey(ctx, kbuf, self._impl)
+        self._data_ptr = None
+        self._spec.setkey(ctx.ptr, kbuf, self._impl)
         ctx.save()
         self._haskey = True
+        self._update_ready()
 
     def setiv(self, iv: bytes) -> None:
         """Install a nonce and rewind to the start of its keystream."""
@@ -111,8 +127,10 @@ class CipherHandle:
             raise InvalidIVLength(f"{self._spec.name} IV must be "
                                   f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
         self._hasiv = False
-        self._spec.setiv(ctx, ibuf)
+        self._data_ptr = None
+        self._spec.setiv(ctx.ptr, ibuf)
         self._hasiv = True
+        self._update_ready()
 
     def setctr(self, block: int) -> None:
         """Seek: the next byte processed is the first of keystream block ``block``."""
@@ -123,13 +141,14 @@ class CipherHandle:
             raise InvalidType(f"block must be an int, not {type(block).__name__}")
         if block < 0:
             raise InvalidArgument("block must be >= 0")
-        self._spec.setctr(ctx, block)
+        self._spec.setctr(ctx.ptr, block)
 
     def reset(self) -> None:
         """Back to the state right after setkey (the IV must be set again)."""
         ctx = self._keyed()
         ctx.restore()
         self._hasiv = False
+        self._update_ready()
 
     # -- data ---------------------------------------------------------------
     def _ready(self) -> Context:
@@ -142,10 +161,27 @@ class CipherHandle:
         """Encrypt ``data``.  Returns bytes, or with ``out=`` (a writable
         buffer at least as long, possibly ``data`` itself) writes there and
         returns the number of bytes written."""
+        ptr = self._data_ptr
+        if ptr is not None and out is None and self._native and type(data) is bytes:
+            # Fast path: one cffi call, cffi passes the bytes' own buffer.
+            n = len(data)
+            buf = _new_uninit(n)
+            rc = self._spec.encrypt_stream(ptr, buf, data, n)
+            if rc:
+                raise error_for(rc, self._spec.name)
+            return ffi.buffer(buf, n)[:]
         return self._crypt(self._spec.encrypt_stream, data, out)
 
     def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
         """Decrypt ``data``; same conventions as :meth:`encrypt`."""
+        ptr = self._data_ptr
+        if ptr is not None and out is None and self._native and type(data) is bytes:
+            n = len(data)
+            buf = _new_uninit(n)
+            rc = self._spec.decrypt_stream(ptr, buf, data, n)
+            if rc:
+                raise error_for(rc, self._spec.name)
+            return ffi.buffer(buf, n)[:]
         return self._crypt(self._spec.decrypt_stream, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
@@ -153,19 +189,21 @@ class CipherHandle:
         src = as_cbuffer(data, "data")
         n = len(src)
         if out is None:
-            result = bytearray(n)
-            hook(ctx, ffi.from_buffer(result), src, n)
-            return bytes(result)
-        dst = as_cbuffer(out, "out", writable=True)
-        if len(dst) < n:
-            raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-        hook(ctx, dst, src, n)
-        return n
+            dst = _new_uninit(n)
+        else:
+            dst = as_cbuffer(out, "out", writable=True)
+            if len(dst) < n:
+                raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+        rc = hook(ctx.ptr, dst, src, n)
+        if rc:
+            raise error_for(rc, self._spec.name)
+        return ffi.buffer(dst, n)[:] if out is None else n
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
+            self._data_ptr = None
             self._ctx.free()
             self._ctx = None
 
@@ -179,6 +217,14 @@ class CipherHandle:
     def __repr__(self) -> str:
         state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
         return f"<CipherHandle {self._spec.name} via {self._impl.driver}, {state}>"
+
+
+# Output buffers are written in full before they are read: skip the zeroing.
+_new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)
+
+
+def _new_uninit(n: int) -> Any:
+    return _new_uninit_alloc("uint8_t[]", n)
 
 
 def _sizes(sizes: tuple[int, ...]) -> str:

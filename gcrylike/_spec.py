@@ -10,21 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from ._context import Context
+# Every hook's first argument ``ctx`` is the context's cffi ``void *``
+# (``Context.ptr``): pass it straight to your own cffi functions (cffi shares
+# pointer types between FFI instances), or view it with ``ffi.buffer(ctx, n)``.
 
 #: ``setkey(ctx, key, impl)``: install a key for implementation ``impl``; ``key``
 #: (and ``iv`` below) is a cffi ``uint8_t[]`` view of the caller's buffer (no copy).
-SetkeyHook = Callable[["Context", bytes, "Implementation"], None]
+#: Raise a :class:`gcrylike.GcryError` on failure.
+SetkeyHook = Callable[[Any, Any, "Implementation"], None]
 #: ``setiv(ctx, iv)``: install a nonce and rewind the keystream.
-SetivHook = Callable[["Context", bytes], None]
+SetivHook = Callable[[Any, Any], None]
 #: ``setctr(ctx, block)``: seek the keystream to block number ``block``.
-SetctrHook = Callable[["Context", int], None]
-#: ``encrypt_stream(ctx, dst, src, n)``: ``dst`` and ``src`` are cffi
-#: ``uint8_t[]`` buffers of at least ``n`` bytes (``dst`` may be ``src``).
-StreamHook = Callable[["Context", Any, Any, int], None]
+SetctrHook = Callable[[Any, int], None]
+#: ``encrypt_stream(ctx, dst, src, n) -> int``: process ``n`` bytes from ``src``
+#: into ``dst`` (``dst`` may be ``src``) and return 0 or an :class:`ErrorCode`
+#: value (or raise).  This is the hot path, so it may be a cffi function of your
+#: extension module itself, called with no Python wrapper; then ``src`` may
+#: also be a ``bytes`` object.  Python hooks always get cffi ``uint8_t[]`` buffers.
+StreamHook = Callable[[Any, Any, Any, int], Any]
 #: ``selftest(spec, impl)``: raise :class:`gcrylike.SelftestFailed` on a wrong answer.
 SelftestHook = Callable[["CipherSpec", "Implementation"], None]
 
@@ -52,7 +57,7 @@ class CipherSpec:
 
     Stream ciphers provide ``encrypt_stream``/``decrypt_stream`` (and usually
     ``setiv``); ``context_size`` bytes of zeroed, 64-byte aligned C memory are
-    given to every hook as ``ctx``.  Room is left for block-cipher, MAC and
+    given to every hook as ``ctx`` (a cffi ``void *``).  Room is left for block-cipher, MAC and
     AEAD hooks in ``extra_hooks``.
     """
 

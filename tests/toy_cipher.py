@@ -18,7 +18,7 @@ CTX_SIZE = 64
 
 
 def _view(ctx):
-    return ffi.buffer(ctx.ptr, CTX_SIZE)
+    return ffi.buffer(ctx, CTX_SIZE)
 
 
 def _keystream(key: bytes, nonce: bytes, start: int, n: int, bad: bool) -> bytes:

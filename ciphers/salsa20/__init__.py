@@ -34,18 +34,15 @@ def _implementations(prefix: str) -> tuple[Implementation, ...]:
 
 def _make_spec(name: str, algo: int, rounds: int, aliases: tuple[str, ...]) -> CipherSpec:
     def setkey(ctx, key, impl):
-        check(lib.gcry_salsa20_setkey(ctx.ptr, key, len(key), rounds, impl.token), name)
+        check(lib.gcry_salsa20_setkey(ctx, key, len(key), rounds, impl.token), name)
 
     def setiv(ctx, iv):
-        check(lib.gcry_salsa20_setiv(ctx.ptr, iv, len(iv)), name)
+        check(lib.gcry_salsa20_setiv(ctx, iv, len(iv)), name)
 
     def setctr(ctx, block):
         if block >= 1 << 64:
             raise CounterExhausted(f"{name}: block {block} is past the 64-bit counter")
-        check(lib.gcry_salsa20_setctr(ctx.ptr, block), name)
-
-    def crypt(ctx, dst, src, n):
-        check(lib.gcry_salsa20_crypt(ctx.ptr, dst, src, n), name)
+        check(lib.gcry_salsa20_setctr(ctx, block), name)
 
     def selftest(spec, impl):
         stream_selftest(spec, impl, [v for v in VECTORS if v.rounds == rounds])
@@ -62,8 +59,8 @@ def _make_spec(name: str, algo: int, rounds: int, aliases: tuple[str, ...]) -> C
         setkey=setkey,
         setiv=setiv,
         setctr=setctr,
-        encrypt_stream=crypt,
-        decrypt_stream=crypt,
+        encrypt_stream=lib.gcry_salsa20_crypt,
+        decrypt_stream=lib.gcry_salsa20_crypt,
         selftest=selftest,
         description=f"Salsa20 with {rounds} rounds, 64-bit nonce and block counter",
     )
