@@ -19,6 +19,7 @@ import gcrylike_build  # noqa: E402
 CFFI_MODULES = [
     "gcrylike/_native/core_build.py:ffibuilder",
     "ciphers/salsa20/_build_ffi.py:ffibuilder",
+    "ciphers/chacha/_build_ffi.py:ffibuilder",
 ]
 
 

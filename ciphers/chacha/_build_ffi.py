@@ -1,0 +1,23 @@
+"""cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
+
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+
+CDEF = """
+size_t gcry_chacha_ctxsize(void);
+uint32_t gcry_chacha_impls(void);
+int gcry_chacha_setkey(void *ctx, const uint8_t *key, size_t keylen,
+                       unsigned int rounds, unsigned int impl, int xchacha);
+int gcry_chacha_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
+int gcry_chacha_setctr(void *ctx, uint64_t block);
+int gcry_chacha_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_hchacha(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
+                 uint8_t *out, unsigned int rounds, unsigned int impl);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike.ciphers.chacha._chacha",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"],
+    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S"],
+    includes='#include "chacha.h"',
+)

@@ -1,0 +1,55 @@
+/* chacha.h - ChaCha (RFC 8439 and Bernstein's original), HChaCha and
+ * XChaCha: context and the implementations behind the glue. */
+#ifndef GCRYLIKE_CHACHA_H
+#define GCRYLIKE_CHACHA_H
+
+#include "common.h"
+
+#define CHACHA_BLOCK 64
+
+/* Implementation ids (registry tokens); the glue dispatches on them. */
+enum chacha_impl {
+  CHACHA_IMPL_GENERIC = 0,
+  CHACHA_IMPL_SSSE3 = 1,
+  CHACHA_IMPL_AVX2 = 2
+};
+
+/* input[] is the RFC 8439 state: constants 0-3, key 4-11, words 12-15 the
+ * counter and nonce.  With an 8-byte nonce (and for XChaCha) words 12-13
+ * are a 64-bit counter; with a 12- or 16-byte IV word 12 alone is the
+ * counter and running it past 2^32 - 1 is an error. */
+typedef struct {
+  uint32_t input[16] GCRY_ALIGNED(64);
+  uint8_t pad[CHACHA_BLOCK];    /* keystream of the last partial block */
+  uint32_t key[8];              /* XChaCha: the key HChaCha derives from */
+  unsigned int unused;          /* bytes of pad not used yet */
+  unsigned int rounds;
+  unsigned int impl;
+  unsigned int ctr64;           /* words 12-13 are one 64-bit counter */
+  unsigned int xchacha;         /* setiv takes a 24-byte nonce */
+  unsigned int exhausted;       /* the counter ran out */
+} chacha_ctx;
+
+/* Portable core: one keystream block (words), and HChaCha (8 words out). */
+unsigned int chacha_generic_block (uint32_t out[16], const uint32_t in[16],
+                                   unsigned int rounds);
+unsigned int hchacha_generic (uint32_t out[8], const uint32_t in[16],
+                              unsigned int rounds);
+
+#ifdef USE_AMD64
+/* asm/chacha-amd64-ssse3.S, asm/chacha-amd64-avx2.S: dst = src ^ keystream
+ * for NBLOCKS blocks (a multiple of the routine's width), words 12-13
+ * advanced as a 64-bit counter; each returns its stack burn depth. */
+typedef unsigned int (*chacha_blocks_fn) (uint32_t *state, uint8_t *dst,
+                                          const uint8_t *src, size_t nblocks,
+                                          unsigned int rounds);
+unsigned int _gcry_chacha_amd64_ssse3_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_ssse3_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx2_blocks2 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx2_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx2_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_hchacha_amd64_ssse3 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
+unsigned int _gcry_hchacha_amd64_avx2 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
+#endif
+
+#endif
