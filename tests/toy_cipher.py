@@ -9,9 +9,8 @@ from __future__ import annotations
 import hashlib
 import struct
 
-from gcrylike._core import ffi
-
 from gcrylike import CipherSpec, Implementation, SelftestFailed
+from gcrylike._core import ffi
 
 KEY_OFF, NONCE_OFF, POS_OFF, BAD_OFF = 0, 32, 48, 56
 CTX_SIZE = 64

@@ -7,11 +7,10 @@ dispatches on it for every later call.
 
 from __future__ import annotations
 
-from gcrylike.selftests.runner import stream_selftest
-from gcrylike.selftests.vectors_salsa20 import VECTORS
-
 from gcrylike._errors import CounterExhausted, check
 from gcrylike._spec import CipherSpec, Implementation
+from gcrylike.selftests.runner import stream_selftest
+from gcrylike.selftests.vectors_salsa20 import VECTORS
 
 from ._salsa20 import ffi, lib
 
