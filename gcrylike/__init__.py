@@ -62,6 +62,16 @@ def set_hwf_deny(names: str | Iterable[str]) -> frozenset[str]:
     return _hwf.set_deny(names)
 
 
+def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+    """HChaCha20 (or HChaCha with ``rounds``): a 32-byte key and a 16-byte
+    input to a 32-byte subkey (draft-irtf-cfrg-xchacha, section 2.2), on
+    the implementation XChaCha would use here, or on driver ``impl``
+    (an ``xchacha20-*`` or ``xchacha12-*`` driver name)."""
+    from .ciphers.chacha import hchacha as _hchacha
+
+    return _hchacha(key, data, rounds=rounds, impl=impl)
+
+
 def selftest() -> list:
     """Run every algorithm's self-test on every implementation this CPU can
     run; returns one report per (algorithm, driver)."""
@@ -76,6 +86,7 @@ __all__ = [
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",
     "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MissingKey",
     "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed", "UnknownAlgorithm",
-    "UnknownName", "algorithms", "cipher_open", "config", "hw_features", "implementations",
+    "UnknownName", "algorithms", "cipher_open", "config", "hchacha", "hw_features",
+    "implementations",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister", "__version__",
 ]

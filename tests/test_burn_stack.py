@@ -38,10 +38,25 @@ def salsa20_needles(key: bytes, nonce: bytes, keystream: bytes) -> set[int]:
     return needles
 
 
+def chacha_needles(key: bytes, nonce: bytes, keystream: bytes) -> set[int]:
+    """As for Salsa20, with the RFC 8439 state (8-byte nonce, 64-bit counter)."""
+    needles = set(struct.unpack("<8I", key))
+    k = struct.unpack("<8I", key)
+    n = struct.unpack("<2I", nonce)
+    for b in range(len(keystream) // 64):
+        inp = [*SIGMA, *k, b & MASK, b >> 32, *n]
+        for i, w in enumerate(struct.unpack("<16I", keystream[64 * b: 64 * b + 64])):
+            needles.update((w, (w - inp[i]) & MASK))
+    needles -= {0, MASK}
+    return needles
+
+
 CASES = [
     # (algorithm, module with the cffi lib, crypt entry point, needle maker)
     ("salsa20", "gcrylike.ciphers.salsa20", "gcry_salsa20_crypt", salsa20_needles),
     ("salsa20r12", "gcrylike.ciphers.salsa20", "gcry_salsa20_crypt", salsa20_needles),
+    ("chacha20", "gcrylike.ciphers.chacha", "gcry_chacha_crypt", chacha_needles),
+    ("chacha12", "gcrylike.ciphers.chacha", "gcry_chacha_crypt", chacha_needles),
 ]
 
 

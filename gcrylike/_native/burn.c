@@ -59,6 +59,9 @@ gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
                           const uint32_t *needles, size_t nneedles,
                           size_t depth, int *rc)
 {
+  /* Clear the area first: the interpreter may have left copies of the
+   * needles there while computing them, and those are not FN's doing. */
+  burn_stack_vla (depth + 256);
   *rc = fn (ctx, dst, src, n);
   return scan_below (needles, nneedles, depth);
 }

@@ -93,9 +93,10 @@ gcry_xor_bytes (uint8_t *dst, const uint8_t *src, const uint8_t *ks, size_t n)
     dst[i] = src[i] ^ ks[i];
 }
 
-/* Test-only: run FN(ctx, dst, src, n) and then count how many 32-bit words
- * of the DEPTH bytes of stack below this frame hold one of the NNEEDLES
- * values.  Proves that burning removed the secrets the call left behind. */
+/* Test-only: clear DEPTH bytes of stack, run FN(ctx, dst, src, n), then
+ * count how many 32-bit words of the DEPTH bytes below this frame hold one
+ * of the NNEEDLES values.  Proves that burning removed the secrets the call
+ * left behind. */
 typedef int (*gcry_crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src,
                               size_t n);
 size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
