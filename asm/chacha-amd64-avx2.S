@@ -30,7 +30,7 @@
  * ymm registers are cleared (vzeroall) before return.  blocks4, blocks2 and
  * hchacha use no stack (depth 0); blocks8 keeps two 32-byte spill slots in
  * the red zone, 32-byte aligned (depth 72 or 88 with an ABI-aligned stack,
- * computed exactly at run time).
+ * depending on rsp mod 32; computed exactly at run time).
  */
 
 #include "asm-common-amd64.h"
@@ -65,8 +65,8 @@ GCRY_RODATA
 
 .text
 
-/* One quarter round (VEX, three-operand) on a,b,c,d: either eight lanes
- * of one state word each (transposed form) or rows (row form).  t scratch,
+/* One quarter round (VEX, three-operand) on the rows a,b,c,d (row form:
+ * all four columns or diagonals of one or two blocks at once).  t scratch,
  * r16/r8 the rotate masks (register or memory). */
 .macro QR1 a, b, c, d, t, r16, r8
 	vpaddd	\b, \a, \a;  vpxor \a, \d, \d;  vpshufb \r16, \d, \d
@@ -75,26 +75,6 @@ GCRY_RODATA
 	vpaddd	\b, \a, \a;  vpxor \a, \d, \d;  vpshufb \r8, \d, \d
 	vpaddd	\d, \c, \c;  vpxor \c, \b, \b
 	vpsrld	$25, \b, \t;  vpslld $7, \b, \b;  vpor \t, \b, \b
-.endm
-
-/* Two independent quarter rounds interleaved step by step. */
-.macro QR2 a1, b1, c1, d1, a2, b2, c2, d2, t1, t2, r16, r8
-	vpaddd	\b1, \a1, \a1;  vpaddd \b2, \a2, \a2
-	vpxor	\a1, \d1, \d1;  vpxor \a2, \d2, \d2
-	vpshufb	\r16, \d1, \d1;  vpshufb \r16, \d2, \d2
-	vpaddd	\d1, \c1, \c1;  vpaddd \d2, \c2, \c2
-	vpxor	\c1, \b1, \b1;  vpxor \c2, \b2, \b2
-	vpsrld	$20, \b1, \t1;  vpsrld $20, \b2, \t2
-	vpslld	$12, \b1, \b1;  vpslld $12, \b2, \b2
-	vpor	\t1, \b1, \b1;  vpor \t2, \b2, \b2
-	vpaddd	\b1, \a1, \a1;  vpaddd \b2, \a2, \a2
-	vpxor	\a1, \d1, \d1;  vpxor \a2, \d2, \d2
-	vpshufb	\r8, \d1, \d1;  vpshufb \r8, \d2, \d2
-	vpaddd	\d1, \c1, \c1;  vpaddd \d2, \c2, \c2
-	vpxor	\c1, \b1, \b1;  vpxor \c2, \b2, \b2
-	vpsrld	$25, \b1, \t1;  vpsrld $25, \b2, \t2
-	vpslld	$7, \b1, \b1;   vpslld $7, \b2, \b2
-	vpor	\t1, \b1, \b1;  vpor \t2, \b2, \b2
 .endm
 
 /* Row form, per 128-bit lane: columns -> diagonals and back.  b stays put;
@@ -115,50 +95,89 @@ GCRY_RODATA
  * blocks8: eight blocks in parallel, transposed form: one ymm per state
  * word, dword lane j = block j of the group of 8.
  *   ymm0-3   words 0-3 (a)        ymm4-7   words 4-7 (b)
- *   ymm10-13 words 12-15 (d)
- *   c words 8-11: two in registers, two in 32-byte spill slots S0/S1
- *   (0(%r11), 32(%r11), 32-byte aligned, in the red zone); the c pair and
- *   the scratch pair swap roles twice per double round:
- *     column half 1  QR(0,4,8,12) QR(1,5,9,13)    c=ymm8,9    t=ymm14,15
- *       swap A: ymm14,15 <- S0,S1 (w10,w11); S0,S1 <- ymm8,9 (w8,w9)
- *     column half 2  QR(2,6,10,14) QR(3,7,11,15)  c=ymm14,15  t=ymm8,9
- *     diag half 1    QR(0,5,10,15) QR(1,6,11,12)  c=ymm14,15  t=ymm8,9
- *       swap B: ymm8,9 <- S0,S1 (w8,w9); S0,S1 <- ymm14,15 (w10,w11)
- *     diag half 2    QR(2,7,8,13)  QR(3,4,9,14)   c=ymm8,9    t=ymm14,15
- *   rotate masks are rodata memory operands.
+ *   ymm8     word 8               ymm9     word 9
+ *   ymm10    word 11              ymm11-14 words 12-15 (d)
+ *   ymm15    the one scratch register (renamed per use)
+ *   word 10 lives in spill slot S = 0(%r11) for the whole call; slot
+ *   S2 = 32(%r11) takes word 8 during the output phase.  Both slots are
+ *   32-byte aligned, in the red zone (r11 = (rsp - 64) & -32).
+ *   Each round runs its four quarter rounds interleaved step by step
+ *   (QR4M), the one whose c word is word 10 using S as a memory operand:
+ *     column round  QR(0,4,8,12) QR(1,5,9,13) QR(3,7,11,15) QR(2,6,S,14)
+ *     diagonal      QR(1,6,11,12) QR(2,7,8,13) QR(3,4,9,14) QR(0,5,S,15)
+ *   Rotate masks are rodata memory operands.
  *   rdi state, rsi dst, rdx src, rcx groups left, r8d rounds,
  *   r9 64-bit counter, r10d double rounds left, r11 spill base.
  **********************************************************************/
 
-/* Lanes of words 12/13 for counter r9 + 0..7 (64-bit add with carry);
- * t scratch, tx its xmm name. */
+/* Four independent quarter rounds interleaved step by step.  The fourth
+ * (a3,b3,S,d3) has its c word in memory slot S: c is formed in the scratch
+ * register t, stored back to S and xored into b3, after which t is free
+ * for the rotates.  rot 16/8 by vpshufb, rot 12/7 by shift, shift, or. */
+.macro QR4M a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,S,d3, t
+	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
+	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
+	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
+	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
+	vpshufb	.Lavx2_rot16(%rip), \d0, \d0;  vpshufb .Lavx2_rot16(%rip), \d1, \d1
+	vpshufb	.Lavx2_rot16(%rip), \d2, \d2;  vpshufb .Lavx2_rot16(%rip), \d3, \d3
+	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
+	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
+	vmovdqa	\t, \S
+	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
+	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
+	vpsrld	$20, \b0, \t;  vpslld $12, \b0, \b0;  vpor \t, \b0, \b0
+	vpsrld	$20, \b1, \t;  vpslld $12, \b1, \b1;  vpor \t, \b1, \b1
+	vpsrld	$20, \b2, \t;  vpslld $12, \b2, \b2;  vpor \t, \b2, \b2
+	vpsrld	$20, \b3, \t;  vpslld $12, \b3, \b3;  vpor \t, \b3, \b3
+	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
+	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
+	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
+	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
+	vpshufb	.Lavx2_rot8(%rip), \d0, \d0;  vpshufb .Lavx2_rot8(%rip), \d1, \d1
+	vpshufb	.Lavx2_rot8(%rip), \d2, \d2;  vpshufb .Lavx2_rot8(%rip), \d3, \d3
+	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
+	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
+	vmovdqa	\t, \S
+	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
+	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
+	vpsrld	$25, \b0, \t;  vpslld $7, \b0, \b0;  vpor \t, \b0, \b0
+	vpsrld	$25, \b1, \t;  vpslld $7, \b1, \b1;  vpor \t, \b1, \b1
+	vpsrld	$25, \b2, \t;  vpslld $7, \b2, \b2;  vpor \t, \b2, \b2
+	vpsrld	$25, \b3, \t;  vpslld $7, \b3, \b3;  vpor \t, \b3, \b3
+.endm
+
+/* Lanes of words 12/13 for counter r9 + 0..7 (64-bit add with carry):
+ * lo <- low dwords, hi <- high dwords; t scratch, tx its xmm name.
+ * vshufps takes two dwords per 128-bit lane from each source, hence the
+ * {0,1 | 4,5} and {2,3 | 6,7} offsets. */
 .macro CTR8 lo, hi, t, tx
 	vmovq	%r9, \tx
 	vpbroadcastq \tx, \t
-	vpaddq	.Lavx2_q0145(%rip), \t, \hi	/* c+0 c+1 | c+4 c+5 */
-	vpaddq	.Lavx2_q2367(%rip), \t, \t	/* c+2 c+3 | c+6 c+7 */
-	vshufps	$0x88, \t, \hi, \lo		/* low dwords, lanes 0..7 */
-	vshufps	$0xdd, \t, \hi, \hi		/* high dwords, lanes 0..7 */
+	vpaddq	.Lavx2_q0145(%rip), \t, \hi
+	vpaddq	.Lavx2_q2367(%rip), \t, \t
+	vshufps	$0x88, \t, \hi, \lo
+	vshufps	$0xdd, \t, \hi, \hi
 .endm
 
 /* In-lane 4x4 transpose of words x0..x3: afterwards
  *   x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
- *   x0 = [blk3 | blk7]  (each 128-bit half = 4 consecutive words);
- *   x2 and t1 are free. */
+ *   x0 = [blk3 | blk7]  (each 128-bit half = the 4 consecutive words of
+ *   one block); x2 and t1 are free. */
 .macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
 	vpunpckldq  \x1, \x0, \t0		/* x0_0 x1_0 x0_1 x1_1 */
 	vpunpckhdq  \x1, \x0, \x0		/* x0_2 x1_2 x0_3 x1_3 */
 	vpunpckldq  \x3, \x2, \t1		/* x2_0 x3_0 x2_1 x3_1 */
 	vpunpckhdq  \x3, \x2, \x2		/* x2_2 x3_2 x2_3 x3_3 */
-	vpunpcklqdq \t1, \t0, \x1		/* word lane 0 */
-	vpunpckhqdq \t1, \t0, \t0		/* word lane 1 */
-	vpunpcklqdq \x2, \x0, \x3		/* word lane 2 */
-	vpunpckhqdq \x2, \x0, \x0		/* word lane 3 */
+	vpunpcklqdq \t1, \t0, \x1		/* dword lane 0 of each half */
+	vpunpckhqdq \t1, \t0, \t0		/* lane 1 */
+	vpunpcklqdq \x2, \x0, \x3		/* lane 2 */
+	vpunpckhqdq \x2, \x0, \x0		/* lane 3 */
 .endm
 
-/* lo = [blk j words w..w+3 | blk j+4 ...] from a group, hi from the next
- * group: write 32 bytes of block j and of block j+4 (at byte offset off
- * within the block).  f scratch; lo is clobbered. */
+/* lo = [blk j | blk j+4] words w..w+3, hi = the same for words w+4..w+7:
+ * xor and store 32 bytes of block j and of block j+4 at byte offset off.
+ * f scratch; lo clobbered. */
 .macro OUT2 lo, hi, f, j, off
 	vperm2i128 $0x20, \hi, \lo, \f
 	vperm2i128 $0x31, \hi, \lo, \lo
@@ -180,6 +199,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 
 .balign 32
 .Lb8_group:
+	/* state words broadcast to all eight lanes; counter lanes */
 	vpbroadcastd 0(%rdi), %ymm0
 	vpbroadcastd 4(%rdi), %ymm1
 	vpbroadcastd 8(%rdi), %ymm2
@@ -190,94 +210,79 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	vpbroadcastd 28(%rdi), %ymm7
 	vpbroadcastd 32(%rdi), %ymm8
 	vpbroadcastd 36(%rdi), %ymm9
-	vpbroadcastd 40(%rdi), %ymm14
-	vpbroadcastd 44(%rdi), %ymm15
-	vmovdqa	%ymm14, 0(%r11)			/* S0 = w10 */
-	vmovdqa	%ymm15, 32(%r11)		/* S1 = w11 */
-	CTR8	%ymm10, %ymm11, %ymm14, %xmm14
-	vpbroadcastd 56(%rdi), %ymm12
-	vpbroadcastd 60(%rdi), %ymm13
+	vpbroadcastd 40(%rdi), %ymm15
+	vmovdqa	%ymm15, 0(%r11)			/* S = w10 */
+	vpbroadcastd 44(%rdi), %ymm10
+	CTR8	%ymm11, %ymm12, %ymm15, %xmm15
+	vpbroadcastd 56(%rdi), %ymm13
+	vpbroadcastd 60(%rdi), %ymm14
 	movl	%r8d, %r10d
 	shrl	$1, %r10d
 
 .balign 32
 .Lb8_dround:
-	/* column round, words 8,9 in registers */
-	QR2	%ymm0, %ymm4, %ymm8, %ymm10,  %ymm1, %ymm5, %ymm9, %ymm11, \
-		%ymm14, %ymm15, .Lavx2_rot16(%rip), .Lavx2_rot8(%rip)
-	vmovdqa	0(%r11), %ymm14
-	vmovdqa	32(%r11), %ymm15
-	vmovdqa	%ymm8, 0(%r11)
-	vmovdqa	%ymm9, 32(%r11)
-	/* column round, words 10,11 in registers */
-	QR2	%ymm2, %ymm6, %ymm14, %ymm12,  %ymm3, %ymm7, %ymm15, %ymm13, \
-		%ymm8, %ymm9, .Lavx2_rot16(%rip), .Lavx2_rot8(%rip)
-	/* diagonal round (0,5,10,15) (1,6,11,12) */
-	QR2	%ymm0, %ymm5, %ymm14, %ymm13,  %ymm1, %ymm6, %ymm15, %ymm10, \
-		%ymm8, %ymm9, .Lavx2_rot16(%rip), .Lavx2_rot8(%rip)
-	vmovdqa	0(%r11), %ymm8
-	vmovdqa	32(%r11), %ymm9
-	vmovdqa	%ymm14, 0(%r11)
-	vmovdqa	%ymm15, 32(%r11)
-	/* diagonal round (2,7,8,13) (3,4,9,14) */
-	QR2	%ymm2, %ymm7, %ymm8, %ymm11,  %ymm3, %ymm4, %ymm9, %ymm12, \
-		%ymm14, %ymm15, .Lavx2_rot16(%rip), .Lavx2_rot8(%rip)
+	/* column round */
+	QR4M	%ymm0, %ymm4, %ymm8, %ymm11,  %ymm1, %ymm5, %ymm9, %ymm12, \
+		%ymm3, %ymm7, %ymm10, %ymm14,  %ymm2, %ymm6, 0(%r11), %ymm13, %ymm15
+	/* diagonal round */
+	QR4M	%ymm1, %ymm6, %ymm10, %ymm11,  %ymm2, %ymm7, %ymm8, %ymm12, \
+		%ymm3, %ymm4, %ymm9, %ymm13,  %ymm0, %ymm5, 0(%r11), %ymm14, %ymm15
 	subl	$1, %r10d
 	jnz	.Lb8_dround
 
-	/* feed-forward words 0-7 (broadcast loads into scratch 14,15) */
-	vpbroadcastd 0(%rdi), %ymm14
+	/* words 0-7: feed-forward (broadcast loads into the scratch),
+	 * transpose, xor, store bytes 0-31 of blocks 0..7.  w8 goes to S2 to
+	 * free a second scratch register for the transposes. */
+	vmovdqa	%ymm8, 32(%r11)			/* S2 = w8, frees ymm8 */
+	vpbroadcastd 0(%rdi), %ymm15
+	vpaddd	%ymm15, %ymm0, %ymm0
 	vpbroadcastd 4(%rdi), %ymm15
-	vpaddd	%ymm14, %ymm0, %ymm0
 	vpaddd	%ymm15, %ymm1, %ymm1
-	vpbroadcastd 8(%rdi), %ymm14
+	vpbroadcastd 8(%rdi), %ymm15
+	vpaddd	%ymm15, %ymm2, %ymm2
 	vpbroadcastd 12(%rdi), %ymm15
-	vpaddd	%ymm14, %ymm2, %ymm2
 	vpaddd	%ymm15, %ymm3, %ymm3
-	vpbroadcastd 16(%rdi), %ymm14
+	vpbroadcastd 16(%rdi), %ymm15
+	vpaddd	%ymm15, %ymm4, %ymm4
 	vpbroadcastd 20(%rdi), %ymm15
-	vpaddd	%ymm14, %ymm4, %ymm4
 	vpaddd	%ymm15, %ymm5, %ymm5
-	vpbroadcastd 24(%rdi), %ymm14
+	vpbroadcastd 24(%rdi), %ymm15
+	vpaddd	%ymm15, %ymm6, %ymm6
 	vpbroadcastd 28(%rdi), %ymm15
-	vpaddd	%ymm14, %ymm6, %ymm6
 	vpaddd	%ymm15, %ymm7, %ymm7
-	/* words 0-3 -> ymm1,14,3,0 ; words 4-7 -> ymm5,2,7,4 */
-	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm14, %ymm15
-	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm15
-	/* bytes 0-31 of blocks 0..7 */
+	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15	/* -> 1,8,3,0 */
+	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm15	/* -> 5,2,7,4 */
 	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
-	OUT2	%ymm14, %ymm2, %ymm15, 1, 0
+	OUT2	%ymm8, %ymm2, %ymm15, 1, 0
 	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
 	OUT2	%ymm0, %ymm4, %ymm15, 3, 0
 
-	/* words 8-11: w8,w9 in ymm8,9, w10,w11 from S0,S1 into ymm6,7 */
-	vmovdqa	0(%r11), %ymm6
-	vmovdqa	32(%r11), %ymm7
+	/* words 8-15: feed-forward (counter lanes rebuilt from r9),
+	 * transpose, xor, store bytes 32-63 of blocks 0..7.
+	 * w8 from S2 -> ymm6, w9 ymm9, w10 from S -> ymm7, w11 ymm10 */
+	vmovdqa	32(%r11), %ymm6
+	vmovdqa	0(%r11), %ymm7
 	vpbroadcastd 32(%rdi), %ymm0
 	vpbroadcastd 36(%rdi), %ymm1
 	vpbroadcastd 40(%rdi), %ymm2
 	vpbroadcastd 44(%rdi), %ymm3
-	vpaddd	%ymm0, %ymm8, %ymm8
+	vpaddd	%ymm0, %ymm6, %ymm6
 	vpaddd	%ymm1, %ymm9, %ymm9
-	vpaddd	%ymm2, %ymm6, %ymm6
-	vpaddd	%ymm3, %ymm7, %ymm7
-	/* words 12-15: counter lanes rebuilt */
+	vpaddd	%ymm2, %ymm7, %ymm7
+	vpaddd	%ymm3, %ymm10, %ymm10
 	CTR8	%ymm0, %ymm1, %ymm2, %xmm2
 	vpbroadcastd 56(%rdi), %ymm2
 	vpbroadcastd 60(%rdi), %ymm3
-	vpaddd	%ymm0, %ymm10, %ymm10
-	vpaddd	%ymm1, %ymm11, %ymm11
-	vpaddd	%ymm2, %ymm12, %ymm12
-	vpaddd	%ymm3, %ymm13, %ymm13
-	/* words 8-11 -> ymm9,0,7,8 ; words 12-15 -> ymm11,2,13,10 */
-	TRANSPOSE4 %ymm8, %ymm9, %ymm6, %ymm7, %ymm0, %ymm1
-	TRANSPOSE4 %ymm10, %ymm11, %ymm12, %ymm13, %ymm2, %ymm3
-	/* bytes 32-63 of blocks 0..7 */
-	OUT2	%ymm9, %ymm11, %ymm1, 0, 32
+	vpaddd	%ymm0, %ymm11, %ymm11
+	vpaddd	%ymm1, %ymm12, %ymm12
+	vpaddd	%ymm2, %ymm13, %ymm13
+	vpaddd	%ymm3, %ymm14, %ymm14
+	TRANSPOSE4 %ymm6, %ymm9, %ymm7, %ymm10, %ymm0, %ymm1	/* -> 9,0,10,6 */
+	TRANSPOSE4 %ymm11, %ymm12, %ymm13, %ymm14, %ymm2, %ymm3	/* -> 12,2,14,11 */
+	OUT2	%ymm9, %ymm12, %ymm1, 0, 32
 	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
-	OUT2	%ymm7, %ymm13, %ymm1, 2, 32
-	OUT2	%ymm8, %ymm10, %ymm3, 3, 32
+	OUT2	%ymm10, %ymm14, %ymm1, 2, 32
+	OUT2	%ymm6, %ymm11, %ymm3, 3, 32
 
 	addq	$8, %r9
 	addq	$512, %rdx
@@ -352,12 +357,16 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks4)
 
 .balign 32
 .Lb4x_dround:
-	QR2	%ymm0, %ymm1, %ymm2, %ymm3,  %ymm4, %ymm5, %ymm6, %ymm7, \
-		%ymm13, %ymm14, %ymm15, .Lavx2_rot8(%rip)
+	/* column round: set A, then set B (in program order the sets are
+	 * not interleaved: the scheduler then favours one chain, which
+	 * measured ~3% faster than step-by-step interleaving) */
+	QR1	%ymm0, %ymm1, %ymm2, %ymm3, %ymm13, %ymm15, .Lavx2_rot8(%rip)
+	QR1	%ymm4, %ymm5, %ymm6, %ymm7, %ymm14, %ymm15, .Lavx2_rot8(%rip)
 	ROW_DIAG %ymm0, %ymm2, %ymm3
 	ROW_DIAG %ymm4, %ymm6, %ymm7
-	QR2	%ymm0, %ymm1, %ymm2, %ymm3,  %ymm4, %ymm5, %ymm6, %ymm7, \
-		%ymm13, %ymm14, %ymm15, .Lavx2_rot8(%rip)
+	/* diagonal round */
+	QR1	%ymm0, %ymm1, %ymm2, %ymm3, %ymm13, %ymm15, .Lavx2_rot8(%rip)
+	QR1	%ymm4, %ymm5, %ymm6, %ymm7, %ymm14, %ymm15, .Lavx2_rot8(%rip)
 	ROW_UNDIAG %ymm0, %ymm2, %ymm3
 	ROW_UNDIAG %ymm4, %ymm6, %ymm7
 	subl	$1, %eax

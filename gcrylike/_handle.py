@@ -36,15 +36,20 @@ class HandleInfo:
 
 
 def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
-    """A cffi view of a bytes-like object, with our errors for bad input."""
+    """A cffi view of a bytes-like object, with our errors for bad input.
+
+    Use it in a ``with`` block: the view is released on the way out, also
+    when an exception propagates (a view kept alive by a traceback and
+    collected after its memoryview crashes the interpreter).
+    """
     if isinstance(obj, str):
         raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
     try:
         return ffi.from_buffer(obj, require_writable=writable)
-    except TypeError as exc:
+    except (TypeError, BufferError) as exc:
         kind = "a writable bytes-like object" if writable else "bytes-like"
         raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
-    except (ValueError, BufferError) as exc:
+    except ValueError as exc:  # e.g. a non-contiguous memoryview
         raise InvalidArgument(f"{what}: {exc}") from exc
 
 
@@ -56,7 +61,7 @@ class CipherHandle:
     """
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting",
-                 "_data_ptr", "_native")
+                 "_data_ptr", "_native", "_enc", "_dec")
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
@@ -73,6 +78,8 @@ class CipherHandle:
         # cffi functions take bytes directly and need no Python wrapper.
         self._native = inspect.isbuiltin(spec.encrypt_stream) and inspect.isbuiltin(
             spec.decrypt_stream)
+        self._enc = spec.encrypt_stream
+        self._dec = spec.decrypt_stream
 
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (
@@ -104,15 +111,15 @@ class CipherHandle:
     def setkey(self, key: bytes) -> None:
         """Install a key; runs the algorithm's selftest on first use."""
         ctx = self._live()
-        kbuf = as_cbuffer(key, "key")
-        if len(kbuf) not in self._spec.key_sizes:
-            raise InvalidKeyLength(f"{self._spec.name} key must be "
-                                   f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
-        if not self._selftesting:
-            self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-        self._haskey = self._hasiv = False
-        self._data_ptr = None
-        self._spec.setkey(ctx.ptr, kbuf, self._impl)
+        with as_cbuffer(key, "key") as kbuf:
+            if len(kbuf) not in self._spec.key_sizes:
+                raise InvalidKeyLength(f"{self._spec.name} key must be "
+                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
+            if not self._selftesting:
+                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
+            self._haskey = self._hasiv = False
+            self._data_ptr = None
+            self._spec.setkey(ctx.ptr, kbuf, self._impl)
         ctx.save()
         self._haskey = True
         self._update_ready()
@@ -122,13 +129,13 @@ class CipherHandle:
         ctx = self._keyed()
         if self._spec.setiv is None:
             raise NotSupported(f"{self._spec.name} takes no IV")
-        ibuf = as_cbuffer(iv, "iv")
-        if len(ibuf) not in self._spec.iv_sizes:
-            raise InvalidIVLength(f"{self._spec.name} IV must be "
-                                  f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
-        self._hasiv = False
-        self._data_ptr = None
-        self._spec.setiv(ctx.ptr, ibuf)
+        with as_cbuffer(iv, "iv") as ibuf:
+            if len(ibuf) not in self._spec.iv_sizes:
+                raise InvalidIVLength(f"{self._spec.name} IV must be "
+                                      f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
+            self._hasiv = False
+            self._data_ptr = None
+            self._spec.setiv(ctx.ptr, ibuf)
         self._hasiv = True
         self._update_ready()
 
@@ -162,42 +169,41 @@ class CipherHandle:
         buffer at least as long, possibly ``data`` itself) writes there and
         returns the number of bytes written."""
         ptr = self._data_ptr
-        if ptr is not None and out is None and self._native and type(data) is bytes:
+        if ptr is not None and out is None and type(data) is bytes and self._native:
             # Fast path: one cffi call, cffi passes the bytes' own buffer.
             n = len(data)
-            buf = _new_uninit(n)
-            rc = self._spec.encrypt_stream(ptr, buf, data, n)
+            buf = _new_uninit_alloc(_U8_ARRAY, n)
+            rc = self._enc(ptr, buf, data, n)
             if rc:
                 raise error_for(rc, self._spec.name)
-            return ffi.buffer(buf, n)[:]
-        return self._crypt(self._spec.encrypt_stream, data, out)
+            return _cbuffer(buf, n)[:]
+        return self._crypt(self._enc, data, out)
 
     def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
         """Decrypt ``data``; same conventions as :meth:`encrypt`."""
         ptr = self._data_ptr
-        if ptr is not None and out is None and self._native and type(data) is bytes:
+        if ptr is not None and out is None and type(data) is bytes and self._native:
             n = len(data)
-            buf = _new_uninit(n)
-            rc = self._spec.decrypt_stream(ptr, buf, data, n)
+            buf = _new_uninit_alloc(_U8_ARRAY, n)
+            rc = self._dec(ptr, buf, data, n)
             if rc:
                 raise error_for(rc, self._spec.name)
-            return ffi.buffer(buf, n)[:]
-        return self._crypt(self._spec.decrypt_stream, data, out)
+            return _cbuffer(buf, n)[:]
+        return self._crypt(self._dec, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
         ctx = self._ready()
-        src = as_cbuffer(data, "data")
-        n = len(src)
-        if out is None:
-            dst = _new_uninit(n)
-        else:
-            dst = as_cbuffer(out, "out", writable=True)
-            if len(dst) < n:
-                raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-        rc = hook(ctx.ptr, dst, src, n)
-        if rc:
-            raise error_for(rc, self._spec.name)
-        return ffi.buffer(dst, n)[:] if out is None else n
+        with as_cbuffer(data, "data") as src:
+            n = len(src)
+            if out is None:
+                dst = _new_uninit(n)
+                _run(hook, ctx.ptr, dst, src, n, self._spec.name)
+                return _cbuffer(dst, n)[:]
+            with as_cbuffer(out, "out", writable=True) as dst:
+                if len(dst) < n:
+                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+                _run(hook, ctx.ptr, dst, src, n, self._spec.name)
+                return n
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
@@ -221,10 +227,18 @@ class CipherHandle:
 
 # Output buffers are written in full before they are read: skip the zeroing.
 _new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)
+_U8_ARRAY = ffi.typeof("uint8_t[]")
+_cbuffer = ffi.buffer
 
 
 def _new_uninit(n: int) -> Any:
-    return _new_uninit_alloc("uint8_t[]", n)
+    return _new_uninit_alloc(_U8_ARRAY, n)
+
+
+def _run(hook: Any, ptr: Any, dst: Any, src: Any, n: int, name: str) -> None:
+    rc = hook(ptr, dst, src, n)
+    if rc:
+        raise error_for(rc, name)
 
 
 def _sizes(sizes: tuple[int, ...]) -> str:

@@ -109,12 +109,12 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
 
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise InvalidType("rounds must be an int")
-    kbuf, dbuf = as_cbuffer(key, "key"), as_cbuffer(data, "data")
-    if len(kbuf) != 32:
-        raise InvalidKeyLength(f"HChaCha key must be 32 bytes, got {len(kbuf)}")
     spec = _registry.lookup("XCHACHA12" if rounds == 12 else "XCHACHA20")
     chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
-    return hchacha_raw(kbuf, dbuf, rounds, chosen.token)
+    with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:
+        if len(kbuf) != 32:
+            raise InvalidKeyLength(f"HChaCha key must be 32 bytes, got {len(kbuf)}")
+        return hchacha_raw(kbuf, dbuf, rounds, chosen.token)
 
 
 SPECS = (

@@ -18,10 +18,8 @@ gcry_wipememory (void *p, size_t len)
 static GCRY_NOINLINE void
 burn_stack_vla (size_t bytes)
 {
-  volatile unsigned char buf[bytes];
-  size_t i;
-  for (i = 0; i < bytes; i++)
-    buf[i] = 0;
+  unsigned char buf[bytes];
+  gcry_wipememory (buf, bytes);
   __asm__ volatile ("" : : "r"(buf) : "memory");
 }
 
