@@ -127,7 +127,7 @@ class Peer:
     def __init__(self, name: str, via: str, loader: Callable[[], tuple[Any, str]],
                  offers: tuple[Offer, ...]) -> None:
         self.name = name
-        #: How we reach it: "ctypes", "its own extension", ...
+        #: How we reach it: "ctypes", "its own C binding", ...
         self.via = via
         self.offers = offers
         self._loader = loader
@@ -224,7 +224,7 @@ def _fn(lib: ctypes.CDLL, name: str, restype: Any, *argtypes: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# pycryptodome (Crypto.Cipher.Salsa20 / ChaCha20): its own extension
+# pycryptodome (Crypto.Cipher.Salsa20 / ChaCha20): its own C binding
 # ---------------------------------------------------------------------------
 
 
@@ -245,15 +245,18 @@ def _pycryptodome(module: str) -> Factory:
     def make(cipher_pkg: Any, key: bytes, nonce: bytes) -> Crypter:
         mod = getattr(cipher_pkg, module)
         c = mod.new(key=key, nonce=nonce)
+        # pycryptodome's ChaCha20 object refuses to change direction once used,
+        # so decryption gets its own object (starting at block 0 as well).
+        d = mod.new(key=key, nonce=nonce)
 
         def enc(src: Any, dst: Any) -> None:
             c.encrypt(src, output=dst)
 
         def dec(src: Any, dst: Any) -> None:
-            c.decrypt(src, output=dst)
+            d.decrypt(src, output=dst)
 
         def bind(src: Any, dst: Any, decrypt: bool) -> Callable[[], Any]:
-            return functools.partial(c.decrypt if decrypt else c.encrypt, src, output=dst)
+            return functools.partial(d.decrypt if decrypt else c.encrypt, src, output=dst)
 
         return Crypter(enc, dec, bind)
 
@@ -360,7 +363,8 @@ def _gcrypt(algo: int) -> Factory:
     def make(g: _Gcrypt, key: bytes, nonce: bytes) -> Crypter:
         h = ctypes.c_void_p()
         g.check(g.open(ctypes.byref(h), algo, _GCRY_CIPHER_MODE_STREAM, 0), "gcry_cipher_open")
-        closer = weakref.finalize(h, g.close, h)
+        # Close when the last user of h goes (the finalizer must not hold h itself).
+        closer = weakref.finalize(h, g.close, h.value)
         try:
             g.check(g.setkey(h, key, len(key)), "gcry_cipher_setkey")
             g.check(g.setiv(h, nonce, len(nonce)), "gcry_cipher_setiv")
@@ -409,8 +413,9 @@ def _load_cryptography() -> tuple[Any, str]:
 
 def _cryptography_chacha20(mods: Any, key: bytes, nonce: bytes) -> Crypter:
     cipher_cls, algorithms = mods
-    # OpenSSL's 16-byte ChaCha20 "nonce" is state words 12..15: counter then nonce.
-    # A 12-byte nonce gets a 4-byte counter, an 8-byte (original) one 8 bytes.
+    # OpenSSL's 16-byte ChaCha20 "nonce" is state words 12..15: counter then nonce
+    # (libgcrypt's 16-byte IV).  A 12-byte nonce gets a zero 4-byte counter in
+    # front, an 8-byte (original) one a zero 8-byte counter.
     iv16 = bytes(16 - len(nonce)) + nonce
     cipher = cipher_cls(algorithms.ChaCha20(key, iv16), mode=None)
     ctx = cipher.encryptor()  # a stream cipher: decryption is the same XOR
@@ -429,7 +434,7 @@ def _cryptography_chacha20(mods: Any, key: bytes, nonce: bytes) -> Crypter:
 # ---------------------------------------------------------------------------
 
 PEERS: tuple[Peer, ...] = (
-    Peer("pycryptodome", "its own extension", _load_pycryptodome, (
+    Peer("pycryptodome", "its own C binding", _load_pycryptodome, (
         # pycryptodome's Salsa20 is 20 rounds only: no SALSA20R12.
         Offer("SALSA20", STREAM, (16, 32), (8,), _pycryptodome("Salsa20"), "Salsa20"),
         Offer("CHACHA20", STREAM, (32,), (8, 12), _pycryptodome("ChaCha20"), "ChaCha20"),
@@ -449,10 +454,10 @@ PEERS: tuple[Peer, ...] = (
     Peer("libgcrypt", "ctypes", _load_gcrypt, (
         Offer("SALSA20", STREAM, (16, 32), (8,), _gcrypt(313), "GCRY_CIPHER_SALSA20"),
         Offer("SALSA20R12", STREAM, (16, 32), (8,), _gcrypt(314), "GCRY_CIPHER_SALSA20R12"),
-        Offer("CHACHA20", STREAM, (32,), (8, 12), _gcrypt(316), "GCRY_CIPHER_CHACHA20"),
+        Offer("CHACHA20", STREAM, (32,), (8, 12, 16), _gcrypt(316), "GCRY_CIPHER_CHACHA20"),
     )),
-    Peer("cryptography", "its own extension (OpenSSL)", _load_cryptography, (
-        Offer("CHACHA20", STREAM, (32,), (8, 12), _cryptography_chacha20, "ChaCha20"),
+    Peer("cryptography", "its own OpenSSL binding", _load_cryptography, (
+        Offer("CHACHA20", STREAM, (32,), (8, 12, 16), _cryptography_chacha20, "ChaCha20"),
     )),
 )
 
