@@ -1,0 +1,76 @@
+"""Sphinx configuration for the gcrylike documentation.
+
+Built by ``tox -e docs`` (``sphinx-build -W --keep-going -b html docs ...``)
+against the *installed* gcrylike: nothing here adds the source tree to
+``sys.path``, whose ``gcrylike/`` has no compiled extensions.
+"""
+
+import gcrylike
+
+project = "gcrylike"
+author = "the gcrylike authors"
+copyright = "the gcrylike authors"
+version = release = gcrylike.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.viewcode",
+]
+
+exclude_patterns = ["_build", "examples"]
+root_doc = "index"
+language = "en"
+pygments_style = "sphinx"
+
+# -- autodoc ------------------------------------------------------------------
+autodoc_typehints = "description"
+autodoc_member_order = "bysource"
+autodoc_class_signature = "mixed"
+# An exception class without its own docstring must not show GcryError's.
+autodoc_inherit_docstrings = False
+# The public API lives in private modules and is re-exported from gcrylike;
+# show ``CipherHandle`` rather than ``gcrylike._handle.CipherHandle``.
+python_use_unqualified_type_names = True
+add_module_names = True
+
+# -- HTML ---------------------------------------------------------------------
+html_theme = "alabaster"
+html_title = f"gcrylike {release}"
+html_theme_options = {
+    "description": "libgcrypt-style cipher modules for Python",
+    "fixed_sidebar": True,
+    "show_powered_by": False,
+}
+html_static_path = []
+
+
+# -- constructor parameters ---------------------------------------------------
+# With autodoc_typehints = "description" every class gets a "Parameters" list
+# built from its __init__.  Integrators never construct handles, result
+# records or exceptions, so keep that list only for the classes plugin authors
+# build themselves, and describe the other classes' attributes in the pages.
+_KEEP_CONSTRUCTOR_PARAMETERS = {
+    "gcrylike.CipherSpec", "gcrylike.Implementation", "gcrylike.Context",
+}
+
+
+def _drop_constructor_parameters(app, domain, objtype, contentnode):
+    if domain != "py" or objtype not in ("class", "exception"):
+        return
+    try:
+        sig = contentnode.parent[0]
+        fullname = f"{sig['module']}.{sig['fullname']}" if sig["module"] else sig["fullname"]
+    except (IndexError, KeyError, TypeError):
+        return
+    if fullname in _KEEP_CONSTRUCTOR_PARAMETERS:
+        return
+    document = getattr(app.env, "current_document", None)  # Sphinx >= 8.2
+    annotations = getattr(document, "autodoc_annotations", None)
+    if annotations is None:
+        annotations = app.env.temp_data.get("annotations", {})
+    annotations.pop(fullname, None)
+
+
+def setup(app):
+    # Before autodoc's own handler (priority 500) merges the annotations.
+    app.connect("object-description-transform", _drop_constructor_parameters, priority=400)
