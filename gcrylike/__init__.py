@@ -37,6 +37,7 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
 from ._spec import CipherSpec, Implementation
+from .selftests.runner import Report as SelftestReport
 
 __version__ = "0.1.0"
 
@@ -72,7 +73,7 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     return _hchacha(key, data, rounds=rounds, impl=impl)
 
 
-def selftest() -> list:
+def selftest() -> list[SelftestReport]:
     """Run every algorithm's self-test on every implementation this CPU can
     run; returns one report per (algorithm, driver)."""
     from .selftests.runner import run_all
@@ -85,7 +86,8 @@ __all__ = [
     "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",
     "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MissingKey",
-    "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed", "UnknownAlgorithm",
+    "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed", "SelftestReport",
+    "UnknownAlgorithm",
     "UnknownName", "algorithms", "cipher_open", "config", "hchacha", "hw_features",
     "implementations",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister", "__version__",

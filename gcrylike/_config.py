@@ -11,6 +11,9 @@ from . import _hwf, _registry
 
 @dataclass(frozen=True)
 class Config:
+    """What :func:`gcrylike.config` reports; :meth:`format` gives the text
+    ``gcrylike config`` prints."""
+
     version: str
     use_amd64: bool
     platform: str
@@ -46,6 +49,8 @@ def use_amd64() -> bool:
 
 
 def config() -> Config:
+    """Build switches, CPU features (detected, denied, active) and the driver
+    each algorithm would use now."""
     from . import __version__
 
     chosen = {}

@@ -44,22 +44,32 @@ class GcryError(Exception):
 
 
 class InvalidArgument(GcryError, ValueError):
+    """A bad value: overlapping buffers, a negative block, a wrong round count."""
+
     code = ErrorCode.INV_ARG
 
 
 class InvalidType(GcryError, TypeError):
+    """An argument of the wrong type (``str`` where bytes are needed, ...)."""
+
     code = ErrorCode.INV_ARG
 
 
 class InvalidKeyLength(GcryError, ValueError):
+    """The key length is not one the algorithm accepts."""
+
     code = ErrorCode.INV_KEYLEN
 
 
 class InvalidIVLength(GcryError, ValueError):
+    """The IV (nonce) length is not one the algorithm accepts."""
+
     code = ErrorCode.INV_IV
 
 
 class InvalidLength(GcryError, ValueError):
+    """A buffer is too short (e.g. ``out=``)."""
+
     code = ErrorCode.INV_LENGTH
 
 
@@ -88,6 +98,8 @@ class CounterExhausted(GcryError, OverflowError):
 
 
 class UnknownAlgorithm(GcryError, LookupError):
+    """No registered algorithm has that name, alias or id."""
+
     code = ErrorCode.CIPHER_ALGO
 
 
@@ -110,6 +122,8 @@ class NotSupported(GcryError, RuntimeError):
 
 
 class SelftestFailed(GcryError, RuntimeError):
+    """A known-answer self-test failed; the implementation is never used."""
+
     code = ErrorCode.SELFTEST_FAILED
 
 

@@ -89,11 +89,13 @@ class CipherHandle:
     # -- state ------------------------------------------------------------
     @property
     def info(self) -> HandleInfo:
+        """Algorithm, driver in use and sizes."""
         s = self._spec
         return HandleInfo(s.name, self._impl.driver, s.block_size, s.key_sizes, s.iv_sizes)
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` has wiped the context."""
         return self._ctx is None
 
     def _live(self) -> Context:
@@ -109,7 +111,9 @@ class CipherHandle:
 
     # -- key, nonce, position ----------------------------------------------
     def setkey(self, key: bytes) -> None:
-        """Install a key; runs the algorithm's selftest on first use."""
+        """Install a key.  The first setkey of each implementation in the
+        process runs its known-answer self-test; if it fails, a handle that
+        chose its driver automatically moves to the next best one."""
         ctx = self._live()
         with as_cbuffer(key, "key") as kbuf:
             if len(kbuf) not in self._spec.key_sizes:

@@ -17,7 +17,8 @@ from typing import Any
 # pointer types between FFI instances), or view it with ``ffi.buffer(ctx, n)``.
 
 #: ``setkey(ctx, key, impl)``: install a key for implementation ``impl``; ``key``
-#: (and ``iv`` below) is a cffi ``uint8_t[]`` view of the caller's buffer (no copy).
+#: (and ``iv`` below) is a cffi ``char[]`` view of the caller's buffer (no copy),
+#: accepted by ``uint8_t *`` parameters.
 #: Raise a :class:`gcrylike.GcryError` on failure.
 SetkeyHook = Callable[[Any, Any, "Implementation"], None]
 #: ``setiv(ctx, iv)``: install a nonce and rewind the keystream.
@@ -28,7 +29,7 @@ SetctrHook = Callable[[Any, int], None]
 #: into ``dst`` (``dst`` may be ``src``) and return 0 or an :class:`ErrorCode`
 #: value (or raise).  This is the hot path, so it may be a cffi function of your
 #: extension module itself, called with no Python wrapper; then ``src`` may
-#: also be a ``bytes`` object.  Python hooks always get cffi ``uint8_t[]`` buffers.
+#: also be a ``bytes`` object.  Python hooks always get cffi buffers.
 StreamHook = Callable[[Any, Any, Any, int], Any]
 #: ``selftest(spec, impl)``: raise :class:`gcrylike.SelftestFailed` on a wrong answer.
 SelftestHook = Callable[["CipherSpec", "Implementation"], None]
@@ -82,8 +83,10 @@ class CipherSpec:
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
         return (self.name, *self.aliases)
 
     @property
     def needs_iv(self) -> bool:
+        """Whether data may flow only after ``setiv`` (``iv_sizes`` is not empty)."""
         return bool(self.iv_sizes)
