@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,7 @@ class CipherHandle:
     """
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting",
-                 "_data_ptr", "_native", "_enc", "_dec")
+                 "_fast_ptr", "_native", "_enc", "_dec")
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
@@ -72,19 +73,19 @@ class CipherHandle:
         self._haskey = False
         self._hasiv = False
         self._selftesting = _selftesting
-        # The context pointer while data may flow (key and IV set, not
-        # closed), else None: the one check on the fast path.
-        self._data_ptr: Any = None
         # cffi functions take bytes directly and need no Python wrapper.
-        self._native = inspect.isbuiltin(spec.encrypt_stream) and inspect.isbuiltin(
-            spec.decrypt_stream)
+        self._native = _BYTES_OUTPUT_OK and inspect.isbuiltin(
+            spec.encrypt_stream) and inspect.isbuiltin(spec.decrypt_stream)
+        # The context pointer while the fast path may run (native hooks, key
+        # and IV set, not closed), else None: its one state check.
+        self._fast_ptr: Any = None
         self._enc = spec.encrypt_stream
         self._dec = spec.decrypt_stream
 
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (
             self._hasiv or not self._spec.needs_iv)
-        self._data_ptr = self._ctx.ptr if ready else None
+        self._fast_ptr = self._ctx.ptr if ready and self._native else None
 
     # -- state ------------------------------------------------------------
     @property
@@ -122,7 +123,7 @@ class CipherHandle:
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
             self._haskey = self._hasiv = False
-            self._data_ptr = None
+            self._fast_ptr = None
             self._spec.setkey(ctx.ptr, kbuf, self._impl)
         ctx.save()
         self._haskey = True
@@ -138,7 +139,7 @@ class CipherHandle:
                 raise InvalidIVLength(f"{self._spec.name} IV must be "
                                       f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
             self._hasiv = False
-            self._data_ptr = None
+            self._fast_ptr = None
             self._spec.setiv(ctx.ptr, ibuf)
         self._hasiv = True
         self._update_ready()
@@ -172,27 +173,30 @@ class CipherHandle:
         """Encrypt ``data``.  Returns bytes, or with ``out=`` (a writable
         buffer at least as long, possibly ``data`` itself) writes there and
         returns the number of bytes written."""
-        ptr = self._data_ptr
-        if ptr is not None and out is None and type(data) is bytes and self._native:
-            # Fast path: one cffi call, cffi passes the bytes' own buffer.
+        ptr = self._fast_ptr
+        if ptr is not None and out is None and type(data) is bytes:
             n = len(data)
-            buf = _new_uninit_alloc(_U8_ARRAY, n)
-            rc = self._enc(ptr, buf, data, n)
-            if rc:
-                raise error_for(rc, self._spec.name)
-            return _cbuffer(buf, n)[:]
+            if n > 1:
+                # Fast path: one cffi call straight into a new bytes object
+                # (see _bytes_output_ok); cffi passes both buffers as they are.
+                result = _ZERO * n
+                rc = self._enc(ptr, result, data, n)
+                if rc:
+                    raise error_for(rc, self._spec.name)
+                return result
         return self._crypt(self._enc, data, out)
 
     def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
         """Decrypt ``data``; same conventions as :meth:`encrypt`."""
-        ptr = self._data_ptr
-        if ptr is not None and out is None and type(data) is bytes and self._native:
+        ptr = self._fast_ptr
+        if ptr is not None and out is None and type(data) is bytes:
             n = len(data)
-            buf = _new_uninit_alloc(_U8_ARRAY, n)
-            rc = self._dec(ptr, buf, data, n)
-            if rc:
-                raise error_for(rc, self._spec.name)
-            return _cbuffer(buf, n)[:]
+            if n > 1:
+                result = _ZERO * n
+                rc = self._dec(ptr, result, data, n)
+                if rc:
+                    raise error_for(rc, self._spec.name)
+                return result
         return self._crypt(self._dec, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
@@ -213,7 +217,7 @@ class CipherHandle:
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
-            self._data_ptr = None
+            self._fast_ptr = None
             self._ctx.free()
             self._ctx = None
 
@@ -228,6 +232,27 @@ class CipherHandle:
         state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
         return f"<CipherHandle {self._spec.name} via {self._impl.driver}, {state}>"
 
+
+def _bytes_output_ok() -> bool:
+    """Whether native code may fill a brand-new ``bytes`` object.
+
+    ``_ZERO * n`` with n >= 2 is a fresh, unshared object in CPython, and cffi
+    passes a bytes argument to a pointer parameter as its own buffer, so
+    filling it before anyone else sees it is what ``PyBytes_FromStringAndSize
+    (NULL, n)`` does in C, and saves an allocation and a copy per call.
+    Other interpreters may copy the argument, so check that a write lands.
+    """
+    if sys.implementation.name != "cpython":
+        return False
+    from ._core import lib
+
+    probe, other = _ZERO * 16, _ZERO * 16
+    lib.gcry_fill(probe, 0xA5, len(probe))
+    return probe is not other and probe == b"\xa5" * 16 and other == bytes(16)
+
+
+_ZERO = b"\0"
+_BYTES_OUTPUT_OK = _bytes_output_ok()
 
 # Output buffers are written in full before they are read: skip the zeroing.
 _new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)

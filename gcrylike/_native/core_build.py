@@ -9,6 +9,7 @@ void gcry_ctx_free(void *p, size_t size);
 void gcry_wipememory(void *p, size_t len);
 uint64_t gcry_cycles(void);
 int gcry_build_use_amd64(void);
+void gcry_fill(uint8_t *p, int c, size_t n);
 """
 
 ffibuilder = make_ffi(
