@@ -1,0 +1,178 @@
+"""Shared fixtures: run a test on every implementation ("driver") of an algorithm.
+
+Mark a test with ``@pytest.mark.algorithms("salsa20", "salsa20r12")`` and ask
+for the ``driver`` fixture; it is parametrized with :func:`drivers` of each
+named algorithm:
+
+* every implementation is forced with ``cipher_open(name, impl=...)``
+  (route ``impl``), and
+* every implementation is also reached through the automatic choice
+  (route ``hwf``): the CPU features of every better implementation that this
+  one does not need are added to the hardware-feature deny list for the
+  test's duration (restored afterwards), and the handle that
+  ``cipher_open(name)`` returns must use this driver.  For the best one the
+  deny list is left as it is (id ``:auto``).
+
+An implementation that cannot run here (``.available`` is False in
+``gcrylike.implementations(name)``: not built, CPU lacks a feature, or denied
+through ``GCRYLIKE_HWF_DENY``) is skipped with its ``.reason``.
+
+Nothing here knows about a particular cipher; it works for any registered
+algorithm (CHACHA20, XCHACHA20, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import pytest
+
+import gcrylike
+
+ROUTE_IMPL = "impl"
+ROUTE_HWF = "hwf"
+
+
+@dataclass(frozen=True)
+class DriverCase:
+    """One implementation of one algorithm, and how a test reaches it."""
+
+    algorithm: str                  # canonical name, e.g. "SALSA20"
+    driver: str                     # e.g. "salsa20-amd64-sse2"
+    route: str                      # ROUTE_IMPL or ROUTE_HWF
+    deny: frozenset[str] = frozenset()  # features denied on top (ROUTE_HWF)
+
+    @property
+    def id(self) -> str:
+        if self.route == ROUTE_IMPL:
+            return f"{self.driver}:impl"
+        if not self.deny:
+            return f"{self.driver}:auto"
+        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
+
+
+class Driver:
+    """What the ``driver`` fixture hands a test: opens handles on one driver."""
+
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.algorithm = case.algorithm
+        self.name = case.driver
+
+    def open(self) -> gcrylike.CipherHandle:
+        """A new handle that is guaranteed to use this driver."""
+        if self.case.route == ROUTE_IMPL:
+            h = gcrylike.cipher_open(self.algorithm, impl=self.name)
+        else:
+            h = gcrylike.cipher_open(self.algorithm)
+        if h.info.driver != self.name:
+            got = h.info.driver
+            h.close()
+            raise AssertionError(
+                f"cipher_open({self.algorithm!r}) chose {got}, expected {self.name} "
+                f"(route {self.case.id}, active features {sorted(gcrylike.hw_features())})")
+        return h
+
+    def __repr__(self) -> str:
+        return f"<Driver {self.case.id}>"
+
+
+def _canonical(name: str | int) -> str:
+    try:
+        with gcrylike.cipher_open(name) as h:
+            return h.info.algorithm
+    except gcrylike.NotSupported:  # nothing runnable: keep the caller's spelling
+        return str(name)
+
+
+def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF)) -> list:
+    """Every implementation of ``algo`` as ``pytest.param(DriverCase)``s, one
+    per route; implementations that cannot run here are skipped with their
+    ``.reason``."""
+    infos = gcrylike.implementations(algo)  # best first
+    name = _canonical(algo)
+    params = []
+    for idx, info in enumerate(infos):
+        marks = []
+        if not info.available:
+            marks.append(pytest.mark.skip(
+                reason=f"{info.driver} cannot run here: {info.reason}"))
+        for route in routes:
+            deny: frozenset[str] = frozenset()
+            route_marks = list(marks)
+            if route == ROUTE_HWF:
+                for better in infos[:idx]:
+                    extra = better.features - info.features
+                    if extra:
+                        deny |= extra
+                    elif better.available and not marks:
+                        route_marks.append(pytest.mark.skip(
+                            reason=f"{info.driver} cannot be chosen through the deny list: "
+                                   f"{better.driver} needs no feature it lacks"))
+            case = DriverCase(name, info.driver, route, deny)
+            params.append(pytest.param(case, id=case.id, marks=route_marks))
+    return params
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "algorithms(*names): parametrize the `driver` fixture with every "
+        "implementation of each named algorithm (see tests/conftest.py)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("algorithms")
+    if marker is None or "driver" not in metafunc.fixturenames:
+        return
+    params = [p for algo in marker.args for p in drivers(algo)]
+    metafunc.parametrize("driver", params, indirect=True)
+
+
+def _set_deny(names: Iterable[str]) -> frozenset[str]:
+    return gcrylike.set_hwf_deny(list(names))
+
+
+@pytest.fixture
+def driver(request: pytest.FixtureRequest) -> Iterator[Driver]:
+    """One implementation (see :func:`drivers`); the deny list is restored
+    after the test whatever it did."""
+    case: DriverCase = getattr(request, "param", None)
+    if case is None:
+        pytest.fail("the `driver` fixture needs @pytest.mark.algorithms(...)")
+    previous = _set_deny(())       # read the current list ...
+    _set_deny(previous | case.deny)  # ... and deny more on top (nothing for impl=)
+    try:
+        d = Driver(case)
+        d.open().close()  # the route really reaches this driver
+        yield d
+    finally:
+        _set_deny(previous)
+
+
+@pytest.fixture
+def hwf_deny() -> Iterator[Callable[[Iterable[str] | str], frozenset[str]]]:
+    """``hwf_deny(names)`` replaces the deny list like ``gcrylike.set_hwf_deny``
+    (returning the previous list); the original list is restored afterwards."""
+    original: list[frozenset[str]] = []
+
+    def set_deny(names: Iterable[str] | str) -> frozenset[str]:
+        previous = gcrylike.set_hwf_deny(names)
+        if not original:
+            original.append(previous)
+        return previous
+
+    yield set_deny
+    if original:
+        gcrylike.set_hwf_deny(original[0])
+
+
+@pytest.fixture
+def available_drivers() -> Callable[[str | int], list[str]]:
+    """``available_drivers(algo)``: names of the implementations that can run
+    here now, best first (for tests that compare every driver at once)."""
+    def names(algo: str | int) -> list[str]:
+        return [i.driver for i in gcrylike.implementations(algo) if i.available]
+
+    return names
