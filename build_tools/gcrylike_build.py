@@ -104,12 +104,15 @@ def _write_stamp(flag: bool) -> None:
 
 
 def make_ffi(module: str, cdef: str, c_sources: list[str],
-             asm_sources: list[str] = (), includes: str = "") -> FFI:
+             asm_sources: list[str] = (), includes: str = "",
+             amd64_c_sources: list[str] = ()) -> FFI:
     """One cffi extension: its C glue, the shared C helpers and, when
     USE_AMD64 holds, its own ``.S`` files from ``asm/``.
 
     ``cdef`` must be plain C prototypes: it is both the cffi declaration and
-    the prototype block of the generated module (after ``includes``)."""
+    the prototype block of the generated module (after ``includes``).
+    ``amd64_c_sources`` are C files that only an amd64 build compiles (the
+    C side of an assembly implementation)."""
     amd64, _ = use_amd64()
     ffi = FFI()
     ffi.cdef(cdef)
@@ -117,6 +120,7 @@ def make_ffi(module: str, cdef: str, c_sources: list[str],
     macros = []
     if amd64:
         sources += [os.path.join(ASM_DIR, s) for s in asm_sources]
+        sources += list(amd64_c_sources)
         macros.append(("USE_AMD64", "1"))
     ffi.set_source(
         module,

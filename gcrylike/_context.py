@@ -39,7 +39,8 @@ class Context:
         ffi.memmove(self.ptr, self._saved, self.size)
 
     def wipe(self) -> None:
-        lib.gcry_wipememory(self.ptr, 2 * self._span)
+        """Zero the live state (the post-setkey copy is kept for restore)."""
+        lib.gcry_wipememory(self.ptr, self.size)
 
     def free(self) -> None:
         """Wipe and free now; the object must not be used afterwards."""

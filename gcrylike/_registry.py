@@ -22,7 +22,10 @@ from ._errors import (
     UnknownAlgorithm,
     UnknownName,
 )
-from ._spec import CipherSpec, Implementation
+from ._spec import CipherSpec, Implementation, MacSpec
+
+SPEC_TYPES = (CipherSpec, MacSpec)
+AnySpec = CipherSpec | MacSpec
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
 
@@ -70,8 +73,8 @@ def _load_plugins() -> None:
         label = f"{ep.name} ({ep.value})"
         try:
             obj = ep.load()
-            specs = obj() if callable(obj) and not isinstance(obj, CipherSpec) else obj
-            if isinstance(specs, CipherSpec):
+            specs = obj() if callable(obj) and not isinstance(obj, SPEC_TYPES) else obj
+            if isinstance(specs, SPEC_TYPES):
                 specs = [specs]
             for spec in specs:
                 register(spec)
@@ -87,9 +90,9 @@ def plugin_errors() -> dict[str, str]:
     return dict(_plugin_errors)
 
 
-def _validate(spec: CipherSpec) -> None:
-    if not isinstance(spec, CipherSpec):
-        raise InvalidType(f"register() needs a CipherSpec, not {type(spec).__name__}")
+def _validate(spec: AnySpec) -> None:
+    if not isinstance(spec, SPEC_TYPES):
+        raise InvalidType(f"register() needs a CipherSpec or MacSpec, not {type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
     if not isinstance(spec.algo, int) or spec.algo <= 0:
@@ -98,10 +101,10 @@ def _validate(spec: CipherSpec) -> None:
         raise InvalidArgument(f"{spec.name}: key_sizes must be positive integers")
     if not spec.implementations:
         raise InvalidArgument(f"{spec.name}: at least one implementation is needed")
-    for hook in ("setkey", "encrypt_stream", "decrypt_stream", "selftest"):
+    for hook in spec.required_hooks:
         if not callable(getattr(spec, hook)):
             raise InvalidType(f"{spec.name}: hook {hook} must be callable")
-    if spec.needs_iv and not callable(spec.setiv):
+    if getattr(spec, "needs_iv", False) and not callable(spec.setiv):
         raise InvalidType(f"{spec.name}: iv_sizes given but no setiv hook")
     for impl in spec.implementations:
         if not isinstance(impl, Implementation):
@@ -111,7 +114,7 @@ def _validate(spec: CipherSpec) -> None:
             raise UnknownName(f"{impl.driver}: unknown feature(s) {sorted(unknown)}")
 
 
-def _check_free(spec: CipherSpec) -> None:
+def _check_free(spec: AnySpec) -> None:
     """Raise NameConflict unless every name, alias, id and driver is free."""
     names = [n.lower() for n in spec.names]
     drivers = [i.driver.lower() for i in spec.implementations]
@@ -127,7 +130,7 @@ def _check_free(spec: CipherSpec) -> None:
             raise NameConflict(f"driver {d!r} is taken by {_by_driver[d].name}")
 
 
-def _insert(spec: CipherSpec) -> None:
+def _insert(spec: AnySpec) -> None:
     _validate(spec)
     with _lock:
         _check_free(spec)
@@ -138,7 +141,7 @@ def _insert(spec: CipherSpec) -> None:
             _by_driver[impl.driver.lower()] = spec
 
 
-def register(spec: CipherSpec) -> CipherSpec:
+def register(spec: AnySpec) -> AnySpec:
     """Register a plugin cipher after self-testing its runnable implementations.
 
     Implementations that fail are marked failed and never used; if every
@@ -170,24 +173,28 @@ def unregister(name: str) -> None:
         _by_id.pop(spec.algo, None)
 
 
-def lookup(name: str | int) -> CipherSpec:
-    """Find a spec by name or alias (any case) or by numeric id."""
+def lookup(name: str | int, kind: str | None = None) -> AnySpec:
+    """Find a spec by name or alias (any case) or by numeric id; with
+    ``kind``, it must be of that kind ("cipher", "mac")."""
     _ensure_loaded()
     if isinstance(name, bool) or not isinstance(name, (str, int)):
         raise InvalidType(f"algorithm must be a name or an id, not {type(name).__name__}")
     spec = _by_id.get(name) if isinstance(name, int) else _by_name.get(name.lower())
     if spec is None:
         raise UnknownAlgorithm(f"unknown algorithm {name!r}")
+    if kind is not None and spec.kind != kind:
+        opener = {"cipher": "cipher_open", "mac": "mac_open"}.get(spec.kind, spec.kind)
+        raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}()")
     return spec
 
 
-def all_specs() -> list[CipherSpec]:
+def all_specs() -> list[AnySpec]:
     _ensure_loaded()
     with _lock:
         return sorted(_by_id.values(), key=lambda s: s.algo)
 
 
-def ranked(spec: CipherSpec) -> list[Implementation]:
+def ranked(spec: AnySpec) -> list[Implementation]:
     """Implementations best first (priority, then registration order)."""
     return sorted(spec.implementations, key=lambda i: -i.priority)
 
@@ -206,7 +213,7 @@ def runnable_reason(impl: Implementation) -> str | None:
     return "; ".join(parts)
 
 
-def describe(spec: CipherSpec) -> list[ImplementationInfo]:
+def describe(spec: AnySpec) -> list[ImplementationInfo]:
     out = []
     for impl in ranked(spec):
         reason = runnable_reason(impl)
@@ -215,7 +222,7 @@ def describe(spec: CipherSpec) -> list[ImplementationInfo]:
     return out
 
 
-def choose(spec: CipherSpec, driver: str | None = None) -> Implementation:
+def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
     """The implementation a new handle uses: ``driver`` if given, else the
     highest-priority one this CPU can run that has not failed its selftest."""
     if driver is not None:
@@ -240,7 +247,7 @@ def choose(spec: CipherSpec, driver: str | None = None) -> Implementation:
     raise NotSupported(f"no implementation of {spec.name} can run here")
 
 
-def ready_implementation(spec: CipherSpec, impl: Implementation, auto: bool) -> Implementation:
+def ready_implementation(spec: AnySpec, impl: Implementation, auto: bool) -> Implementation:
     """First-setkey gate: self-test ``impl``; on failure fall back (auto) or raise."""
     while True:
         if _selftest.run(spec, impl).passed:

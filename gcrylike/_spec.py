@@ -62,6 +62,11 @@ class CipherSpec:
     AEAD hooks in ``extra_hooks``.
     """
 
+    #: Which open function serves this spec (``cipher_open``).
+    kind = "cipher"
+    #: Hooks the registry requires to be callable.
+    required_hooks = ("setkey", "encrypt_stream", "decrypt_stream", "selftest")
+
     name: str
     algo: int
     key_sizes: tuple[int, ...]
@@ -90,3 +95,45 @@ class CipherSpec:
     def needs_iv(self) -> bool:
         """Whether data may flow only after ``setiv`` (``iv_sizes`` is not empty)."""
         return bool(self.iv_sizes)
+
+
+#: ``update(ctx, src, n) -> int``: absorb ``n`` bytes (like ``encrypt_stream``,
+#: may be a cffi function taking ``bytes`` directly).
+UpdateHook = Callable[[Any, Any, int], Any]
+#: ``read(ctx, out, n) -> int``: write the ``n``-byte tag of the data so far
+#: into ``out``, leaving the state unchanged.
+ReadHook = Callable[[Any, Any, int], Any]
+#: ``verify(ctx, tag, n) -> int``: 0 if ``tag`` is right, else ``ErrorCode.CHECKSUM``;
+#: must compare in constant time.
+VerifyHook = Callable[[Any, Any, int], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class MacSpec:
+    """A message authentication code module (libgcrypt's ``gcry_mac_spec_t``).
+
+    Shares the registry, implementations, priorities and self-tests with
+    cipher specs; ``mac_open`` serves it.
+    """
+
+    kind = "mac"
+    required_hooks = ("setkey", "update", "read", "verify", "selftest")
+
+    name: str
+    algo: int
+    key_sizes: tuple[int, ...]
+    digest_size: int
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    update: UpdateHook
+    read: ReadHook
+    verify: VerifyHook
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)
