@@ -16,7 +16,7 @@ from ._errors import (
     MissingKey,
     error_for,
 )
-from ._handle import _ZERO, _BYTES_OUTPUT_OK, _sizes, as_cbuffer
+from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer
 from ._spec import Implementation, MacSpec
 
 
