@@ -20,6 +20,9 @@ CFFI_MODULES = [
     "gcrylike/_native/core_build.py:ffibuilder",
     "ciphers/salsa20/_build_ffi.py:ffibuilder",
     "ciphers/chacha/_build_ffi.py:ffibuilder",
+    "ciphers/poly1305/_build_ffi.py:ffibuilder",
+    "ciphers/chacha20poly1305/_build_ffi.py:ffibuilder",
+    "ciphers/nhpoly1305/_build_ffi.py:ffibuilder",
 ]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import _hwf, _registry
+from ._aead import AeadHandle, AeadInfo, ChaCha20Poly1305, XChaCha20Poly1305
 from ._config import Config, config
 from ._context import Context
 from ._errors import (
@@ -35,8 +36,9 @@ from ._errors import (
     UnknownName,
 )
 from ._handle import CipherHandle, HandleInfo, cipher_open
+from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
-from ._spec import CipherSpec, Implementation
+from ._spec import AeadSpec, CipherSpec, Implementation, MacSpec
 from .selftests.runner import Report as SelftestReport
 
 __version__ = "0.1.0"
@@ -82,13 +84,13 @@ def selftest() -> list[SelftestReport]:
 
 
 __all__ = [
+    "AeadHandle", "AeadInfo", "AeadSpec", "ChaCha20Poly1305", "XChaCha20Poly1305",
     "AuthenticationFailed", "CipherHandle", "CipherSpec", "Config", "Context",
     "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",
-    "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MissingKey",
-    "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed", "SelftestReport",
-    "UnknownAlgorithm",
-    "UnknownName", "algorithms", "cipher_open", "config", "hchacha", "hw_features",
-    "implementations",
-    "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister", "__version__",
+    "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MacHandle", "MacInfo",
+    "MacSpec", "MissingKey", "NameConflict", "NotSupported", "PluginWarning", "SelftestFailed",
+    "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
+    "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
+    "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
 ]

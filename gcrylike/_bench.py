@@ -525,7 +525,7 @@ def _describe_sizes(sizes: Sequence[int]) -> str:
 
 def _resolve(names: Sequence[str]) -> list[CipherSpec]:
     if not names:
-        return _registry.all_specs()
+        return [s for s in _registry.all_specs() if s.kind == "cipher"]
     specs: list[CipherSpec] = []
     for name in names:
         spec = _registry.lookup(int(name) if name.isdigit() else name)

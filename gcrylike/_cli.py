@@ -17,8 +17,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
         except gcrylike.GcryError as exc:
             chosen = f"none ({exc})"
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
-        print(f"{spec.name} [id {spec.algo}]{aliases}: key {'/'.join(map(str, spec.key_sizes))}"
-              f" bytes, iv {'/'.join(map(str, spec.iv_sizes)) or '-'} bytes; using {chosen}")
+        print(f"{spec.name} [{spec.kind}, id {spec.algo}]{aliases}: {_sizes(spec)}; "
+              f"using {chosen}")
         for info in gcrylike.implementations(spec.name):
             feats = ",".join(sorted(info.features)) or "-"
             state = "available" if info.available else f"unavailable: {info.reason}"
@@ -26,6 +26,20 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"  {mark} {info.driver:<28} prio {info.priority:>4}  needs {feats:<18}"
                   f" {state}; selftest {info.selftest}")
     return 0
+
+
+def _sizes(spec) -> str:
+    def join(sizes):
+        return "/".join(map(str, sizes)) or "-"
+
+    parts = [f"key {join(spec.key_sizes)} bytes"]
+    if hasattr(spec, "iv_sizes"):
+        parts.append(f"iv {join(spec.iv_sizes)} bytes")
+    if hasattr(spec, "digest_size"):
+        parts.append(f"output {spec.digest_size} bytes")
+    if hasattr(spec, "tag_size"):
+        parts.append(f"tag {spec.tag_size} bytes")
+    return ", ".join(parts)
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ class ErrorCode(enum.IntEnum):
     NOT_SUPPORTED = 60
     TOO_LARGE = 67
     CONFLICT = 70
+    INV_CIPHER_MODE = 71
     INV_HANDLE = 73
     INV_NAME = 88
     INV_LENGTH = 139

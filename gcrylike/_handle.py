@@ -274,11 +274,17 @@ def _sizes(sizes: tuple[int, ...]) -> str:
     return " or ".join(str(s) for s in sizes)
 
 
-def cipher_open(name: str | int, impl: str | None = None) -> CipherHandle:
+def cipher_open(name: str | int, impl: str | None = None, *, mode: str | None = None) -> Any:
     """Open a handle on algorithm ``name`` (name, alias or id, any case).
 
     ``impl`` forces a driver (``"salsa20-generic"``); by default the best
     implementation this CPU can run, after the hardware-feature deny list.
+    ``mode="poly1305"`` opens the AEAD (an :class:`AeadHandle`) of ChaCha20
+    or XChaCha20, as libgcrypt's ``GCRY_CIPHER_MODE_POLY1305``.
     """
-    spec = _registry.lookup(name)
+    if mode is not None and mode.lower() != "stream":
+        from ._aead import aead_open
+
+        return aead_open(name, mode, impl)
+    spec = _registry.lookup(name, "cipher")
     return CipherHandle(spec, _registry.choose(spec, impl), auto=impl is None)

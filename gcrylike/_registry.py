@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import _hwf, _selftest
 from ._errors import (
+    ErrorCode,
     InvalidArgument,
     InvalidType,
     NameConflict,
@@ -22,10 +23,10 @@ from ._errors import (
     UnknownAlgorithm,
     UnknownName,
 )
-from ._spec import CipherSpec, Implementation, MacSpec
+from ._spec import AeadSpec, CipherSpec, Implementation, MacSpec
 
-SPEC_TYPES = (CipherSpec, MacSpec)
-AnySpec = CipherSpec | MacSpec
+SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec)
+AnySpec = CipherSpec | MacSpec | AeadSpec
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
 
@@ -92,7 +93,8 @@ def plugin_errors() -> dict[str, str]:
 
 def _validate(spec: AnySpec) -> None:
     if not isinstance(spec, SPEC_TYPES):
-        raise InvalidType(f"register() needs a CipherSpec or MacSpec, not {type(spec).__name__}")
+        raise InvalidType("register() needs a CipherSpec, MacSpec or AeadSpec, not "
+                          f"{type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
     if not isinstance(spec.algo, int) or spec.algo <= 0:
@@ -183,9 +185,23 @@ def lookup(name: str | int, kind: str | None = None) -> AnySpec:
     if spec is None:
         raise UnknownAlgorithm(f"unknown algorithm {name!r}")
     if kind is not None and spec.kind != kind:
-        opener = {"cipher": "cipher_open", "mac": "mac_open"}.get(spec.kind, spec.kind)
-        raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}()")
+        opener = {"cipher": "cipher_open()", "mac": "mac_open()",
+                  "aead": "cipher_open(cipher, mode=...)"}[spec.kind]
+        raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}")
     return spec
+
+
+def lookup_mode(cipher: str | int, mode: str) -> AeadSpec:
+    """The AEAD spec for ``cipher`` in ``mode`` (libgcrypt's cipher modes)."""
+    base = lookup(cipher, "cipher")
+    if not isinstance(mode, str):
+        raise InvalidType("mode must be a string")
+    with _lock:
+        for spec in _by_id.values():
+            if (spec.kind == "aead" and spec.cipher.lower() == base.name.lower()
+                    and spec.mode.lower() == mode.lower()):
+                return spec
+    raise NotSupported(f"{base.name} has no mode {mode!r}", ErrorCode.INV_CIPHER_MODE)
 
 
 def all_specs() -> list[AnySpec]:

@@ -137,3 +137,47 @@ class MacSpec:
     def names(self) -> tuple[str, ...]:
         """The name followed by the aliases."""
         return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True, eq=False)
+class AeadSpec:
+    """An authenticated cipher (libgcrypt: a cipher in an AEAD mode).
+
+    Opened with ``cipher_open(cipher, mode=mode)`` as a streaming handle, or
+    through the one-shot classes.  Streaming hooks follow the stream-hook
+    conventions (``(ctx, dst, src, n) -> int``); ``authenticate(ctx, src, n)``,
+    ``gettag(ctx, out, n)``, ``checktag(ctx, tag, n)`` return an error code;
+    ``seal(ctx, nonce, nlen, aad, alen, src, n, out)`` writes ciphertext ||
+    tag and ``open(...)`` verifies before it releases plaintext.
+    """
+
+    kind = "aead"
+    required_hooks = ("setkey", "setiv", "authenticate", "encrypt", "decrypt", "gettag",
+                      "checktag", "seal", "open", "selftest")
+
+    name: str
+    algo: int
+    cipher: str
+    mode: str
+    key_sizes: tuple[int, ...]
+    iv_sizes: tuple[int, ...]
+    tag_size: int
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    setiv: SetivHook
+    authenticate: UpdateHook
+    encrypt: StreamHook
+    decrypt: StreamHook
+    gettag: ReadHook
+    checktag: VerifyHook
+    seal: Callable[..., Any]
+    open: Callable[..., Any]
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)

@@ -11,7 +11,7 @@ def test_list(capsys):
     out = capsys.readouterr().out
     for info in gcrylike.implementations("salsa20"):
         assert info.driver in out
-    assert "SALSA20 [id 313]" in out and "using" in out and "prio" in out
+    assert "SALSA20 [cipher, id 313]" in out and "using" in out and "prio" in out
 
 
 def test_selftest(capsys):

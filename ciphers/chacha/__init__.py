@@ -9,7 +9,13 @@ counter from 0) and 16 bytes (RFC 8439 counter word then the 12-byte nonce).
 
 from __future__ import annotations
 
-from gcrylike._errors import CounterExhausted, InvalidKeyLength, InvalidType, check
+from gcrylike._errors import (
+    CounterExhausted,
+    InvalidArgument,
+    InvalidKeyLength,
+    InvalidType,
+    check,
+)
 from gcrylike._spec import CipherSpec, Implementation
 from gcrylike.selftests.runner import stream_selftest
 from gcrylike.selftests.vectors_chacha import CHACHA12, CHACHA20, HCHACHA, XCHACHA12, XCHACHA20
@@ -109,6 +115,8 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
 
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise InvalidType("rounds must be an int")
+    if not 0 < rounds <= 64 or rounds % 2:
+        raise InvalidArgument(f"rounds must be an even number from 2 to 64, got {rounds}")
     spec = _registry.lookup("XCHACHA12" if rounds == 12 else "XCHACHA20")
     chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
     with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:

@@ -36,6 +36,15 @@ unsigned int chacha_generic_block (uint32_t out[16], const uint32_t in[16],
 unsigned int hchacha_generic (uint32_t out[8], const uint32_t in[16],
                               unsigned int rounds);
 
+/* For the AEAD glue: the stream without the entry point's checks and burn
+ * (returns the burn depth), and the exhaustion check. */
+unsigned int chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst,
+                                  const uint8_t *src, size_t n);
+int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
+int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
+                        unsigned int rounds, unsigned int impl, int xchacha);
+int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
+
 #ifdef USE_AMD64
 /* asm/chacha-amd64-ssse3.S, asm/chacha-amd64-avx2.S: dst = src ^ keystream
  * for NBLOCKS blocks (a multiple of the routine's width), words 12-13

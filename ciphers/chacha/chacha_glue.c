@@ -211,9 +211,10 @@ counter (const chacha_ctx *ctx)
   return ctx->ctr64 ? ((uint64_t)ctx->input[13] << 32) | ctx->input[12] : ctx->input[12];
 }
 
-/* Blocks left before the counter runs out (2^64 or 2^32 from 0). */
-static int
-too_many (const chacha_ctx *ctx, uint64_t need)
+/* Whether NEED more blocks would run past the end of the counter
+ * (2^64 or 2^32 blocks from 0). */
+int
+chacha_too_many (const chacha_ctx *ctx, uint64_t need)
 {
   uint64_t ctr = counter (ctx);
 
@@ -284,8 +285,8 @@ whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
   return burn + sizeof (ks) + GCRY_C_FRAME;
 }
 
-static GCRY_NOINLINE unsigned int
-do_crypt (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
+GCRY_NOINLINE unsigned int
+chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   static const uint8_t zeros[CHACHA_BLOCK];
   const uint32_t nonce_word = ctx->input[13];
@@ -337,10 +338,10 @@ gcry_chacha_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
 
   if (gcry_bad_overlap (dst, src, n))
     return GCRY_ERR_INV_ARG;
-  if (too_many (ctx, need))
+  if (chacha_too_many (ctx, need))
     return GCRY_ERR_TOO_LARGE;
   if (n == 0)
     return GCRY_OK;
-  gcry_burn_stack (do_crypt (ctx, dst, src, n));
+  gcry_burn_stack (chacha_crypt_noburn (ctx, dst, src, n));
   return GCRY_OK;
 }

@@ -1,0 +1,371 @@
+/* poly1305-amd64-sse2.S - Poly1305 block function for amd64 with SSE2,
+ * two blocks in parallel.
+ *
+ * Written for gcrylike from RFC 8439 (Poly1305, section 2.5) and D. J.
+ * Bernstein, "The Poly1305-AES message-authentication code".
+ *
+ * ABI (System V AMD64, hidden global):
+ *
+ *   unsigned int _gcry_poly1305_amd64_sse2_blocks(uint64_t h[3],      rdi
+ *                                                 const void *table,   rsi
+ *                                                 const uint8_t *m,    rdx
+ *                                                 size_t nblocks);     rcx
+ *
+ *   h       the accumulator h[0] + 2^64 h[1] + 2^128 h[2], partially
+ *           reduced mod p = 2^130 - 5, h[2] <= 7 on entry; on exit a value
+ *           congruent to (...((h + c_0) r + c_1) r ... + c_{n-1}) r, with
+ *           h[2] <= 4, where c_i is block i of m plus 2^128.
+ *   table   512 bytes, 64-byte aligned, filled by
+ *           _gcry_poly1305_amd64_sse2_setup (poly1305_amd64_tables.c);
+ *           16-byte entries k = 0..8 (26-bit limbs 0-4 of a power, then
+ *           five times limbs 1-4), the value in the low dword of each lane:
+ *             0    r^4 in both lanes
+ *             144  r^2 in both lanes
+ *             288  r^2 in lane 0, r^1 in lane 1
+ *   m       nblocks 16-byte blocks, any alignment.
+ *   nblocks a multiple of 2 (a remainder is ignored); 0 returns at once.
+ *
+ * Returns the burn depth: 0, no stack is used (no push, no red zone).  Only
+ * caller-saved GPRs are touched (rax, rcx, rdx, rsi, r8-r11).  SSE2 only
+ * (no SSSE3/AVX).  All sixteen xmm registers are cleared (pxor) before
+ * return.  Branches depend on nblocks only.
+ *
+ * Method.  Numbers mod p are five 26-bit limbs x_0 + 2^26 x_1 + ... +
+ * 2^104 x_4; a product x y is
+ *     d_i = sum_{j <= i} x_j y_{i-j} + sum_{j > i} x_j (5 y_{i-j+5})
+ * (2^130 = 5 mod p): 25 pmuludq (32x32 -> 64 bits, low dword of each
+ * qword lane), the table entries as aligned memory operands.  Every xmm
+ * holds one limb of two independent streams, block 2i in lane 0 and block
+ * 2i+1 in lane 1; the entry h is added into lane 0.  With n = 2g blocks,
+ * lane j accumulates A_j = (...(c_j r^2 + c_{2+j}) r^2 + ...) + c_{2(g-1)+j}
+ * and the result is h' = A_0 r^2 + A_1 r.  The loop takes four blocks at a
+ * time, A = (A + c_lo) r^4 + c_hi r^2, i.e. two two-block steps with one
+ * carry pass instead of two, the c_hi r^2 products independent of A; one
+ * two-block step with r^2 handles an odd pair count, and the last pair is
+ * multiplied by (r^2, r^1), summed across the lanes and carried in GPRs.
+ *
+ * Limb bounds as in the AVX2 file: after a carry pass limbs < 2^26 + 2^9,
+ * plus a message limb < 2^27 (entry h limb 4 < 2^27 + 2^25); product sums
+ * < 2^58.7 (< 2^64); the carry pass brings limbs back under 2^32.
+ */
+
+#include "asm-common-amd64.h"
+
+#ifdef __x86_64__
+
+GCRY_RODATA
+.balign 16
+.Lsse2_mask26:
+	.quad 0x3ffffff, 0x3ffffff
+.Lsse2_hibit:				/* 2^128 in limb 4 */
+	.quad 0x1000000, 0x1000000
+
+.text
+
+/* Two blocks at byte offset off of m (rdx) into limbs x0..x4, with the
+ * 2^128 bit; lane 0 = first block.  t scratch. */
+.macro LOAD2 off, x0, x1, x2, x3, x4, t
+	movdqu	\off(%rdx), \x0			/* lo0 hi0 */
+	movdqu	\off+16(%rdx), \t		/* lo1 hi1 */
+	movdqa	\x0, \x4
+	punpcklqdq \t, \x0			/* lo0 lo1 */
+	punpckhqdq \t, \x4			/* hi0 hi1 */
+	movdqa	\x0, \x1
+	movdqa	\x0, \x2
+	movdqa	\x4, \t
+	movdqa	\x4, \x3
+	psrlq	$26, \x1
+	psrlq	$52, \x2
+	psllq	$12, \t
+	psrlq	$14, \x3
+	psrlq	$40, \x4
+	por	\t, \x2
+	pand	.Lsse2_mask26(%rip), \x0	/* bits 0-25 */
+	pand	.Lsse2_mask26(%rip), \x1	/* bits 26-51 */
+	pand	.Lsse2_mask26(%rip), \x2	/* bits 52-77 */
+	pand	.Lsse2_mask26(%rip), \x3	/* bits 78-103 */
+	por	.Lsse2_hibit(%rip), \x4		/* bits 104-127, 2^128 */
+.endm
+
+/* One product x times table entry k of the area at off, into d.
+ * mode 0: d = product (x kept); 1: d += product (x kept, t scratch);
+ * 2: d += product, computed in place in x (last use of x). */
+.macro PROD mode, off, k, x, d, t
+	.if \mode == 0
+	movdqa	\x, \d
+	pmuludq	(\off + 16 * \k)(%rsi), \d
+	.elseif \mode == 1
+	movdqa	\x, \t
+	pmuludq	(\off + 16 * \k)(%rsi), \t
+	paddq	\t, \d
+	.else
+	pmuludq	(\off + 16 * \k)(%rsi), \x
+	paddq	\x, \d
+	.endif
+.endm
+
+/* d0..d4 (=, acc 0 / +=, acc 1) x0..x4 times the power at table offset
+ * off.  x0..x4 are destroyed; t scratch. */
+.macro MULX off, acc, x0, x1, x2, x3, x4, d0, d1, d2, d3, d4, t
+	.if \acc
+	PROD	1, \off, 0, \x0, \d0, \t
+	PROD	1, \off, 1, \x0, \d1, \t
+	PROD	1, \off, 2, \x0, \d2, \t
+	PROD	1, \off, 3, \x0, \d3, \t
+	PROD	2, \off, 4, \x0, \d4, \t
+	.else
+	PROD	0, \off, 0, \x0, \d0, \t
+	PROD	0, \off, 1, \x0, \d1, \t
+	PROD	0, \off, 2, \x0, \d2, \t
+	PROD	0, \off, 3, \x0, \d3, \t
+	PROD	0, \off, 4, \x0, \d4, \t
+	.endif
+	PROD	1, \off, 8, \x1, \d0, \t
+	PROD	1, \off, 0, \x1, \d1, \t
+	PROD	1, \off, 1, \x1, \d2, \t
+	PROD	1, \off, 2, \x1, \d3, \t
+	PROD	2, \off, 3, \x1, \d4, \t
+	PROD	1, \off, 7, \x2, \d0, \t
+	PROD	1, \off, 8, \x2, \d1, \t
+	PROD	1, \off, 0, \x2, \d2, \t
+	PROD	1, \off, 1, \x2, \d3, \t
+	PROD	2, \off, 2, \x2, \d4, \t
+	PROD	1, \off, 6, \x3, \d0, \t
+	PROD	1, \off, 7, \x3, \d1, \t
+	PROD	1, \off, 8, \x3, \d2, \t
+	PROD	1, \off, 0, \x3, \d3, \t
+	PROD	2, \off, 1, \x3, \d4, \t
+	PROD	1, \off, 5, \x4, \d0, \t
+	PROD	1, \off, 6, \x4, \d1, \t
+	PROD	1, \off, 7, \x4, \d2, \t
+	PROD	1, \off, 8, \x4, \d3, \t
+	PROD	2, \off, 0, \x4, \d4, \t
+.endm
+
+/* One carry pass d0..d4 -> h0..h4 (d destroyed), two interleaved chains
+ *     0->1, 3->4 | 1->2, 4->0 (times 5) | 2->3, 0->1 | 3->4
+ * leaving h0, h2, h3 < 2^26, h1 < 2^26 + 2^9, h4 < 2^26 + 2^7.
+ * m holds the 26-bit mask; t scratch. */
+.macro CARRY2 d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, m, t
+	movdqa	\d0, \h0
+	movdqa	\d3, \h3
+	psrlq	$26, \d0
+	psrlq	$26, \d3
+	pand	\m, \h0
+	pand	\m, \h3
+	paddq	\d0, \d1
+	paddq	\d3, \d4
+	movdqa	\d1, \h1
+	movdqa	\d4, \h4
+	psrlq	$26, \d1
+	psrlq	$26, \d4
+	pand	\m, \h1
+	pand	\m, \h4
+	paddq	\d1, \d2
+	paddq	\d4, \h0
+	psllq	$2, \d4
+	paddq	\d4, \h0			/* h0 += 5 * (d4 >> 26) */
+	movdqa	\d2, \h2
+	movdqa	\h0, \t
+	psrlq	$26, \d2
+	psrlq	$26, \t
+	pand	\m, \h2
+	pand	\m, \h0
+	paddq	\d2, \h3
+	paddq	\t, \h1
+	movdqa	\h3, \t
+	psrlq	$26, \t
+	pand	\m, \h3
+	paddq	\t, \h4
+.endm
+
+/* h += x (five limbs) */
+.macro ADD5 x0, x1, x2, x3, x4, h0, h1, h2, h3, h4
+	paddq	\x0, \h0
+	paddq	\x1, \h1
+	paddq	\x2, \h2
+	paddq	\x3, \h3
+	paddq	\x4, \h4
+.endm
+
+/* Final carry in GPRs and repacking into radix 2^64.  In: limbs 0-4 in
+ * r8, r9, r10, r11, rcx, each < 2^61.  Out: h[0..2] at rdi with h[2] <= 4.
+ * Scratch rax, rdx.  One full carry pass 0->1->2->3->4->0 (times 5) ->1
+ * leaves limbs 0, 2, 3, 4 < 2^26 and limb 1 < 2^26 + 2^12; then
+ *   h[0] = d0 + 2^26 d1 + 2^52 d2        (mod 2^64, carry out)
+ *   h[1] = d2 / 2^12 + 2^14 d3 + 2^40 d4 (mod 2^64, carry in and out)
+ *   h[2] = d4 / 2^24                     (+ carry in)  */
+.macro FINAL_CARRY_PACK
+	movq	%r8, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %r8d
+	addq	%rax, %r9
+	movq	%r9, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %r9d
+	addq	%rax, %r10
+	movq	%r10, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %r10d
+	addq	%rax, %r11
+	movq	%r11, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %r11d
+	addq	%rax, %rcx
+	movq	%rcx, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %ecx
+	leaq	(%rax,%rax,4), %rax
+	addq	%rax, %r8
+	movq	%r8, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %r8d
+	addq	%rax, %r9
+
+	shlq	$26, %r9
+	addq	%r9, %r8			/* d0 + 2^26 d1 < 2^54 */
+	movq	%r10, %rax
+	shlq	$52, %rax			/* low 12 bits of d2 */
+	shrq	$12, %r10
+	shlq	$14, %r11
+	addq	%r11, %r10			/* d2 / 2^12 + 2^14 d3 < 2^41 */
+	movq	%rcx, %rdx
+	shlq	$40, %rdx			/* low 24 bits of d4 */
+	shrq	$24, %rcx
+	addq	%rax, %r8
+	adcq	%rdx, %r10
+	adcq	$0, %rcx
+	movq	%r8, 0(%rdi)
+	movq	%r10, 8(%rdi)
+	movq	%rcx, 16(%rdi)
+.endm
+
+/**********************************************************************
+ * Register map:
+ *   xmm0-4   h, the accumulator limbs 0-4 (lane j = stream j)
+ *   xmm5-9   d, the product sums limbs 0-4
+ *   xmm10-14 message limbs; the mask in the carry pass
+ *   xmm15    scratch
+ *   rdi h, rsi table, rdx m, rcx pairs of blocks left after the last
+ *   pair; rax, r8-r11 scratch.  No stack.
+ **********************************************************************/
+GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_sse2_blocks)
+	xorl	%eax, %eax
+	shrq	$1, %rcx			/* pairs of blocks */
+	jz	.Lsse2_ret
+
+	/* h (3 x 64 bits) -> five 26-bit limbs in lane 0 of xmm0-4 (movd
+	 * zeroes lane 1) */
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movl	%r8d, %eax
+	andl	$0x3ffffff, %eax
+	movd	%eax, %xmm0
+	movq	%r8, %r11
+	shrq	$26, %r11
+	andl	$0x3ffffff, %r11d
+	movd	%r11d, %xmm1
+	shrdq	$52, %r9, %r8			/* bits 52-115 */
+	andl	$0x3ffffff, %r8d
+	movd	%r8d, %xmm2
+	movq	%r9, %r11
+	shrq	$14, %r11
+	andl	$0x3ffffff, %r11d
+	movd	%r11d, %xmm3
+	shrdq	$40, %r10, %r9			/* bits 104-167: < 2^27 */
+	movd	%r9d, %xmm4
+
+	subq	$1, %rcx			/* keep the last pair apart */
+	jz	.Lsse2_last
+	cmpq	$2, %rcx
+	jb	.Lsse2_one
+
+.balign 32
+.Lsse2_loop4:
+	/* Four blocks: A = (A + c_lo) r^4 + c_hi r^2.
+	 * c_hi (blocks 2-3): limbs in xmm10-14, d = c_hi r^2 */
+	LOAD2	32, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	MULX	144, 0, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, \
+		%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, %xmm15
+	/* c_lo (blocks 0-1) into h; d += h r^4 */
+	LOAD2	0, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	ADD5	%xmm10, %xmm11, %xmm12, %xmm13, %xmm14, \
+		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4
+	MULX	0, 1, %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, \
+		%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, %xmm15
+	/* h = d, carried */
+	movdqa	.Lsse2_mask26(%rip), %xmm14
+	CARRY2	%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, \
+		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm14, %xmm15
+
+	addq	$64, %rdx
+	subq	$2, %rcx
+	cmpq	$2, %rcx
+	jae	.Lsse2_loop4
+	testq	%rcx, %rcx
+	jz	.Lsse2_last
+
+.Lsse2_one:
+	/* Two blocks, both lanes by r^2: A = (A + c) r^2 */
+	LOAD2	0, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	ADD5	%xmm10, %xmm11, %xmm12, %xmm13, %xmm14, \
+		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4
+	MULX	144, 0, %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, \
+		%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, %xmm15
+	movdqa	.Lsse2_mask26(%rip), %xmm14
+	CARRY2	%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, \
+		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm14, %xmm15
+	addq	$32, %rdx
+
+.Lsse2_last:
+	/* Last two blocks: d = (A + c) (r^2, r^1) lane by lane */
+	LOAD2	0, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	ADD5	%xmm10, %xmm11, %xmm12, %xmm13, %xmm14, \
+		%xmm0, %xmm1, %xmm2, %xmm3, %xmm4
+	MULX	288, 0, %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, \
+		%xmm5, %xmm6, %xmm7, %xmm8, %xmm9, %xmm15
+
+	/* Sum the two lanes of d0..d4 (each sum < 2^60) into GPRs */
+	pshufd	$0x4e, %xmm5, %xmm0
+	pshufd	$0x4e, %xmm6, %xmm1
+	pshufd	$0x4e, %xmm7, %xmm2
+	pshufd	$0x4e, %xmm8, %xmm3
+	pshufd	$0x4e, %xmm9, %xmm4
+	paddq	%xmm0, %xmm5
+	paddq	%xmm1, %xmm6
+	paddq	%xmm2, %xmm7
+	paddq	%xmm3, %xmm8
+	paddq	%xmm4, %xmm9
+	movq	%xmm5, %r8
+	movq	%xmm6, %r9
+	movq	%xmm7, %r10
+	movq	%xmm8, %r11
+	movq	%xmm9, %rcx
+
+	/* Carry in GPRs (r8-r11, rcx = limbs 0-4), then pack radix 2^64. */
+	FINAL_CARRY_PACK
+
+	/* clear every xmm that held h, powers of r or message data */
+	pxor	%xmm0, %xmm0
+	pxor	%xmm1, %xmm1
+	pxor	%xmm2, %xmm2
+	pxor	%xmm3, %xmm3
+	pxor	%xmm4, %xmm4
+	pxor	%xmm5, %xmm5
+	pxor	%xmm6, %xmm6
+	pxor	%xmm7, %xmm7
+	pxor	%xmm8, %xmm8
+	pxor	%xmm9, %xmm9
+	pxor	%xmm10, %xmm10
+	pxor	%xmm11, %xmm11
+	pxor	%xmm12, %xmm12
+	pxor	%xmm13, %xmm13
+	pxor	%xmm14, %xmm14
+	pxor	%xmm15, %xmm15
+	xorl	%eax, %eax			/* no stack used */
+.Lsse2_ret:
+	ret
+GCRY_FUNC_END(_gcry_poly1305_amd64_sse2_blocks)
+
+#endif /* __x86_64__ */

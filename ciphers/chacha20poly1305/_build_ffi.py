@@ -1,0 +1,40 @@
+"""cffi build script for ``gcrylike.ciphers.chacha20poly1305._aead`` (not installed).
+
+Compiles the ChaCha and Poly1305 sources again (their symbols are hidden in
+each shared object) so the AEAD glue can stitch them without crossing
+extension boundaries.
+"""
+
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+
+CDEF = """
+size_t gcry_aead_ctxsize(void);
+uint32_t gcry_chacha_impls(void);
+uint32_t gcry_poly1305_impls(void);
+int gcry_aead_setkey(void *ctx, const uint8_t *key, size_t keylen,
+                     unsigned int chacha_impl, unsigned int poly_impl, int xchacha);
+int gcry_aead_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
+int gcry_aead_authenticate(void *ctx, const uint8_t *aad, size_t n);
+int gcry_aead_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_aead_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_aead_gettag(void *ctx, uint8_t *tag, size_t taglen);
+int gcry_aead_checktag(void *ctx, const uint8_t *tag, size_t taglen);
+int gcry_aead_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
+                   const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+                   uint8_t *out);
+int gcry_aead_open(void *ctx, const uint8_t *nonce, size_t noncelen,
+                   const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+                   uint8_t *out);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike.ciphers.chacha20poly1305._aead",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/chacha20poly1305/aead_glue.c",
+     "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
+     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
+    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
+                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
+    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    includes='#include "aead.h"',
+)

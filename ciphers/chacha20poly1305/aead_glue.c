@@ -1,0 +1,285 @@
+/* aead_glue.c - ChaCha20-Poly1305 and XChaCha20-Poly1305.
+ *
+ * Poly1305 key from ChaCha20 block 0 of the nonce, data from block 1;
+ * MAC over aad || pad16 || ciphertext || pad16 || le64(aadlen) ||
+ * le64(ctlen).  Data is processed in chunks that stay in L1: each chunk is
+ * encrypted and then authenticated (or authenticated and then decrypted)
+ * while hot, rather than two passes over the whole message.  One stack
+ * burn per public call covers both primitives. */
+#include "aead.h"
+
+/* Bytes per stitched step: large enough for the 8-block SIMD routines and
+ * the four-way Poly1305, small enough to stay in the L1 cache. */
+#define AEAD_CHUNK 4096
+
+/* A 32-bit block counter from 1: at most 2^32 - 1 blocks of data. */
+#define AEAD_MAX_CT (((uint64_t)1 << 38) - 64)
+
+size_t
+gcry_aead_ctxsize (void)
+{
+  return sizeof (aead_ctx);
+}
+
+int
+gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
+                  unsigned int chacha_impl, unsigned int poly_impl, int xchacha)
+{
+  aead_ctx *ctx = c;
+  int rc;
+
+  if (keylen != 32)
+    return GCRY_ERR_INV_KEYLEN;
+  if (!poly1305_impl_ok (poly_impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  gcry_wipememory (ctx, sizeof *ctx);
+  rc = gcry_chacha_setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);
+  if (rc)
+    return rc;
+  ctx->poly_impl = poly_impl;
+  ctx->phase = AEAD_NEED_IV;
+  return GCRY_OK;
+}
+
+static unsigned int
+setiv_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
+{
+  static const uint8_t zeros[CHACHA_BLOCK];
+  uint8_t block0[CHACHA_BLOCK];
+  unsigned int burn;
+
+  if (ivlen != (ctx->chacha.xchacha ? 24u : 12u))
+    {
+      *rc = GCRY_ERR_INV_IV;
+      return 0;
+    }
+  *rc = gcry_chacha_setiv (&ctx->chacha, iv, ivlen);
+  if (*rc)
+    return 0;
+  /* one-time Poly1305 key: the first 32 bytes of keystream block 0 */
+  burn = chacha_crypt_noburn (&ctx->chacha, block0, zeros, sizeof block0);
+  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->mac, block0, ctx->poly_impl));
+  gcry_wipememory (block0, sizeof block0);
+  ctx->aadlen = ctx->ctlen = 0;
+  ctx->phase = AEAD_AAD;
+  return burn + sizeof (block0) + GCRY_C_FRAME;
+}
+
+int
+gcry_aead_setiv (void *c, const uint8_t *iv, size_t ivlen)
+{
+  int rc;
+  gcry_burn_stack (setiv_noburn (c, iv, ivlen, &rc));
+  return rc;
+}
+
+int
+gcry_aead_authenticate (void *c, const uint8_t *aad, size_t n)
+{
+  aead_ctx *ctx = c;
+
+  if (ctx->phase != AEAD_AAD)
+    return GCRY_ERR_INV_STATE;
+  if (n)
+    gcry_burn_stack (poly1305_update_noburn (&ctx->mac, aad, n));
+  ctx->aadlen += n;
+  return GCRY_OK;
+}
+
+/* The data phase starts: close the AAD with its padding. */
+static unsigned int
+enter_data (aead_ctx *ctx, int encrypting, int *rc)
+{
+  unsigned int burn = 0;
+
+  *rc = GCRY_OK;
+  if (ctx->phase == AEAD_AAD)
+    {
+      burn = poly1305_pad16_noburn (&ctx->mac);
+      ctx->phase = AEAD_DATA;
+      ctx->encrypting = encrypting;
+    }
+  else if (ctx->phase != AEAD_DATA || ctx->encrypting != (unsigned int)encrypting)
+    *rc = GCRY_ERR_INV_STATE;
+  return burn;
+}
+
+static unsigned int
+crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+              int encrypting, int *rc)
+{
+  unsigned int burn;
+
+  burn = enter_data (ctx, encrypting, rc);
+  if (*rc)
+    return burn;
+  if (gcry_bad_overlap (dst, src, n))
+    {
+      *rc = GCRY_ERR_INV_ARG;
+      return burn;
+    }
+  if (n > AEAD_MAX_CT - ctx->ctlen)
+    {
+      *rc = GCRY_ERR_TOO_LARGE;
+      return burn;
+    }
+  while (n)
+    {
+      size_t len = n < AEAD_CHUNK ? n : AEAD_CHUNK;
+      if (encrypting)
+        {
+          burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, len));
+          burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, len));
+        }
+      else
+        {
+          /* authenticate the ciphertext before it is overwritten in place */
+          burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, src, len));
+          burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, len));
+        }
+      ctx->ctlen += len;
+      dst += len;
+      src += len;
+      n -= len;
+    }
+  return burn + GCRY_C_FRAME;
+}
+
+int
+gcry_aead_encrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
+{
+  int rc;
+  gcry_burn_stack (crypt_noburn (c, dst, src, n, 1, &rc));
+  return rc;
+}
+
+int
+gcry_aead_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
+{
+  int rc;
+  gcry_burn_stack (crypt_noburn (c, dst, src, n, 0, &rc));
+  return rc;
+}
+
+/* Pad the ciphertext, absorb the two lengths, keep the tag. */
+static unsigned int
+finish_noburn (aead_ctx *ctx, int *rc)
+{
+  uint8_t lengths[16];
+  unsigned int burn = 0;
+
+  *rc = GCRY_OK;
+  if (ctx->phase == AEAD_DONE)
+    return 0;
+  if (ctx->phase == AEAD_NEED_IV)
+    {
+      *rc = GCRY_ERR_INV_STATE;
+      return 0;
+    }
+  if (ctx->phase == AEAD_AAD)
+    burn = poly1305_pad16_noburn (&ctx->mac);
+  burn = gcry_max_burn (burn, poly1305_pad16_noburn (&ctx->mac));
+  gcry_store_le32 (lengths, (uint32_t)ctx->aadlen);
+  gcry_store_le32 (lengths + 4, (uint32_t)(ctx->aadlen >> 32));
+  gcry_store_le32 (lengths + 8, (uint32_t)ctx->ctlen);
+  gcry_store_le32 (lengths + 12, (uint32_t)(ctx->ctlen >> 32));
+  burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, lengths, sizeof lengths));
+  burn = gcry_max_burn (burn, poly1305_tag_noburn (&ctx->mac, ctx->tag));
+  gcry_wipememory (&ctx->mac, sizeof ctx->mac);
+  ctx->phase = AEAD_DONE;
+  return burn + sizeof (lengths) + GCRY_C_FRAME;
+}
+
+int
+gcry_aead_gettag (void *c, uint8_t *tag, size_t taglen)
+{
+  aead_ctx *ctx = c;
+  int rc;
+
+  if (taglen != POLY1305_TAG)
+    return GCRY_ERR_INV_LENGTH;
+  gcry_burn_stack (finish_noburn (ctx, &rc));
+  if (!rc)
+    memcpy (tag, ctx->tag, POLY1305_TAG);
+  return rc;
+}
+
+/* 0 if TAG is right (constant-time compare), CHECKSUM otherwise; a tag of
+ * another length never verifies. */
+int
+gcry_aead_checktag (void *c, const uint8_t *tag, size_t taglen)
+{
+  aead_ctx *ctx = c;
+  int rc, bad;
+
+  gcry_burn_stack (finish_noburn (ctx, &rc));
+  if (rc)
+    return rc;
+  bad = gcry_ct_memcmp (ctx->tag, tag, taglen < POLY1305_TAG ? taglen : POLY1305_TAG);
+  return (bad || taglen != POLY1305_TAG) ? GCRY_ERR_CHECKSUM : GCRY_OK;
+}
+
+/* -- one-shot: work on a copy so one keyed context serves many threads -- */
+
+static unsigned int
+oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+         const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+         uint8_t *dst, uint8_t *tag, int encrypting, int *rc)
+{
+  aead_ctx work;
+  unsigned int burn;
+
+  memcpy (&work, keyed, sizeof work);
+  burn = setiv_noburn (&work, nonce, noncelen, rc);
+  if (!*rc && aadlen)
+    {
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, aad, aadlen));
+      work.aadlen = aadlen;
+    }
+  if (!*rc)
+    burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, encrypting, rc));
+  if (!*rc)
+    burn = gcry_max_burn (burn, finish_noburn (&work, rc));
+  if (!*rc)
+    memcpy (tag, work.tag, POLY1305_TAG);
+  gcry_wipememory (&work, sizeof work);
+  return burn + sizeof (work) + GCRY_C_FRAME;
+}
+
+/* out = ciphertext || tag (N + 16 bytes). */
+int
+gcry_aead_seal (void *c, const uint8_t *nonce, size_t noncelen,
+                const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+                uint8_t *out)
+{
+  int rc;
+
+  gcry_burn_stack (oneshot (c, nonce, noncelen, aad, aadlen, src, n, out, out + n, 1, &rc));
+  return rc;
+}
+
+/* SRC is ciphertext || tag (N >= 16); OUT gets N - 16 bytes of plaintext,
+ * or is wiped when the tag does not verify (nothing is released). */
+int
+gcry_aead_open (void *c, const uint8_t *nonce, size_t noncelen,
+                const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+                uint8_t *out)
+{
+  uint8_t tag[POLY1305_TAG];
+  int rc, bad;
+
+  if (n < POLY1305_TAG)
+    return GCRY_ERR_CHECKSUM;
+  n -= POLY1305_TAG;
+  gcry_burn_stack (oneshot (c, nonce, noncelen, aad, aadlen, src, n, out, tag, 0, &rc));
+  if (rc)
+    return rc;
+  bad = gcry_ct_memcmp (tag, src + n, POLY1305_TAG);
+  gcry_wipememory (tag, sizeof tag);
+  if (bad)
+    {
+      gcry_wipememory (out, n);
+      return GCRY_ERR_CHECKSUM;
+    }
+  return GCRY_OK;
+}

@@ -1,0 +1,25 @@
+"""cffi build script for ``gcrylike.ciphers.nhpoly1305._nhpoly1305`` (not installed)."""
+
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+
+CDEF = """
+size_t gcry_nhpoly1305_ctxsize(void);
+uint32_t gcry_nh_impls(void);
+uint32_t gcry_poly1305_impls(void);
+int gcry_nhpoly1305_setkey(void *ctx, const uint8_t *key, size_t keylen,
+                           unsigned int nh_impl, unsigned int poly_impl);
+int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
+int gcry_nhpoly1305_read(void *ctx, uint8_t *out, size_t outlen);
+int gcry_nhpoly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike.ciphers.nhpoly1305._nhpoly1305",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
+     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
+    asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S",
+                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
+    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    includes='#include "nhpoly1305.h"',
+)

@@ -1,0 +1,72 @@
+/* nh.h - NH as Adiantum defines it (Crowley and Biggers, ToSC 2018(4),
+ * section 6.3): NH^T[256, 32, 4], little-endian, 32-bit words, stride 2,
+ * 4 passes (Toeplitz key offset 4 words per pass), 1024-byte message unit,
+ * 1072-byte key, 32-byte output.  The implementations behind NHPoly1305.
+ *
+ * For a message of LEN bytes (a multiple of 16, 16 <= LEN <= 1024) read as
+ * little-endian 32-bit words m[0 .. LEN/4-1], and key words k[0 .. 267]:
+ *
+ *   sum_p = SUM over 16-byte groups g (i = 4g) of
+ *             (u32)(m[i]   + k[i+4p])   * (u32)(m[i+2] + k[i+2+4p])
+ *           + (u32)(m[i+1] + k[i+1+4p]) * (u32)(m[i+3] + k[i+3+4p])
+ *   (additions mod 2^32, 32x32->64 products, sums mod 2^64), p = 0..3;
+ *   hash = le64(sum_0) || le64(sum_1) || le64(sum_2) || le64(sum_3).
+ *
+ * Common contract of every routine below:
+ *   - key: the 1072 NH key bytes as 268 little-endian 32-bit words (on
+ *     amd64 simply the key bytes, 4-byte aligned);
+ *   - msg: any alignment; only bytes [0, len) are read, and only key
+ *     bytes [0, len + 48) are read;
+ *   - len: rounded down to a multiple of 16; len 0 gives an all-zero hash;
+ *     len > 1024 is a caller error (it would read past the key);
+ *   - hash / hashes: 32 bytes per hash, any alignment; nothing else is
+ *     written (no stack either in the assembly routines);
+ *   - return value: the stack burn depth, i.e. bytes below the caller's
+ *     stack pointer the routine may have dirtied, for gcry_burn_stack.
+ *     The assembly returns 0 (it touches no stack) and clears every vector
+ *     register that held key, message or sums.  The _units variants hash
+ *     NUNITS consecutive full 1024-byte units of msg into NUNITS
+ *     consecutive 32-byte hashes (nunits 0: nothing is written). */
+#ifndef GCRYLIKE_NH_H
+#define GCRYLIKE_NH_H
+
+#include "common.h"
+
+#define NH_KEY_BYTES 1072
+#define NH_KEY_WORDS (NH_KEY_BYTES / 4)
+#define NH_UNIT 1024
+#define NH_HASH_BYTES 32
+#define NH_MSG_GRAIN 16                 /* len is a multiple of this */
+
+typedef unsigned int (*nh_fn) (const uint32_t key[NH_KEY_WORDS],
+                               const uint8_t *msg, size_t len,
+                               uint8_t hash[NH_HASH_BYTES]);
+typedef unsigned int (*nh_units_fn) (const uint32_t key[NH_KEY_WORDS],
+                                     const uint8_t *msg, size_t nunits,
+                                     uint8_t *hashes);
+
+/* nh_generic.c: portable C. */
+unsigned int nh_generic (const uint32_t key[NH_KEY_WORDS], const uint8_t *msg,
+                         size_t len, uint8_t hash[NH_HASH_BYTES]);
+unsigned int nh_generic_units (const uint32_t key[NH_KEY_WORDS],
+                               const uint8_t *msg, size_t nunits,
+                               uint8_t *hashes);
+
+#ifdef USE_AMD64
+/* asm/nh-amd64-sse2.S (SSE2, baseline amd64) and asm/nh-amd64-avx2.S
+ * (AVX2; the caller checks the CPU and OS support it). */
+unsigned int _gcry_nh_amd64_sse2 (const uint32_t key[NH_KEY_WORDS],
+                                  const uint8_t *msg, size_t len,
+                                  uint8_t hash[NH_HASH_BYTES]);
+unsigned int _gcry_nh_amd64_sse2_units (const uint32_t key[NH_KEY_WORDS],
+                                        const uint8_t *msg, size_t nunits,
+                                        uint8_t *hashes);
+unsigned int _gcry_nh_amd64_avx2 (const uint32_t key[NH_KEY_WORDS],
+                                  const uint8_t *msg, size_t len,
+                                  uint8_t hash[NH_HASH_BYTES]);
+unsigned int _gcry_nh_amd64_avx2_units (const uint32_t key[NH_KEY_WORDS],
+                                        const uint8_t *msg, size_t nunits,
+                                        uint8_t *hashes);
+#endif
+
+#endif

@@ -1,0 +1,33 @@
+/* nhpoly1305.h - NHPoly1305 as Adiantum defines it (paper section 6.4):
+ * NH of each 1024-byte chunk of the zero-padded message, the 32-byte NH
+ * outputs hashed by Poly1305 under K_L, result without the s pad. */
+#ifndef GCRYLIKE_NHPOLY1305_H
+#define GCRYLIKE_NHPOLY1305_H
+
+#include "nh.h"
+#include "poly1305.h"
+
+#define NHPOLY1305_KEY_BYTES (16 + NH_KEY_BYTES)  /* Poly1305 r, then the NH key */
+
+enum nh_impl {
+  NH_IMPL_GENERIC = 0,
+  NH_IMPL_SSE2 = 1,
+  NH_IMPL_AVX2 = 2
+};
+
+typedef struct {
+  poly1305_ctx poly;                   /* keyed with r and s = 0 */
+  uint32_t nhkey[NH_KEY_WORDS] GCRY_ALIGNED(32);
+  uint8_t buf[NH_UNIT];                /* the current partial chunk */
+  unsigned int buflen;
+  unsigned int nh_impl;
+} nhpoly1305_ctx;
+
+uint32_t gcry_nh_impls (void);
+unsigned int nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
+                                       unsigned int nh_impl, unsigned int poly_impl);
+unsigned int nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n);
+/* The 16-byte hash of everything so far; CTX is left as it was. */
+unsigned int nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16]);
+
+#endif

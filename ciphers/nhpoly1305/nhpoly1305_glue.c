@@ -1,0 +1,185 @@
+/* nhpoly1305_glue.c - NHPoly1305: chunk buffering, NH on the chosen
+ * implementation (many chunks per call in bulk), Poly1305 over the NH
+ * outputs, and the MAC entry points with one stack burn each. */
+#include "nhpoly1305.h"
+
+/* NH outputs gathered before one Poly1305 call: 16 chunks = 32 Poly1305
+ * blocks, enough for its SIMD path. */
+#define NH_BATCH 16
+
+uint32_t
+gcry_nh_impls (void)
+{
+  uint32_t impls = 1u << NH_IMPL_GENERIC;
+#ifdef USE_AMD64
+  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2);
+#endif
+  return impls;
+}
+
+static unsigned int
+nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
+        uint8_t hash[NH_HASH_BYTES])
+{
+#ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX2)
+    return _gcry_nh_amd64_avx2 (key, msg, len, hash);
+  if (impl == NH_IMPL_SSE2)
+    return _gcry_nh_amd64_sse2 (key, msg, len, hash);
+#endif
+  (void)impl;
+  return nh_generic (key, msg, len, hash);
+}
+
+static unsigned int
+nh_units (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t nunits,
+          uint8_t *hashes)
+{
+#ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX2)
+    return _gcry_nh_amd64_avx2_units (key, msg, nunits, hashes);
+  if (impl == NH_IMPL_SSE2)
+    return _gcry_nh_amd64_sse2_units (key, msg, nunits, hashes);
+#endif
+  (void)impl;
+  return nh_generic_units (key, msg, nunits, hashes);
+}
+
+unsigned int
+nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
+                          unsigned int nh_impl, unsigned int poly_impl)
+{
+  uint8_t polykey[POLY1305_KEY];
+  unsigned int burn, i;
+
+  gcry_wipememory (ctx, sizeof *ctx);
+  memcpy (polykey, key, 16);
+  memset (polykey + 16, 0, 16);       /* no s: the bare polynomial value */
+  burn = poly1305_setkey_noburn (&ctx->poly, polykey, poly_impl);
+  for (i = 0; i < NH_KEY_WORDS; i++)
+    ctx->nhkey[i] = gcry_load_le32 (key + 16 + 4 * i);
+  ctx->nh_impl = nh_impl;
+  gcry_wipememory (polykey, sizeof polykey);
+  return burn + sizeof (polykey) + GCRY_C_FRAME;
+}
+
+unsigned int
+nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n)
+{
+  uint8_t hashes[NH_BATCH * NH_HASH_BYTES];
+  unsigned int burn = 0;
+
+  /* 1. complete a buffered chunk */
+  if (ctx->buflen)
+    {
+      size_t take = NH_UNIT - ctx->buflen;
+      if (take > n)
+        take = n;
+      memcpy (ctx->buf + ctx->buflen, m, take);
+      ctx->buflen += (unsigned int)take;
+      m += take;
+      n -= take;
+      if (ctx->buflen < NH_UNIT)
+        return GCRY_C_FRAME;
+      burn = nh_one (ctx->nh_impl, ctx->nhkey, ctx->buf, NH_UNIT, hashes);
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->poly, hashes, NH_HASH_BYTES));
+      ctx->buflen = 0;
+    }
+
+  /* 2. whole chunks straight from the input, NH_BATCH at a time (a chunk
+   *    is hashed the same whether or not it is the last one) */
+  while (n >= NH_UNIT)
+    {
+      size_t nunits = n / NH_UNIT;
+      if (nunits > NH_BATCH)
+        nunits = NH_BATCH;
+      burn = gcry_max_burn (burn, nh_units (ctx->nh_impl, ctx->nhkey, m, nunits, hashes));
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->poly, hashes,
+                                                          nunits * NH_HASH_BYTES));
+      m += nunits * NH_UNIT;
+      n -= nunits * NH_UNIT;
+    }
+
+  /* 3. keep the rest */
+  if (n)
+    {
+      memcpy (ctx->buf, m, n);
+      ctx->buflen = (unsigned int)n;
+    }
+  gcry_wipememory (hashes, sizeof hashes);
+  return burn + sizeof (hashes) + GCRY_C_FRAME;
+}
+
+unsigned int
+nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
+{
+  poly1305_ctx poly;
+  uint8_t hash[NH_HASH_BYTES];
+  uint8_t last[NH_UNIT];
+  unsigned int burn = 0;
+
+  memcpy (&poly, &ctx->poly, sizeof poly);
+  if (ctx->buflen)
+    {
+      /* pad the last chunk with zeros to a multiple of 16 bytes */
+      size_t len = (ctx->buflen + 15) & ~(size_t)15;
+      memcpy (last, ctx->buf, ctx->buflen);
+      memset (last + ctx->buflen, 0, len - ctx->buflen);
+      burn = nh_one (ctx->nh_impl, ctx->nhkey, last, len, hash);
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hash, NH_HASH_BYTES));
+      gcry_wipememory (last, len);
+    }
+  burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
+  gcry_wipememory (&poly, sizeof poly);
+  gcry_wipememory (hash, sizeof hash);
+  return burn + sizeof (poly) + sizeof (hash) + sizeof (last) + GCRY_C_FRAME;
+}
+
+/* -- MAC entry points ---------------------------------------------- */
+
+size_t
+gcry_nhpoly1305_ctxsize (void)
+{
+  return sizeof (nhpoly1305_ctx);
+}
+
+int
+gcry_nhpoly1305_setkey (void *c, const uint8_t *key, size_t keylen,
+                        unsigned int nh_impl, unsigned int poly_impl)
+{
+  if (keylen != NHPOLY1305_KEY_BYTES)
+    return GCRY_ERR_INV_KEYLEN;
+  if (nh_impl > 31 || !(gcry_nh_impls () & (1u << nh_impl)) || !poly1305_impl_ok (poly_impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  gcry_burn_stack (nhpoly1305_setkey_noburn (c, key, nh_impl, poly_impl));
+  return GCRY_OK;
+}
+
+int
+gcry_nhpoly1305_update (void *c, const uint8_t *m, size_t n)
+{
+  if (n)
+    gcry_burn_stack (nhpoly1305_update_noburn (c, m, n));
+  return GCRY_OK;
+}
+
+int
+gcry_nhpoly1305_read (void *c, uint8_t *out, size_t outlen)
+{
+  if (outlen != 16)
+    return GCRY_ERR_INV_LENGTH;
+  gcry_burn_stack (nhpoly1305_final_noburn (c, out));
+  return GCRY_OK;
+}
+
+int
+gcry_nhpoly1305_verify (void *c, const uint8_t *tag, size_t taglen)
+{
+  uint8_t mine[16];
+  int bad;
+
+  gcry_burn_stack (nhpoly1305_final_noburn (c, mine));
+  bad = gcry_ct_memcmp (mine, tag, taglen < 16 ? taglen : 16);
+  gcry_wipememory (mine, sizeof mine);
+  return (bad || taglen != 16) ? GCRY_ERR_CHECKSUM : GCRY_OK;
+}

@@ -1,0 +1,54 @@
+/* poly1305.h - Poly1305 (RFC 8439 2.5) context and the implementations
+ * behind the glue. */
+#ifndef GCRYLIKE_POLY1305_H
+#define GCRYLIKE_POLY1305_H
+
+#include <string.h>
+#include "common.h"
+
+#define POLY1305_BLOCK 16
+#define POLY1305_TAG 16
+#define POLY1305_KEY 32
+#define POLY1305_TABLE_BYTES 512
+
+enum poly1305_impl {
+  POLY1305_IMPL_GENERIC64 = 0,  /* 64-bit limbs, 128-bit products */
+  POLY1305_IMPL_GENERIC32 = 1,  /* five 26-bit limbs, 64-bit products */
+  POLY1305_IMPL_SSE2 = 2,
+  POLY1305_IMPL_AVX2 = 3
+};
+
+/* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,
+ * partially reduced (h[2] <= 7), whatever implementation absorbs blocks. */
+typedef struct {
+  uint8_t table[POLY1305_TABLE_BYTES] GCRY_ALIGNED(64); /* SIMD powers of r */
+  uint64_t h[3];
+  uint64_t r[2];                /* clamped */
+  uint64_t s[2];                /* the pad added at the end */
+  uint8_t buf[POLY1305_BLOCK];  /* partial block */
+  unsigned int buflen;
+  unsigned int impl;
+} poly1305_ctx;
+
+/* Portable block functions: absorb NBLOCKS 16-byte blocks, each with the
+ * 2^128 bit (HIBIT = 1) or without it (HIBIT = 0: the padded last block). */
+unsigned int poly1305_generic64_blocks (uint64_t h[3], const uint64_t r[2],
+                                        const uint8_t *m, size_t nblocks,
+                                        unsigned int hibit);
+unsigned int poly1305_generic32_blocks (uint64_t h[3], const uint64_t r[2],
+                                        const uint8_t *m, size_t nblocks,
+                                        unsigned int hibit);
+
+/* Glue used by the AEAD: the same as the public entry points without the
+ * stack burn; they return the depth for the caller's single burn. */
+unsigned int poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32],
+                                     unsigned int impl);
+unsigned int poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t n);
+unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
+unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
+int poly1305_impl_ok (unsigned int impl);
+
+/* Constant-time comparison: 0 when equal. */
+int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);
+
+#endif

@@ -1,0 +1,46 @@
+/* poly1305_amd64.h - the amd64 SIMD Poly1305 block functions
+ * (asm/poly1305-amd64-sse2.S, asm/poly1305-amd64-avx2.S) and the C that
+ * fills their tables of powers of r (poly1305_amd64_tables.c).
+ *
+ * Written from RFC 8439 section 2.5 and Bernstein's Poly1305 paper.  Only
+ * built on x86-64 (USE_AMD64); System V AMD64 ABI.
+ *
+ * Representation.  Between calls the accumulator is h[0] + 2^64 h[1] +
+ * 2^128 h[2], only partially reduced modulo p = 2^130 - 5, with h[2] <= 7
+ * on entry and on exit; the portable C does the final reduction.  Inside
+ * the routines it is five 26-bit limbs (radix 2^26), one 64-bit lane per
+ * independent stream: two streams (SSE2) or four (AVX2), interleaved block
+ * by block and recombined with the powers r^2, r^1 (SSE2) or r^4 .. r^1
+ * (AVX2) at the end of every call.
+ *
+ * TABLE is POLY1305_AMD64_TABLE_BYTES of 64-byte aligned memory, written
+ * by the setup function of the same flavour from the clamped r and read by
+ * its blocks function only; its layout is private to the pair (described
+ * in poly1305_amd64_tables.c).  It holds secret key material: the owner
+ * wipes it.
+ *
+ * The blocks functions absorb NBLOCKS full 16-byte blocks of M (any
+ * alignment), each with the 2^128 bit: h = (h + m + 2^128) r mod p.  SSE2
+ * wants NBLOCKS a multiple of 2, AVX2 a multiple of 4 (the remainder is
+ * ignored; 0 returns at once).  They return their stack burn depth (bytes
+ * written below the stack pointer at entry; both use no stack, so 0) and
+ * clear every vector register that held key, accumulator or message data.
+ * No branch or memory index depends on secret data.
+ */
+#ifndef GCRYLIKE_POLY1305_AMD64_H
+#define GCRYLIKE_POLY1305_AMD64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLY1305_AMD64_TABLE_BYTES 512
+
+void _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table);
+void _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table);
+
+unsigned int _gcry_poly1305_amd64_sse2_blocks (uint64_t h[3], const void *table,
+                                               const uint8_t *m, size_t nblocks);
+unsigned int _gcry_poly1305_amd64_avx2_blocks (uint64_t h[3], const void *table,
+                                               const uint8_t *m, size_t nblocks);
+
+#endif

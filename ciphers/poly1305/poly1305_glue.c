@@ -1,0 +1,266 @@
+/* poly1305_glue.c - Poly1305 MAC glue: key set-up, buffering of partial
+ * blocks, the switch between the portable block function (short inputs,
+ * where SIMD set-up costs more than it saves) and the SIMD ones, the final
+ * reduction, constant-time verification, and one stack burn per call. */
+#include "poly1305.h"
+#ifdef USE_AMD64
+# include "poly1305_amd64.h"
+#endif
+
+/* Below this many blocks in one update the portable code is faster than
+ * entering the SIMD routine (measured; see docs/algorithms.rst). */
+#ifndef POLY1305_SIMD_MIN_BLOCKS
+# define POLY1305_SIMD_MIN_BLOCKS 16
+#endif
+
+size_t
+gcry_poly1305_ctxsize (void)
+{
+  return sizeof (poly1305_ctx);
+}
+
+uint32_t
+gcry_poly1305_impls (void)
+{
+  uint32_t impls = 1u << POLY1305_IMPL_GENERIC32;
+#ifdef __SIZEOF_INT128__
+  impls |= 1u << POLY1305_IMPL_GENERIC64;
+#endif
+#ifdef USE_AMD64
+  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2);
+#endif
+  return impls;
+}
+
+int
+poly1305_impl_ok (unsigned int impl)
+{
+  return impl < 32 && (gcry_poly1305_impls () & (1u << impl));
+}
+
+static uint64_t
+load_le64 (const uint8_t *p)
+{
+  return (uint64_t)gcry_load_le32 (p) | ((uint64_t)gcry_load_le32 (p + 4) << 32);
+}
+
+static void
+store_le64 (uint8_t *p, uint64_t v)
+{
+  gcry_store_le32 (p, (uint32_t)v);
+  gcry_store_le32 (p + 4, (uint32_t)(v >> 32));
+}
+
+/* The portable block function for this build and implementation. */
+static unsigned int
+portable_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
+                 const uint8_t *m, size_t nblocks, unsigned int hibit)
+{
+#ifdef __SIZEOF_INT128__
+  if (impl != POLY1305_IMPL_GENERIC32)
+    return poly1305_generic64_blocks (h, r, m, nblocks, hibit);
+#endif
+  (void)impl;
+  return poly1305_generic32_blocks (h, r, m, nblocks, hibit);
+}
+
+unsigned int
+poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int impl)
+{
+  gcry_wipememory (ctx, sizeof *ctx);
+  /* clamp r (RFC 8439 2.5): top four bits of every 32-bit word and the
+   * bottom two bits of words 1-3 cleared */
+  ctx->r[0] = load_le64 (key) & 0x0ffffffc0fffffffULL;
+  ctx->r[1] = load_le64 (key + 8) & 0x0ffffffc0ffffffcULL;
+  ctx->s[0] = load_le64 (key + 16);
+  ctx->s[1] = load_le64 (key + 24);
+  ctx->impl = impl;
+#ifdef USE_AMD64
+  if (impl == POLY1305_IMPL_SSE2)
+    _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
+  else if (impl == POLY1305_IMPL_AVX2)
+    _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
+#endif
+  return 8 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
+}
+
+/* Whole blocks: SIMD for long runs, the portable function for the rest. */
+static unsigned int
+absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
+{
+  unsigned int burn = 0;
+
+#ifdef USE_AMD64
+  if (nblocks >= POLY1305_SIMD_MIN_BLOCKS)
+    {
+      size_t nb = 0;
+      if (ctx->impl == POLY1305_IMPL_AVX2)
+        {
+          nb = nblocks & ~(size_t)3;
+          burn = _gcry_poly1305_amd64_avx2_blocks (ctx->h, ctx->table, m, nb);
+        }
+      else if (ctx->impl == POLY1305_IMPL_SSE2)
+        {
+          nb = nblocks & ~(size_t)1;
+          burn = _gcry_poly1305_amd64_sse2_blocks (ctx->h, ctx->table, m, nb);
+        }
+      m += nb * POLY1305_BLOCK;
+      nblocks -= nb;
+    }
+#endif
+  if (nblocks)
+    burn = gcry_max_burn (burn, portable_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
+  return burn;
+}
+
+unsigned int
+poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t n)
+{
+  unsigned int burn = 0;
+  size_t nblocks;
+
+  if (ctx->buflen)
+    {
+      size_t take = POLY1305_BLOCK - ctx->buflen;
+      if (take > n)
+        take = n;
+      memcpy (ctx->buf + ctx->buflen, m, take);
+      ctx->buflen += take;
+      m += take;
+      n -= take;
+      if (ctx->buflen < POLY1305_BLOCK)
+        return 0;
+      burn = portable_blocks (ctx->impl, ctx->h, ctx->r, ctx->buf, 1, 1);
+      ctx->buflen = 0;
+    }
+  nblocks = n / POLY1305_BLOCK;
+  if (nblocks)
+    burn = gcry_max_burn (burn, absorb (ctx, m, nblocks));
+  m += nblocks * POLY1305_BLOCK;
+  n -= nblocks * POLY1305_BLOCK;
+  if (n)
+    {
+      memcpy (ctx->buf, m, n);
+      ctx->buflen = (unsigned int)n;
+    }
+  return burn + GCRY_C_FRAME;
+}
+
+/* Zero-fill a partial block (the AEAD's pad16 of RFC 8439 2.8). */
+unsigned int
+poly1305_pad16_noburn (poly1305_ctx *ctx)
+{
+  static const uint8_t zeros[POLY1305_BLOCK];
+
+  if (!ctx->buflen)
+    return 0;
+  return poly1305_update_noburn (ctx, zeros, POLY1305_BLOCK - ctx->buflen);
+}
+
+/* The tag of everything absorbed so far; CTX is left as it was. */
+unsigned int
+poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16])
+{
+  uint64_t h[3], g0, g1, g2, mask, c;
+  uint8_t last[POLY1305_BLOCK];
+  unsigned int burn = 0;
+  int i;
+
+  h[0] = ctx->h[0];
+  h[1] = ctx->h[1];
+  h[2] = ctx->h[2];
+  if (ctx->buflen)
+    {
+      /* last partial block: the message bytes, a 1 byte, zeros; no 2^128 */
+      memset (last, 0, sizeof last);
+      memcpy (last, ctx->buf, ctx->buflen);
+      last[ctx->buflen] = 1;
+      burn = portable_blocks (ctx->impl, h, ctx->r, last, 1, 0);
+    }
+
+  /* fold bits at and above 2^130 (twice: the first fold may carry) */
+  for (i = 0; i < 2; i++)
+    {
+      c = (h[2] >> 2) * 5;
+      h[2] &= 3;
+      h[0] += c;
+      c = h[0] < c;
+      h[1] += c;
+      h[2] += h[1] < c;
+    }
+  /* h < 2^130 now; subtract p once if h >= p, without branching */
+  g0 = h[0] + 5;
+  c = g0 < 5;
+  g1 = h[1] + c;
+  c = g1 < c;
+  g2 = h[2] + c;
+  mask = (uint64_t)0 - (g2 >> 2); /* all ones when h + 5 >= 2^130 */
+  h[0] = (h[0] & ~mask) | (g0 & mask);
+  h[1] = (h[1] & ~mask) | (g1 & mask);
+
+  /* tag = (h + s) mod 2^128 */
+  h[0] += ctx->s[0];
+  c = h[0] < ctx->s[0];
+  h[1] += ctx->s[1] + c;
+  store_le64 (tag, h[0]);
+  store_le64 (tag + 8, h[1]);
+
+  gcry_wipememory (h, sizeof h);
+  gcry_wipememory (last, sizeof last);
+  return burn + sizeof (last) + sizeof (h) + GCRY_C_FRAME;
+}
+
+int
+gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n)
+{
+  volatile uint8_t diff = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    diff |= a[i] ^ b[i];
+  return diff != 0;
+}
+
+/* -- public entry points: each burns the stack once ------------------- */
+
+int
+gcry_poly1305_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int impl)
+{
+  if (keylen != POLY1305_KEY)
+    return GCRY_ERR_INV_KEYLEN;
+  if (!poly1305_impl_ok (impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  gcry_burn_stack (poly1305_setkey_noburn (c, key, impl));
+  return GCRY_OK;
+}
+
+int
+gcry_poly1305_update (void *c, const uint8_t *m, size_t n)
+{
+  if (n)
+    gcry_burn_stack (poly1305_update_noburn (c, m, n));
+  return GCRY_OK;
+}
+
+int
+gcry_poly1305_read (void *c, uint8_t *tag, size_t taglen)
+{
+  if (taglen != POLY1305_TAG)
+    return GCRY_ERR_INV_LENGTH;
+  gcry_burn_stack (poly1305_tag_noburn (c, tag));
+  return GCRY_OK;
+}
+
+/* 0 when TAG (TAGLEN bytes) is the tag of the data so far, else CHECKSUM;
+ * a tag of the wrong length never verifies. */
+int
+gcry_poly1305_verify (void *c, const uint8_t *tag, size_t taglen)
+{
+  uint8_t mine[POLY1305_TAG];
+  int bad;
+
+  gcry_burn_stack (poly1305_tag_noburn (c, mine));
+  bad = gcry_ct_memcmp (mine, tag, taglen < POLY1305_TAG ? taglen : POLY1305_TAG);
+  gcry_wipememory (mine, sizeof mine);
+  return (bad || taglen != POLY1305_TAG) ? GCRY_ERR_CHECKSUM : GCRY_OK;
+}

@@ -1,0 +1,291 @@
+"""Authenticated encryption: streaming AEAD handles (libgcrypt's way) and
+one-shot classes (the way Python users know from ``cryptography``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from . import _registry
+from ._context import Context
+from ._core import ffi
+from ._errors import (
+    AuthenticationFailed,
+    ErrorCode,
+    HandleClosed,
+    InvalidIVLength,
+    InvalidKeyLength,
+    InvalidLength,
+    MissingKey,
+    error_for,
+)
+from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer
+from ._spec import AeadSpec, Implementation
+
+
+@dataclass(frozen=True)
+class AeadInfo:
+    """Which AEAD algorithm and driver a handle uses."""
+
+    algorithm: str
+    driver: str
+    key_sizes: tuple[int, ...]
+    iv_sizes: tuple[int, ...]
+    tag_size: int
+
+
+def _raise(rc: int, name: str) -> None:
+    if rc == ErrorCode.CHECKSUM:
+        raise AuthenticationFailed(f"{name}: authentication tag mismatch")
+    raise error_for(rc, name)
+
+
+def _new_output(n: int) -> Any:
+    """A fresh buffer native code can fill: bytes where safe, else a bytearray."""
+    return _ZERO * n if (n > 1 and _BYTES_OUTPUT_OK) else bytearray(n)
+
+
+class _Keyed:
+    """A spec, an implementation chosen and self-tested, and a keyed context."""
+
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
+
+    def __init__(self, spec: AeadSpec, impl: Implementation, auto: bool,
+                 selftesting: bool = False) -> None:
+        self._spec = spec
+        self._impl = impl
+        self._auto = auto
+        self._ctx: Context | None = Context(spec.context_size)
+        self._haskey = False
+        self._selftesting = selftesting
+
+    def _live(self) -> Context:
+        if self._ctx is None:
+            raise HandleClosed(f"{self._spec.name} handle is closed")
+        return self._ctx
+
+    def _keyed(self) -> Context:
+        ctx = self._live()
+        if not self._haskey:
+            raise MissingKey(f"{self._spec.name}: setkey() first")
+        return ctx
+
+    def setkey(self, key: Any) -> None:
+        ctx = self._live()
+        with as_cbuffer(key, "key") as kbuf:
+            if len(kbuf) not in self._spec.key_sizes:
+                raise InvalidKeyLength(f"{self._spec.name} key must be "
+                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
+            if not self._selftesting:
+                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
+            self._haskey = False
+            self._spec.setkey(ctx.ptr, kbuf, self._impl)
+        ctx.save()
+        self._haskey = True
+
+    def close(self) -> None:
+        """Wipe and free the context; later calls raise HandleClosed."""
+        if self._ctx is not None:
+            self._ctx.free()
+            self._ctx = None
+
+
+class AeadHandle(_Keyed):
+    """A streaming AEAD: ``setkey``, ``setiv``, ``authenticate`` (any number
+    of calls, before data), ``encrypt``/``decrypt`` (any split), then
+    ``gettag``/``checktag`` — exactly RFC 8439 section 2.8.
+
+    Streaming decryption returns plaintext before the tag is checked, as in
+    libgcrypt; use :class:`ChaCha20Poly1305` to release nothing unverified.
+    """
+
+    __slots__ = ()
+
+    @property
+    def info(self) -> AeadInfo:
+        """Algorithm, driver in use and sizes."""
+        s = self._spec
+        return AeadInfo(s.name, self._impl.driver, s.key_sizes, s.iv_sizes, s.tag_size)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has wiped the context."""
+        return self._ctx is None
+
+    def setiv(self, iv: Any) -> None:
+        """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
+        ctx = self._keyed()
+        with as_cbuffer(iv, "iv") as ibuf:
+            if len(ibuf) not in self._spec.iv_sizes:
+                raise InvalidIVLength(f"{self._spec.name} nonce must be "
+                                      f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
+            rc = self._spec.setiv(ctx.ptr, ibuf)
+        if rc:
+            _raise(rc, self._spec.name)
+
+    def authenticate(self, aad: Any) -> None:
+        """Add associated data (only before the first encrypt/decrypt)."""
+        ctx = self._keyed()
+        with as_cbuffer(aad, "aad") as abuf:
+            rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
+        if rc:
+            _raise(rc, self._spec.name)
+
+    def encrypt(self, data: Any, *, out: Any = None) -> bytes | int:
+        """Encrypt and authenticate ``data``; ``out=`` as for cipher handles."""
+        return self._crypt(self._spec.encrypt, data, out)
+
+    def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
+        """Authenticate and decrypt ``data``; check the tag before trusting it."""
+        return self._crypt(self._spec.decrypt, data, out)
+
+    def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
+        ctx = self._keyed()
+        with as_cbuffer(data, "data") as src:
+            n = len(src)
+            if out is None:
+                result = _new_output(n)
+                with ffi.from_buffer(result) as dst:
+                    rc = hook(ctx.ptr, dst, src, n)
+                if rc:
+                    _raise(rc, self._spec.name)
+                return result if type(result) is bytes else bytes(result)
+            with as_cbuffer(out, "out", writable=True) as dst:
+                if len(dst) < n:
+                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+                rc = hook(ctx.ptr, dst, src, n)
+            if rc:
+                _raise(rc, self._spec.name)
+            return n
+
+    def gettag(self) -> bytes:
+        """The tag (ends the message; calling again returns the same tag)."""
+        ctx = self._keyed()
+        out = bytearray(self._spec.tag_size)
+        with ffi.from_buffer(out) as buf:
+            rc = self._spec.gettag(ctx.ptr, buf, len(out))
+        if rc:
+            _raise(rc, self._spec.name)
+        return bytes(out)
+
+    def checktag(self, tag: Any) -> None:
+        """Raise :class:`AuthenticationFailed` unless ``tag`` is right
+        (constant-time comparison; a truncated tag never verifies)."""
+        ctx = self._keyed()
+        with as_cbuffer(tag, "tag") as tbuf:
+            rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
+        if rc:
+            _raise(rc, self._spec.name)
+
+    def reset(self) -> None:
+        """Back to the state right after setkey (a nonce is needed again)."""
+        self._keyed().restore()
+
+    def __enter__(self) -> AeadHandle:
+        self._live()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
+        return f"<AeadHandle {self._spec.name} via {self._impl.driver}, {state}>"
+
+
+class _OneShotAead(_Keyed):
+    """Shared body of the one-shot classes: one keyed context, and each call
+    works on its own copy of it in C, so an object may be shared by threads."""
+
+    __slots__ = ()
+    _ALGORITHM = ""
+
+    def __init__(self, key: Any, *, impl: str | None = None) -> None:
+        spec = _registry.lookup(self._ALGORITHM, "aead")
+        super().__init__(spec, _registry.choose(spec, impl), impl is None)
+        self.setkey(key)
+
+    @classmethod
+    def generate_key(cls) -> bytes:
+        """A fresh random key from the operating system."""
+        return os.urandom(32)
+
+    @property
+    def driver(self) -> str:
+        """The implementation in use."""
+        return self._impl.driver
+
+    def _args(self, nonce: Any, associated_data: Any) -> tuple[Any, Any]:
+        if type(nonce) is not bytes:
+            with as_cbuffer(nonce, "nonce") as nbuf:
+                nonce = ffi.buffer(nbuf)[:]
+        if len(nonce) not in self._spec.iv_sizes:
+            raise InvalidIVLength(f"{self._spec.name} nonce must be "
+                                  f"{_sizes(self._spec.iv_sizes)} bytes, got {len(nonce)}")
+        if associated_data is None:
+            associated_data = b""
+        return nonce, associated_data
+
+    def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
+        """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
+        ctx = self._keyed()
+        nonce, aad = self._args(nonce, associated_data)
+        with as_cbuffer(data, "data") as src, as_cbuffer(aad, "associated_data") as abuf:
+            n = len(src)
+            out = _new_output(n + self._spec.tag_size)
+            with ffi.from_buffer(out) as dst:
+                rc = self._spec.seal(ctx.ptr, nonce, len(nonce), abuf, len(abuf), src, n, dst)
+        if rc:
+            _raise(rc, self._spec.name)
+        return out if type(out) is bytes else bytes(out)
+
+    def decrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
+        """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
+        raises :class:`AuthenticationFailed` and releases no plaintext."""
+        ctx = self._keyed()
+        nonce, aad = self._args(nonce, associated_data)
+        with as_cbuffer(data, "data") as src, as_cbuffer(aad, "associated_data") as abuf:
+            n = len(src)
+            if n < self._spec.tag_size:
+                raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
+            out = _new_output(n - self._spec.tag_size)
+            with ffi.from_buffer(out) as dst:
+                rc = self._spec.open(ctx.ptr, nonce, len(nonce), abuf, len(abuf), src, n, dst)
+        if rc:
+            _raise(rc, self._spec.name)  # the C side wiped ``out``
+        return out if type(out) is bytes else bytes(out)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ChaCha20Poly1305(_OneShotAead):
+    """ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte tag.
+
+    >>> box = ChaCha20Poly1305(key)
+    >>> ct = box.encrypt(nonce, b"data", b"header")
+    >>> box.decrypt(nonce, ct, b"header")
+    b'data'
+    """
+
+    __slots__ = ()
+    _ALGORITHM = "CHACHA20-POLY1305"
+
+
+class XChaCha20Poly1305(_OneShotAead):
+    """XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): 32-byte key, 24-byte
+    nonce (random nonces are safe), 16-byte tag."""
+
+    __slots__ = ()
+    _ALGORITHM = "XCHACHA20-POLY1305"
+
+
+def aead_open(cipher: str | int, mode: str, impl: str | None = None) -> AeadHandle:
+    spec = _registry.lookup_mode(cipher, mode)
+    return AeadHandle(spec, _registry.choose(spec, impl), impl is None)
+
+
