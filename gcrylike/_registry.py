@@ -204,6 +204,17 @@ def lookup_mode(cipher: str | int, mode: str) -> AeadSpec:
     raise NotSupported(f"{base.name} has no mode {mode!r}", ErrorCode.INV_CIPHER_MODE)
 
 
+def spec_for_driver(driver: str) -> AnySpec:
+    """The spec that owns driver name ``driver`` (any case)."""
+    _ensure_loaded()
+    if not isinstance(driver, str):
+        raise InvalidType("impl must be a driver name")
+    spec = _by_driver.get(driver.lower())
+    if spec is None:
+        raise UnknownName(f"no implementation is called {driver!r}")
+    return spec
+
+
 def all_specs() -> list[AnySpec]:
     _ensure_loaded()
     with _lock:

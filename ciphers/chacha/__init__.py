@@ -118,6 +118,11 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     if not 0 < rounds <= 64 or rounds % 2:
         raise InvalidArgument(f"rounds must be an even number from 2 to 64, got {rounds}")
     spec = _registry.lookup("XCHACHA12" if rounds == 12 else "XCHACHA20")
+    if impl is not None:
+        # any XChaCha driver will do: the round count is an argument
+        owner = _registry.spec_for_driver(impl)
+        if owner.name in ("XCHACHA12", "XCHACHA20"):
+            spec = owner
     chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
     with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:
         if len(kbuf) != 32:

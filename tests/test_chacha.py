@@ -1,0 +1,1667 @@
+"""ChaCha20, ChaCha12, XChaCha20, XChaCha12 and HChaCha on every implementation.
+
+Independent answers only:
+
+* published vectors: RFC 8439 (2.3.2, 2.4.2, Appendix A.1 #1-#5 and A.2 #1-#3),
+  draft-irtf-cfrg-xchacha-03 (HChaCha20 2.2.1, XChaCha20 A.3.2) and the
+  Adiantum authors' XChaCha12/XChaCha20 keystream vectors (tests/vectors/);
+* outside implementations: ``cryptography``'s ChaCha20 (RFC 8439 layout: its
+  16-byte nonce is the 4-byte little-endian block counter followed by the
+  12-byte nonce) for the 12- and 16-byte IV forms, pycryptodome's ChaCha20
+  (8-byte nonce: 64-bit block counter; 24-byte nonce: XChaCha20; ``seek``
+  for positions) for the 8-byte form and XChaCha20, and pycryptodome's
+  HChaCha20;
+* a small pure-Python ChaCha and HChaCha written here from RFC 8439 section
+  2 and the XChaCha draft section 2.2, with a round count (slow: it only sees
+  short inputs and spot checks; it is checked against the published vectors
+  and the outside implementations first).
+
+Every test that needs randomness draws from ``random.Random`` with a fixed
+seed per test and algorithm (never per driver), so a failure reproduces and
+every driver sees the same inputs.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import random
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+
+import gcrylike
+from gcrylike import ErrorCode
+
+SEED = 0xC4AC4A20
+ROUNDS = {"CHACHA20": 20, "CHACHA12": 12, "XCHACHA20": 20, "XCHACHA12": 12}
+XCHACHA_ALGOS = frozenset({"XCHACHA20", "XCHACHA12"})
+ALGOS = ("chacha20", "chacha12", "xchacha20", "xchacha12")
+CHACHA_IV_SIZES = (8, 12, 16)
+XCHACHA_IV_SIZE = 24
+BLOCK = 64
+END32 = 1 << 32  # 12- and 16-byte IVs: blocks 0 .. 2^32 - 1
+END64 = 1 << 64  # 8-byte IVs and XChaCha: blocks 0 .. 2^64 - 1
+
+ALL = pytest.mark.algorithms(*ALGOS)
+CHACHA = pytest.mark.algorithms("chacha20", "chacha12")
+CHACHA20_ONLY = pytest.mark.algorithms("chacha20")
+XCHACHA = pytest.mark.algorithms("xchacha20", "xchacha12")
+XCHACHA20_ONLY = pytest.mark.algorithms("xchacha20")
+
+VECTORS = Path(__file__).resolve().parent / "vectors"
+H = bytes.fromhex
+
+
+def rng_for(*tags: object) -> random.Random:
+    """A generator with a fixed seed per test and algorithm."""
+    return random.Random(f"{SEED}/" + "/".join(map(str, tags)))
+
+
+def is_xchacha(algo: str) -> bool:
+    return algo.upper() in XCHACHA_ALGOS
+
+
+def iv_sizes(algo: str) -> tuple[int, ...]:
+    return (XCHACHA_IV_SIZE,) if is_xchacha(algo) else CHACHA_IV_SIZES
+
+
+def key_sizes(algo: str) -> tuple[int, ...]:
+    return (32,) if is_xchacha(algo) else (32, 16)
+
+
+# ---------------------------------------------------------------------------
+# Pure-Python ChaCha (RFC 8439 section 2.1-2.3) and HChaCha (draft-irtf-cfrg-
+# xchacha-03 section 2.2), any even number of rounds
+# ---------------------------------------------------------------------------
+
+_M32 = 0xFFFFFFFF
+_SIGMA = struct.unpack("<4I", b"expand 32-byte k")
+_TAU = struct.unpack("<4I", b"expand 16-byte k")
+_QUARTER_ROUNDS = (
+    (0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),  # columns
+    (0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14),  # diagonals
+)
+
+
+def _rotl(v: int, c: int) -> int:
+    return ((v << c) | (v >> (32 - c))) & _M32
+
+
+def _permute(state: list[int], rounds: int) -> list[int]:
+    x = list(state)
+    for _ in range(rounds // 2):
+        for a, b, c, d in _QUARTER_ROUNDS:
+            x[a] = (x[a] + x[b]) & _M32
+            x[d] = _rotl(x[d] ^ x[a], 16)
+            x[c] = (x[c] + x[d]) & _M32
+            x[b] = _rotl(x[b] ^ x[c], 12)
+            x[a] = (x[a] + x[b]) & _M32
+            x[d] = _rotl(x[d] ^ x[a], 8)
+            x[c] = (x[c] + x[d]) & _M32
+            x[b] = _rotl(x[b] ^ x[c], 7)
+    return x
+
+
+def _state(key: bytes, words12_15: tuple[int, ...]) -> list[int]:
+    """Constants, key (a 16-byte key is used twice, with the tau constants),
+    then words 12-15."""
+    assert len(key) in (16, 32) and len(words12_15) == 4
+    consts = _SIGMA if len(key) == 32 else _TAU
+    return [*consts, *struct.unpack("<8I", key if len(key) == 32 else key + key), *words12_15]
+
+
+@cache
+def ref_block(key: bytes, words12_15: tuple[int, ...], rounds: int) -> bytes:
+    """The ChaCha block function: one 64-byte keystream block."""
+    inp = _state(key, words12_15)
+    out = _permute(inp, rounds)
+    return struct.pack("<16I", *((a + b) & _M32 for a, b in zip(out, inp, strict=True)))
+
+
+@cache
+def ref_hchacha(key: bytes, data: bytes, rounds: int) -> bytes:
+    """HChaCha: words 0-3 and 12-15 of the permuted state, no feed-forward."""
+    assert len(key) == 32 and len(data) == 16
+    x = _permute(_state(key, struct.unpack("<4I", data)), rounds)
+    return struct.pack("<8I", *x[:4], *x[12:])
+
+
+def initial_block(iv: bytes) -> int:
+    """The block setiv starts at: the counter word of a 16-byte IV, else 0."""
+    return int.from_bytes(iv[:4], "little") if len(iv) == 16 else 0
+
+
+def ref_words(iv: bytes, block: int) -> tuple[int, ...]:
+    """Words 12-15 of keystream block ``block`` for a ChaCha IV."""
+    if len(iv) == 8:  # Bernstein: 64-bit counter in words 12-13
+        assert 0 <= block < END64
+        return (block & _M32, block >> 32, *struct.unpack("<2I", iv))
+    assert len(iv) in (12, 16) and 0 <= block < END32  # RFC 8439: counter word 12
+    return (block, *struct.unpack("<3I", iv[-12:]))
+
+
+def ref_keystream(key: bytes, iv: bytes, rounds: int, nbytes: int,
+                  block: int | None = None) -> bytes:
+    """``nbytes`` of keystream from the start of block ``block`` (default:
+    where setiv starts).  A 24-byte IV is XChaCha: the HChaCha subkey of its
+    first 16 bytes, and its last 8 bytes as an 8-byte IV."""
+    if len(iv) == XCHACHA_IV_SIZE:
+        key, iv = ref_hchacha(key, iv[:16], rounds), iv[16:]
+    if block is None:
+        block = initial_block(iv)
+    nblocks = -(-nbytes // BLOCK)
+    return b"".join(ref_block(key, ref_words(iv, block + i), rounds)
+                    for i in range(nblocks))[:nbytes]
+
+
+def xor(a: bytes, b: bytes) -> bytes:
+    assert len(a) == len(b)
+    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
+
+
+def cryptography_chacha20(key: bytes, counter: int, nonce12: bytes, data: bytes) -> bytes:
+    """``cryptography``'s ChaCha20: 16-byte nonce = LE32 counter || 12-byte nonce."""
+    nonce16 = counter.to_bytes(4, "little") + nonce12
+    return Cipher(algorithms.ChaCha20(key, nonce16), mode=None).encryptor().update(data)
+
+
+def pycryptodome_hchacha20(key: bytes, data: bytes) -> bytes:
+    return bytes(PyCryptodomeChaCha20._HChaCha20(key, data))
+
+
+def oracle(rounds: int, key: bytes, iv: bytes, data: bytes, block: int | None = None) -> bytes:
+    """Encryption of ``data`` from keystream block ``block`` (default: where
+    setiv starts) by an outside implementation (20 rounds, 32-byte key),
+    else by the reference above."""
+    data = bytes(data)
+    nblocks = -(-len(data) // BLOCK)
+    if rounds != 20 or len(key) != 32:
+        return xor(data, ref_keystream(key, iv, rounds, len(data), block))
+    if len(iv) in (12, 16):
+        start = initial_block(iv) if block is None else block
+        assert start + nblocks <= END32, "the request must fit the 32-bit counter"
+        return cryptography_chacha20(key, start, iv[-12:], data)
+    start = block or 0
+    if len(iv) == XCHACHA_IV_SIZE and start + nblocks > END32:
+        # pycryptodome's XChaCha20 cannot seek past 2^32 blocks: its own
+        # HChaCha20 subkey with the 8-byte (64-bit counter) layout
+        cipher = PyCryptodomeChaCha20.new(key=pycryptodome_hchacha20(key, iv[:16]), nonce=iv[16:])
+    else:
+        cipher = PyCryptodomeChaCha20.new(key=key, nonce=iv)
+    if start:
+        cipher.seek(start * BLOCK)
+    return cipher.encrypt(data)
+
+
+# ---------------------------------------------------------------------------
+# Published vectors
+# ---------------------------------------------------------------------------
+
+KEY_00_1F = bytes(range(32))
+KEY_LAST_01 = bytes(31) + b"\x01"
+NONCE_LAST_02 = bytes(11) + b"\x02"
+
+
+@dataclass(frozen=True)
+class BlockVector:
+    """A keystream block: RFC 8439 layout, 12-byte nonce, 32-bit counter."""
+
+    name: str
+    key: bytes
+    nonce: bytes
+    counter: int
+    block: bytes
+
+
+@dataclass(frozen=True)
+class EncryptionVector:
+    name: str
+    key: bytes
+    nonce: bytes  # 12 bytes, RFC 8439 layout
+    counter: int
+    plaintext: bytes
+    ciphertext: bytes
+
+
+RFC_BLOCKS = (
+    BlockVector(
+        "RFC 8439 2.3.2", KEY_00_1F, H("000000090000004a00000000"), 1,
+        H("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+          "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e")),
+    BlockVector(
+        "RFC 8439 A.1 #1", bytes(32), bytes(12), 0,
+        H("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+          "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")),
+    BlockVector(
+        "RFC 8439 A.1 #2", bytes(32), bytes(12), 1,
+        H("9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+          "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f")),
+    BlockVector(
+        "RFC 8439 A.1 #3", KEY_LAST_01, bytes(12), 1,
+        H("3aeb5224ecf849929b9d828db1ced4dd832025e8018b8160b82284f3c949aa5a"
+          "8eca00bbb4a73bdad192b5c42f73f2fd4e273644c8b36125a64addeb006c13a0")),
+    BlockVector(
+        "RFC 8439 A.1 #4", b"\x00\xff" + bytes(30), bytes(12), 2,
+        H("72d54dfbf12ec44b362692df94137f328fea8da73990265ec1bbbea1ae9af0ca"
+          "13b25aa26cb4a648cb9b9d1be65b2c0924a66c54d545ec1b7374f4872e99f096")),
+    BlockVector(
+        "RFC 8439 A.1 #5", bytes(32), NONCE_LAST_02, 0,
+        H("c2c64d378cd536374ae204b9ef933fcd1a8b2288b3dfa49672ab765b54ee27c7"
+          "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d")),
+)
+
+SUNSCREEN = (b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip "
+             b"for the future, sunscreen would be it.")
+IETF_CONTRIBUTION = (
+    b"Any submission to the IETF intended by the Contributor for publication as all or "
+    b"part of an IETF Internet-Draft or RFC and any statement made within the context of "
+    b'an IETF activity is considered an "IETF Contribution". Such statements include oral '
+    b"statements in IETF sessions, as well as written and electronic communications made "
+    b"at any time or place, which are addressed to")
+JABBERWOCKY = (b"'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\n"
+               b"All mimsy were the borogoves,\nAnd the mome raths outgrabe.")
+
+RFC_ENCRYPTIONS = (
+    EncryptionVector(
+        "RFC 8439 2.4.2", KEY_00_1F, H("000000000000004a00000000"), 1, SUNSCREEN,
+        H("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+          "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+          "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+          "5af90bbf74a35be6b40b8eedf2785e42874d")),
+    EncryptionVector(
+        "RFC 8439 A.2 #1", bytes(32), bytes(12), 0, bytes(64),
+        H("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+          "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")),
+    EncryptionVector(
+        "RFC 8439 A.2 #2", KEY_LAST_01, NONCE_LAST_02, 1, IETF_CONTRIBUTION,
+        H("a3fbf07df3fa2fde4f376ca23e82737041605d9f4f4f57bd8cff2c1d4b7955ec"
+          "2a97948bd3722915c8f3d337f7d370050e9e96d647b7c39f56e031ca5eb6250d"
+          "4042e02785ececfa4b4bb5e8ead0440e20b6e8db09d881a7c6132f420e527950"
+          "42bdfa7773d8a9051447b3291ce1411c680465552aa6c405b7764d5e87bea85a"
+          "d00f8449ed8f72d0d662ab052691ca66424bc86d2df80ea41f43abf937d3259d"
+          "c4b2d0dfb48a6c9139ddd7f76966e928e635553ba76c5c879d7b35d49eb2e62b"
+          "0871cdac638939e25e8a1e0ef9d5280fa8ca328b351c3c765989cbcf3daa8b6c"
+          "cc3aaf9f3979c92b3720fc88dc95ed84a1be059c6499b9fda236e7e818b04b0b"
+          "c39c1e876b193bfe5569753f88128cc08aaa9b63d1a16f80ef2554d7189c411f"
+          "5869ca52c5b83fa36ff216b9c1d30062bebcfd2dc5bce0911934fda79a86f6e6"
+          "98ced759c3ff9b6477338f3da4f9cd8514ea9982ccafb341b2384dd902f3d1ab"
+          "7ac61dd29c6f21ba5b862f3730e37cfdc4fd806c22f221")),
+    EncryptionVector(
+        "RFC 8439 A.2 #3",
+        H("1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"),
+        NONCE_LAST_02, 42, JABBERWOCKY,
+        H("62e6347f95ed87a45ffae7426f27a1df5fb69110044c0d73118effa95b01e5cf"
+          "166d3df2d721caf9b21e5fb14c616871fd84c54f9d65b283196c7fe4f60553eb"
+          "f39c6402c42234e32a356b3e764312a61a5532055716ead6962568f87d3f3f77"
+          "04c6a8d1bcd1bf4d50d6154b6da731b187b58dfd728afa36757a797ac188d1")),
+)
+
+# draft-irtf-cfrg-xchacha-03 section 2.2.1: (key, 16-byte input, subkey)
+HCHACHA20_VECTOR = (
+    KEY_00_1F,
+    H("000000090000004a0000000031415927"),
+    H("82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc"),
+)
+
+# draft-irtf-cfrg-xchacha-03 Appendix A.3.2.  As published the IV ends in
+# ...55 56 58 (there is no 57), and the ciphertext starts at keystream block 1
+# (the AEAD convention: block 0 is the Poly1305 key).
+DHOLE = (b'The dhole (pronounced "dole") is also known as the Asiatic wild dog, red dog, '
+         b"and whistling dog. It is about the size of a German shepherd but looks more like "
+         b"a long-legged fox. This highly elusive and skilled jumper is classified with "
+         b"wolves, coyotes, jackals, and foxes in the taxonomic family Canidae.")
+XCHACHA20_VECTOR = EncryptionVector(
+    "draft-irtf-cfrg-xchacha-03 A.3.2",
+    bytes(range(0x80, 0xA0)),
+    H("404142434445464748494a4b4c4d4e4f5051525354555658"),
+    1, DHOLE,
+    H("7d0a2e6b7f7c65a236542630294e063b7ab9b555a5d5149aa21e4ae1e4fbce87"
+      "ecc8e08a8b5e350abe622b2ffa617b202cfad72032a3037e76ffdcdc4376ee05"
+      "3a190d7e46ca1de04144850381b9cb29f051915386b8a710b8ac4d027b8b050f"
+      "7cba5854e028d564e453b8a968824173fc16488b8970cac828f11ae53cabd201"
+      "12f87107df24ee6183d2274fe4c8b1485534ef2c5fbc1ec24bfc3663efaa08bc"
+      "047d29d25043532db8391a8a3d776bf4372a6955827ccb0cdd4af403a7ce4c63"
+      "d595c75a43e045f0cce1f29c8b93bd65afc5974922f214a40b7c402cdb91ae73"
+      "c0b63615cdad0480680f16515a7ace9d39236464328a37743ffc28f4ddb324f4"
+      "d0f5bbdc270c65b1749a6efff1fbaa09536175ccd29fb9e6057b307320d31683"
+      "8a9c71f70b5b5907a66f7ea49aadc409"),
+)
+
+
+@dataclass(frozen=True)
+class AdiantumVector:
+    name: str
+    rounds: int
+    key: bytes
+    nonce: bytes
+    blocks: dict[int, bytes]  # block counter -> 64-byte keystream block
+
+
+def load_adiantum() -> list[AdiantumVector]:
+    out = []
+    for path in sorted((VECTORS / "adiantum").glob("XChaCha*_32.json")):
+        for entry in json.loads(path.read_text()):
+            assert entry["cipher"]["cipher"] == "XChaCha"
+            blocks = {t["input"]["offset"]: H(t["result_hex"]) for t in entry["tests"]}
+            out.append(AdiantumVector(f"{path.stem} {entry['description']}",
+                                      entry["cipher"]["rounds"], H(entry["input"]["key_hex"]),
+                                      H(entry["input"]["nonce_hex"]), blocks))
+    return out
+
+
+ADIANTUM = load_adiantum()
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+def keyed(driver, key: bytes, iv: bytes) -> gcrylike.CipherHandle:
+    h = driver.open()
+    h.setkey(key)
+    h.setiv(iv)
+    return h
+
+
+def random_key_iv(rng: random.Random, algo: str, ivlen: int | None = None,
+                  keylen: int = 32) -> tuple[bytes, bytes]:
+    """A key and an IV of ``ivlen`` bytes (default: a random form of the
+    algorithm's).  A 16-byte IV gets a counter word with room for at least
+    2^20 blocks."""
+    ivlen = ivlen or rng.choice(iv_sizes(algo))
+    iv = rng.randbytes(ivlen)
+    if ivlen == 16:
+        iv = rng.randrange(END32 - (1 << 20)).to_bytes(4, "little") + iv[4:]
+    return rng.randbytes(keylen), iv
+
+
+def hchacha_on(driver, key, data) -> list[bytes]:
+    """HChaCha on the driver: forced by name, and for the deny-list routes
+    also through the automatic choice (which must land on the same driver)."""
+    rounds = ROUNDS[driver.algorithm]
+    outs = [gcrylike.hchacha(key, data, rounds=rounds, impl=driver.name)]
+    if driver.case.route != "impl":
+        outs.append(gcrylike.hchacha(key, data, rounds=rounds))
+    return outs
+
+
+#: What each refusal must be besides its own class: the natural Python
+#: exception and the libgcrypt-style code.
+EXPECTED = {
+    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
+    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
+    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
+    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
+    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
+    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
+    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
+    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
+    gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
+    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
+    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
+    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
+}
+
+
+@contextmanager
+def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
+    """The block raises exactly ``cls``, which is a GcryError, the natural
+    Python exception, and carries the right code.
+
+    The exception is not kept (unlike ``pytest.raises``): a kept exception's
+    traceback holds the library's cffi views of our buffers in a cycle, which
+    the garbage collector today turns into a crash when they are memoryviews
+    (see test_salsa20.py, test_gc_after_a_refused_call).
+    """
+    natural, code = EXPECTED[cls]
+    try:
+        yield
+    except gcrylike.GcryError as e:
+        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
+        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
+        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
+        return
+    pytest.fail(f"{cls.__name__} was not raised")
+
+
+def assert_continues(h, rounds: int, key: bytes, iv: bytes, pos: int, n: int = 100,
+                     block: int | None = None) -> None:
+    """The handle's next ``n`` bytes are keystream bytes ``pos .. pos + n``
+    counted from block ``block`` (default: where setiv starts): a refused
+    call changed neither the output nor the position."""
+    first = initial_block(iv) if block is None else block
+    skip, off = divmod(pos, BLOCK)
+    ks = ref_keystream(key, iv, rounds, off + n, block=first + skip)[off:]
+    assert h.encrypt(bytes(n)) == ks
+
+
+def fits(iv: bytes, start: int, nbytes: int) -> bool:
+    """Whether ``nbytes`` from block ``start`` fit the IV form's counter."""
+    end = END32 if len(iv) in (12, 16) else END64
+    return start + -(-nbytes // BLOCK) <= end
+
+
+# ---------------------------------------------------------------------------
+# The oracles themselves
+# ---------------------------------------------------------------------------
+
+def test_vector_files_present():
+    assert len(ADIANTUM) == 10
+    for rounds in (20, 12):
+        vs = [v for v in ADIANTUM if v.rounds == rounds]
+        assert len(vs) == 5
+        for v in vs:
+            assert len(v.key) == 32 and len(v.nonce) == 24
+            assert sorted(v.blocks) == [0, 1, 1023, 1024, 2048]
+            assert all(len(b) == BLOCK for b in v.blocks.values())
+    assert (VECTORS / "adiantum" / "LICENSE").read_text().startswith("Copyright (c) 2018 Google")
+
+
+def test_rfc8439_transcription_matches_cryptography():
+    for v in RFC_BLOCKS:
+        assert cryptography_chacha20(v.key, v.counter, v.nonce, bytes(64)) == v.block, v.name
+    for v in RFC_ENCRYPTIONS:
+        assert len(v.plaintext) == len(v.ciphertext), v.name
+        got = cryptography_chacha20(v.key, v.counter, v.nonce, v.plaintext)
+        assert got == v.ciphertext, v.name
+    assert [len(v.plaintext) for v in RFC_ENCRYPTIONS] == [114, 64, 375, 127]
+
+
+def test_xchacha_draft_transcription_matches_pycryptodome():
+    key, data, want = HCHACHA20_VECTOR
+    assert pycryptodome_hchacha20(key, data) == want
+    v = XCHACHA20_VECTOR
+    assert len(v.plaintext) == len(v.ciphertext) == 304
+    cipher = PyCryptodomeChaCha20.new(key=v.key, nonce=v.nonce)
+    cipher.seek(v.counter * BLOCK)
+    assert cipher.encrypt(v.plaintext) == v.ciphertext
+
+
+def test_reference_matches_published_vectors():
+    for v in RFC_BLOCKS:
+        assert ref_keystream(v.key, v.nonce, 20, 64, block=v.counter) == v.block, v.name
+    for v in RFC_ENCRYPTIONS:
+        ks = ref_keystream(v.key, v.nonce, 20, len(v.plaintext), block=v.counter)
+        assert xor(v.plaintext, ks) == v.ciphertext, v.name
+    key, data, want = HCHACHA20_VECTOR
+    assert ref_hchacha(key, data, 20) == want
+    v = XCHACHA20_VECTOR
+    ks = ref_keystream(v.key, v.nonce, 20, len(v.plaintext), block=v.counter)
+    assert xor(v.plaintext, ks) == v.ciphertext
+    for v in ADIANTUM:
+        for k, want in v.blocks.items():
+            assert ref_keystream(v.key, v.nonce, v.rounds, 64, block=k) == want, (v.name, k)
+
+
+def test_reference_matches_oracles():
+    rng = rng_for("ref-vs-oracles")
+    for ivlen in (*CHACHA_IV_SIZES, XCHACHA_IV_SIZE):
+        algo = "xchacha20" if ivlen == XCHACHA_IV_SIZE else "chacha20"
+        for n in (0, 1, 63, 64, 65, 200, 300):
+            key, iv = random_key_iv(rng, algo, ivlen)
+            msg = rng.randbytes(n)
+            assert oracle(20, key, iv, msg) == xor(msg, ref_keystream(key, iv, 20, n)), (ivlen, n)
+        key, iv = random_key_iv(rng, algo, ivlen)
+        starts = [0, 1, 1000, END32 - 4]
+        if ivlen in (8, XCHACHA_IV_SIZE):  # across 2^32 blocks and up to the end
+            starts += [END32 - 2, END32, 2**48 + 3, END64 - 3]
+        for start in starts:
+            msg = rng.randbytes(4 * BLOCK - 5 if fits(iv, start, 4 * BLOCK) else 3 * BLOCK)
+            ks = ref_keystream(key, iv, 20, len(msg), block=start)
+            assert oracle(20, key, iv, msg, block=start) == xor(msg, ks), (ivlen, start)
+    # HChaCha20 against pycryptodome's
+    for _ in range(5):
+        key, data = rng.randbytes(32), rng.randbytes(16)
+        assert ref_hchacha(key, data, 20) == pycryptodome_hchacha20(key, data)
+
+
+# ---------------------------------------------------------------------------
+# Look-ups, drivers, the deny list
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,canonical", [
+    ("chacha20", "CHACHA20"), ("CHACHA20", "CHACHA20"), ("ChaCha20", "CHACHA20"),
+    ("chacha20-ietf", "CHACHA20"), ("chacha", "CHACHA20"), (316, "CHACHA20"),
+    ("chacha12", "CHACHA12"), ("ChaCha12", "CHACHA12"), (1001, "CHACHA12"),
+    ("xchacha20", "XCHACHA20"), ("XChaCha20", "XCHACHA20"), (1002, "XCHACHA20"),
+    ("xchacha12", "XCHACHA12"), ("XCHACHA12", "XCHACHA12"), (1003, "XCHACHA12"),
+])
+def test_lookup(name, canonical):
+    assert canonical in gcrylike.algorithms()
+    infos = gcrylike.implementations(name)
+    assert [i.driver for i in infos] == [i.driver for i in gcrylike.implementations(canonical)]
+    best = next(i.driver for i in infos if i.available)
+    with gcrylike.cipher_open(name) as h:
+        info = h.info
+        assert info.algorithm == canonical
+        assert info.driver == best
+        assert info.block_size == 1
+        assert sorted(info.key_sizes) == sorted(key_sizes(canonical))
+        assert sorted(info.iv_sizes) == sorted(iv_sizes(canonical))
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_implementations_listing(algo):
+    infos = gcrylike.implementations(algo)
+    names = [i.driver for i in infos]
+    allowed = [f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3", f"{algo}-generic"]
+    assert names == [n for n in allowed if n in names], "drivers missing order or unknown"
+    assert f"{algo}-generic" in names
+    by_name = {i.driver: i for i in infos}
+    assert by_name[f"{algo}-generic"].features == frozenset()
+    assert by_name[f"{algo}-generic"].available, "the portable driver must always run"
+    if f"{algo}-amd64-ssse3" in by_name:
+        assert by_name[f"{algo}-amd64-ssse3"].features == {"ssse3"}
+    if f"{algo}-amd64-avx2" in by_name:
+        assert by_name[f"{algo}-amd64-avx2"].features == {"ssse3", "avx2"}
+    for i in infos:
+        assert i.available == (i.reason == "")
+        assert i.available == (i.features <= gcrylike.hw_features())
+
+
+@pytest.mark.parametrize("algo,impl", [
+    ("chacha20", "xchacha20-generic"), ("chacha20", "chacha12-generic"),
+    ("chacha12", "chacha20-generic"), ("xchacha20", "chacha20-generic"),
+    ("xchacha12", "xchacha20-generic"), ("chacha20", "salsa20-generic"),
+    ("chacha20", "generic"), ("chacha20", ""), ("xchacha12", "xchacha12-amd64-avx512"),
+])
+def test_unknown_impl(algo, impl):
+    with refused(gcrylike.UnknownName):
+        gcrylike.cipher_open(algo, impl=impl)
+
+
+def _need_available(algo: str, *drivers: str) -> None:
+    infos = {i.driver: i for i in gcrylike.implementations(algo)}
+    for d in drivers:
+        if d not in infos:
+            pytest.skip(f"{d} is not built")
+        if not infos[d].available:
+            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
+
+
+def _check_chosen(algo: str, expected: str) -> None:
+    rng = rng_for("deny", algo)
+    key, iv = random_key_iv(rng, algo)
+    msg = rng.randbytes(1000)
+    with gcrylike.cipher_open(algo) as h:
+        assert h.info.driver == expected
+        h.setkey(key)
+        h.setiv(iv)
+        assert h.encrypt(msg) == oracle(ROUNDS[algo.upper()], key, iv, msg)
+    if is_xchacha(algo):
+        data = rng.randbytes(16)
+        rounds = ROUNDS[algo.upper()]
+        assert gcrylike.hchacha(key, data, rounds=rounds) == ref_hchacha(key, data, rounds)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_deny_avx2_chooses_ssse3(algo, hwf_deny):
+    _need_available(algo, f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3")
+    previous = hwf_deny("avx2")
+    hwf_deny(previous | {"avx2"})
+    _check_chosen(algo, f"{algo}-amd64-ssse3")
+    with refused(gcrylike.NotSupported):
+        gcrylike.cipher_open(algo, impl=f"{algo}-amd64-avx2")
+    if is_xchacha(algo):
+        with refused(gcrylike.NotSupported):
+            gcrylike.hchacha(bytes(32), bytes(16), rounds=ROUNDS[algo.upper()],
+                             impl=f"{algo}-amd64-avx2")
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_deny_ssse3_chooses_generic(algo, hwf_deny):
+    _need_available(algo, f"{algo}-amd64-ssse3")
+    previous = hwf_deny("ssse3")
+    hwf_deny(previous | {"ssse3"})
+    _check_chosen(algo, f"{algo}-generic")
+    for d in (f"{algo}-amd64-ssse3", f"{algo}-amd64-avx2"):
+        if any(i.driver == d for i in gcrylike.implementations(algo)):
+            with refused(gcrylike.NotSupported):
+                gcrylike.cipher_open(algo, impl=d)
+
+
+@ALL
+def test_selftest_passed_after_use(driver):
+    with keyed(driver, bytes(32), bytes(iv_sizes(driver.algorithm)[0])) as h:
+        h.encrypt(b"x")
+    status = {i.driver: i.selftest for i in gcrylike.implementations(driver.algorithm)}
+    assert status[driver.name] == "passed"
+
+
+# ---------------------------------------------------------------------------
+# Known answers on every driver
+# ---------------------------------------------------------------------------
+
+@CHACHA20_ONLY
+def test_rfc8439_block_vectors(driver):
+    with driver.open() as h:
+        for v in RFC_BLOCKS:
+            h.setkey(v.key)
+            # 12-byte IV and a seek; decrypt is the same operation
+            for op in (h.encrypt, h.decrypt):
+                h.setiv(v.nonce)
+                h.setctr(v.counter)
+                assert op(bytes(64)) == v.block, v.name
+            # 16-byte IV: the counter word, then the nonce
+            h.setiv(v.counter.to_bytes(4, "little") + v.nonce)
+            assert h.encrypt(bytes(64)) == v.block, v.name
+            # from block 0 in one call
+            h.setiv(v.nonce)
+            assert h.encrypt(bytes(64 * (v.counter + 1)))[-64:] == v.block, v.name
+            # the 8-byte layout is the same stream while nonce word 13 is 0
+            if v.nonce[:4] == bytes(4):
+                h.setiv(v.nonce[4:])
+                h.setctr(v.counter)
+                assert h.encrypt(bytes(64)) == v.block, v.name
+
+
+@CHACHA20_ONLY
+def test_rfc8439_encryption_vectors(driver):
+    with driver.open() as h:
+        for v in RFC_ENCRYPTIONS:
+            h.setkey(v.key)
+            n = len(v.plaintext)
+            iv16 = v.counter.to_bytes(4, "little") + v.nonce
+            h.setiv(iv16)
+            assert h.encrypt(v.plaintext) == v.ciphertext, v.name
+            h.setiv(iv16)
+            assert h.decrypt(v.ciphertext) == v.plaintext, v.name
+            h.setiv(v.nonce)
+            h.setctr(v.counter)
+            assert h.encrypt(v.plaintext) == v.ciphertext, v.name
+            # in pieces, in place
+            for cuts in ((1,), (63,), (64,), (65,), (7, 100), (64, 64, 1)):
+                h.setiv(iv16)
+                buf = bytearray(v.plaintext)
+                pos = 0
+                for c in (*cuts, n):
+                    piece = memoryview(buf)[pos: min(pos + c, n)]
+                    h.encrypt(piece, out=piece)
+                    pos += len(piece)
+                assert buf == v.ciphertext, (v.name, cuts)
+            if v.nonce[:4] == bytes(4):
+                h.setiv(v.nonce[4:])
+                h.setctr(v.counter)
+                assert h.encrypt(v.plaintext) == v.ciphertext, v.name
+
+
+@XCHACHA20_ONLY
+def test_hchacha20_draft_vector(driver):
+    key, data, want = HCHACHA20_VECTOR
+    for got in hchacha_on(driver, key, data):
+        assert got == want
+    for got in hchacha_on(driver, bytearray(key), memoryview(data)):
+        assert got == want
+
+
+@XCHACHA20_ONLY
+def test_xchacha20_draft_vector(driver):
+    v = XCHACHA20_VECTOR
+    with keyed(driver, v.key, v.nonce) as h:
+        h.setctr(v.counter)
+        assert h.encrypt(v.plaintext) == v.ciphertext
+        h.setctr(v.counter)
+        assert h.decrypt(v.ciphertext) == v.plaintext
+        # from block 0: the published ciphertext follows one block of keystream
+        h.setiv(v.nonce)
+        msg = bytes(64) + v.plaintext
+        ct = h.encrypt(msg)
+        assert ct[64:] == v.ciphertext
+        assert ct == oracle(20, v.key, v.nonce, msg)
+
+
+@XCHACHA
+def test_adiantum_vectors(driver):
+    rounds = ROUNDS[driver.algorithm]
+    vectors = [v for v in ADIANTUM if v.rounds == rounds]
+    assert len(vectors) == 5
+    rng = rng_for("adiantum", rounds)
+    with driver.open() as h:
+        for v in vectors:
+            h.setkey(v.key)
+            from_zero = None
+            for k, want in sorted(v.blocks.items()):
+                where = f"{v.name}, block {k}"
+                # 1. seek straight to the block
+                h.setiv(v.nonce)
+                h.setctr(k)
+                assert h.encrypt(bytes(64)) == want, where
+                h.setiv(v.nonce)
+                h.setctr(k)
+                assert h.decrypt(bytes(64)) == want, where
+                # 2. from block 0 in one long call (every block up to 2048)
+                if from_zero is None:
+                    h.setiv(v.nonce)
+                    from_zero = h.encrypt(bytes(64 * (max(v.blocks) + 1)))
+                assert from_zero[64 * k: 64 * (k + 1)] == want, where
+                # 3. inside a long request over non-zero data that starts a
+                #    few blocks earlier and not on a block boundary
+                start = max(0, k - rng.randrange(1, 12))
+                prefix = rng.randrange(1, 64) if k > start else 0
+                h.setiv(v.nonce)
+                h.setctr(start)
+                h.encrypt(bytes(prefix))
+                msg = rng.randbytes(64 * (k - start + rng.randrange(1, 20)))
+                ct = h.encrypt(msg)
+                pos = 64 * (k - start) - prefix
+                assert xor(ct[pos: pos + 64], msg[pos: pos + 64]) == want, where
+
+
+@XCHACHA
+def test_xchacha_is_chacha_with_the_hchacha_subkey(driver):
+    """XChaCha(key, nonce) == ChaCha(HChaCha(key, nonce[:16]), nonce[16:]) with
+    the 8-byte layout, on the matching ChaCha driver."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("x-is-chacha", rounds)
+    chacha_driver = driver.name[1:]  # "xchacha20-amd64-avx2" -> "chacha20-amd64-avx2"
+    with driver.open() as x, gcrylike.cipher_open(driver.algorithm[1:], impl=chacha_driver) as c:
+        for start in (0, 1, 7, END32 - 3, 2**40 + 5, END64 - 9):
+            key, nonce = rng.randbytes(32), rng.randbytes(24)
+            subkeys = hchacha_on(driver, key, nonce[:16])
+            assert subkeys == [ref_hchacha(key, nonce[:16], rounds)] * len(subkeys)
+            msg = rng.randbytes(rng.randrange(1, 9 * BLOCK))
+            x.setkey(key)
+            x.setiv(nonce)
+            x.setctr(start)
+            c.setkey(subkeys[0])
+            c.setiv(nonce[16:])
+            c.setctr(start)
+            assert x.encrypt(msg) == c.encrypt(msg), start
+
+
+# ---------------------------------------------------------------------------
+# Every length against the oracle
+# ---------------------------------------------------------------------------
+
+MAX_LEN = 2100
+
+
+@dataclass(frozen=True)
+class Case:
+    key: bytes
+    iv: bytes
+    msg: bytes
+    ct: bytes
+
+
+@cache
+def every_length_cases(algo: str) -> tuple[Case, ...]:
+    """Every length 0..MAX_LEN with every IV form (and 16-byte keys for
+    ChaCha), with the expected ciphertexts; computed once per algorithm.
+
+    With 20 rounds and a 32-byte key the oracle is fast: a fresh key and IV
+    for every case.  Otherwise (the reference) fresh ones up to 200 bytes,
+    then prefixes of a few reference streams.  A 16-byte IV starts at a
+    random counter word, or one that the request fills up to the last block.
+    """
+    rounds = ROUNDS[algo]
+    rng = rng_for("every-length", algo)
+    cases = []
+    for keylen in key_sizes(algo):
+        fast = rounds == 20 and keylen == 32
+        for ivlen in iv_sizes(algo):
+            streams = []
+            for _ in range(3):
+                key, iv = random_key_iv(rng, algo, ivlen, keylen)
+                streams.append((key, iv, None if fast else ref_keystream(key, iv, rounds, MAX_LEN)))
+            for n in range(MAX_LEN + 1):
+                msg = rng.randbytes(n)
+                if fast or n <= 200:
+                    key, iv = random_key_iv(rng, algo, ivlen, keylen)
+                    if ivlen == 16 and n % 3 == 0 and n:
+                        iv = (END32 - -(-n // BLOCK)).to_bytes(4, "little") + iv[4:]
+                    ct = oracle(rounds, key, iv, msg)
+                else:
+                    key, iv, ks = streams[n % 3]
+                    ct = xor(msg, ks[:n])
+                cases.append(Case(key, iv, msg, ct))
+    return tuple(cases)
+
+
+@ALL
+def test_every_length_against_oracle(driver):
+    cases = every_length_cases(driver.algorithm)
+    with driver.open() as h:
+        for i, c in enumerate(cases):
+            h.setkey(c.key)
+            h.setiv(c.iv)
+            ct = h.encrypt(c.msg)
+            assert type(ct) is bytes
+            assert ct == c.ct, (len(c.key), len(c.iv), len(c.msg))
+            if i % 61 == 0:
+                h.setiv(c.iv)
+                assert h.decrypt(ct) == c.msg
+
+
+def _long_lengths() -> list[int]:
+    near = {m * k + d for m in (64, 512) for k in (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32,
+                                                     33, 63, 64, 65, 127, 128, 129)
+            for d in (-3, -2, -1, 0, 1, 2, 3)}
+    stride = set(range(MAX_LEN, 70000, 1999))
+    return sorted(n for n in near | stride if n > MAX_LEN)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_drivers_agree_on_long_inputs(algo, available_drivers):
+    """Every runnable driver, long inputs and a few MiB, each IV form, from
+    the IV's start and from random counters; against the oracle (20 rounds)
+    or reference spot checks of whole blocks and the tail (12 rounds)."""
+    names = available_drivers(algo)
+    rounds = ROUNDS[algo.upper()]
+    rng = rng_for("agree", algo)
+    handles = [gcrylike.cipher_open(algo, impl=n) for n in names]
+    try:
+        for ivlen in iv_sizes(algo):
+            key, iv = random_key_iv(rng, algo, ivlen)
+            for h in handles:
+                h.setkey(key)
+            end = END32 if ivlen in (12, 16) else END64
+            cases = [(n, None) for n in _long_lengths()]
+            cases += [(rng.randrange(1, 40000), rng.randrange(end - 2**20)) for _ in range(20)]
+            cases += [(rng.randrange(1, 40000), end - 2**10 - rng.randrange(2**9))
+                      for _ in range(3)]
+            cases += [(3 << 20, None), ((2 << 20) + 77, rng.randrange(end - 2**20))]
+            for n, start in cases:
+                msg = rng.randbytes(n)
+                outs = []
+                for h in handles:
+                    h.setiv(iv)
+                    if start is not None:
+                        h.setctr(start)
+                    outs.append(h.encrypt(msg))
+                for name, out in zip(names, outs, strict=True):
+                    assert out == outs[0], f"{name} differs from {names[0]} (n={n}, start={start})"
+                ct = outs[0]
+                if rounds == 20:
+                    assert ct == oracle(20, key, iv, msg, block=start), (ivlen, n, start)
+                    continue
+                first = initial_block(iv) if start is None else start
+                nblocks = n // BLOCK
+                picks = {rng.randrange(nblocks) for _ in range(3)} | {0, nblocks - 1}
+                for b in sorted(picks) if nblocks else ():
+                    seg = slice(b * BLOCK, (b + 1) * BLOCK)
+                    want = ref_keystream(key, iv, rounds, BLOCK, block=first + b)
+                    assert xor(ct[seg], msg[seg]) == want, (ivlen, n, start, b)
+                tail = n % BLOCK
+                if tail:
+                    seg = slice(n - tail, n)
+                    want = ref_keystream(key, iv, rounds, tail, block=first + nblocks)
+                    assert xor(ct[seg], msg[seg]) == want, (ivlen, n, start, "tail")
+    finally:
+        for h in handles:
+            h.close()
+
+
+# ---------------------------------------------------------------------------
+# Streaming: splits, buffers, types
+# ---------------------------------------------------------------------------
+
+@ALL
+def test_split_at_every_offset(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("split-window", driver.algorithm)
+    forms = []
+    for ivlen in iv_sizes(driver.algorithm):
+        key, iv = random_key_iv(rng, driver.algorithm, ivlen)
+        msg = rng.randbytes(1400)
+        forms.append((key, iv, msg, oracle(rounds, key, iv, msg)))
+    with driver.open() as h:
+        for key, iv, msg, whole in forms:
+            h.setkey(key)
+            h.setiv(iv)
+            assert h.encrypt(msg) == whole
+        for first in range(201):
+            key, iv, msg, whole = forms[first % len(forms)]
+            h.setkey(key)
+            for second in (0, 1, 3, 61, 64, 67, 128, 255, 256, 257, 513):
+                h.setiv(iv)
+                a = h.encrypt(msg[:first])
+                b = h.encrypt(msg[first: first + second])
+                c = h.encrypt(msg[first + second:])
+                assert a + b + c == whole, (len(iv), first, second)
+
+
+@ALL
+def test_random_multiway_splits(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("multiway", driver.algorithm)
+    with driver.open() as h:
+        for trial in range(120):
+            key, iv = random_key_iv(rng, driver.algorithm)
+            n = rng.randrange(0, 6000)
+            msg = rng.randbytes(n)
+            end = END32 if len(iv) in (12, 16) else END64
+            start = rng.choice((None, rng.randrange(1000), rng.randrange(end - 1000),
+                                END32 - rng.randrange(1, 60)))
+            if start is not None and not fits(iv, start, n):
+                start = end - -(-n // BLOCK)
+            h.setkey(key)
+            h.setiv(iv)
+            if start is not None:
+                h.setctr(start)
+            whole = h.encrypt(msg)
+            if rounds == 20:
+                assert whole == oracle(20, key, iv, msg, block=start), (trial, len(iv), start)
+            cuts = sorted(rng.randrange(n + 1) for _ in range(rng.randrange(1, 25)))
+            h.setiv(iv)
+            if start is not None:
+                h.setctr(start)
+            out = bytearray()
+            for lo, hi in zip([0, *cuts], [*cuts, n], strict=True):
+                piece = msg[lo:hi]
+                mode = rng.randrange(3)
+                if mode == 0:
+                    out += h.encrypt(piece)
+                elif mode == 1:
+                    out += h.decrypt(piece)
+                else:
+                    dst = bytearray(hi - lo)
+                    assert h.encrypt(piece, out=dst) == hi - lo
+                    out += dst
+            assert out == whole, (trial, len(iv), n, start, cuts)
+
+
+@ALL
+def test_unaligned_input_and_output(driver):
+    """memoryview slices at offsets 0..31 on both sides, and in place."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("unaligned", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm)
+    with keyed(driver, key, iv) as h:
+        for n in (1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1031, 2000):
+            msg = rng.randbytes(n)
+            want = oracle(rounds, key, iv, msg)
+            grid = n in (65, 513)  # every pair of offsets; else every offset on each side
+            pairs = ([(i, o) for i in range(32) for o in range(32)] if grid else
+                     [(i, (7 * i + 3) % 32) for i in range(32)] + [(0, o) for o in range(32)])
+            for in_off, out_off in pairs:
+                src = bytearray(rng.randbytes(n + 32))
+                src[in_off: in_off + n] = msg
+                src_copy = bytes(src)
+                dst = bytearray(b"\xa5" * (n + 32))
+                h.setiv(iv)
+                got = h.encrypt(memoryview(src)[in_off: in_off + n],
+                                out=memoryview(dst)[out_off: out_off + n])
+                assert got == n
+                assert dst[out_off: out_off + n] == want, (n, in_off, out_off)
+                assert dst[:out_off] == b"\xa5" * out_off
+                assert dst[out_off + n:] == b"\xa5" * (32 - out_off)
+                assert src == src_copy
+            for off in range(32):
+                buf = bytearray(rng.randbytes(n + 32))
+                copy = bytes(buf)
+                buf[off: off + n] = msg
+                view = memoryview(buf)[off: off + n]
+                h.setiv(iv)
+                assert h.encrypt(view, out=view) == n
+                assert buf[off: off + n] == want, (n, off)
+                assert buf[:off] == copy[:off] and buf[off + n:] == copy[off + n:]
+                h.setiv(iv)
+                assert h.decrypt(view, out=view) == n
+                assert buf[off: off + n] == msg, (n, off)
+
+
+@ALL
+def test_in_place_and_long_out(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("in-place", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm)
+    with keyed(driver, key, iv) as h:
+        for n in (0, 1, 64, 100, 256, 257, 1000, 4096 + 13):
+            msg = rng.randbytes(n)
+            want = oracle(rounds, key, iv, msg)
+            data = bytearray(msg)
+            h.setiv(iv)
+            assert h.encrypt(data, out=data) == n
+            assert data == want
+            h.setiv(iv)
+            assert h.decrypt(data, out=data) == n
+            assert data == msg
+            arr = array.array("B", msg)
+            h.setiv(iv)
+            assert h.encrypt(arr, out=arr) == n
+            assert arr.tobytes() == want
+            for extra in (1, 63, 100):
+                out = bytearray(b"\x5a" * (n + extra))
+                h.setiv(iv)
+                assert h.encrypt(msg, out=out) == n
+                assert out[:n] == want and out[n:] == b"\x5a" * extra
+                out = bytearray(b"\x5a" * (n + extra + 8))
+                h.setiv(iv)
+                assert h.encrypt(msg, out=memoryview(out)[3:]) == n
+                assert out[:3] == b"\x5a" * 3 and out[3: 3 + n] == want
+                assert out[3 + n:] == b"\x5a" * (extra + 5)
+
+
+@ALL
+def test_input_and_output_types(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("types", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm)
+    msg = rng.randbytes(777)
+    want = oracle(rounds, key, iv, msg)
+    inputs = {
+        "bytes": bytes(msg),
+        "bytearray": bytearray(msg),
+        "memoryview": memoryview(bytearray(msg)),
+        "memoryview-readonly": memoryview(msg),
+        "array-B": array.array("B", msg),
+    }
+    with driver.open() as h:
+        for kname, k in (("bytes", key), ("bytearray", bytearray(key)),
+                         ("memoryview", memoryview(key)), ("array", array.array("B", key))):
+            h.setkey(k)
+            for iname, v in (("bytes", iv), ("bytearray", bytearray(iv)),
+                             ("memoryview", memoryview(iv)), ("array", array.array("B", iv))):
+                h.setiv(v)
+                assert h.encrypt(msg) == want, (kname, iname)
+        for name, data in inputs.items():
+            h.setiv(iv)
+            ct = h.encrypt(data)
+            assert type(ct) is bytes and ct == want, name
+            h.setiv(iv)
+            assert h.decrypt(ct) == msg, name
+            for oname, make in (("bytearray", bytearray),
+                                ("memoryview", lambda n: memoryview(bytearray(n))),
+                                ("array-B", lambda n: array.array("B", bytes(n)))):
+                out = make(len(msg))
+                h.setiv(iv)
+                assert h.encrypt(data, out=out) == len(msg)
+                assert bytes(out) == want, (name, oname)
+            assert bytes(data) == msg, f"{name} input was modified"
+
+
+@ALL
+def test_two_handles_are_independent(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("independent", driver.algorithm)
+    k1, n1 = random_key_iv(rng, driver.algorithm)
+    k2, n2 = random_key_iv(rng, driver.algorithm)
+    msg = rng.randbytes(1000)
+    with keyed(driver, k1, n1) as a, keyed(driver, k2, n2) as b:
+        out_a, out_b = bytearray(), bytearray()
+        for lo in range(0, 1000, 77):
+            out_a += a.encrypt(msg[lo: lo + 77])
+            out_b += b.encrypt(msg[lo: lo + 77])
+    assert out_a == oracle(rounds, k1, n1, msg)
+    assert out_b == oracle(rounds, k2, n2, msg)
+
+
+@CHACHA
+def test_iv_forms_and_setiv_rewinds(driver):
+    """The three ChaCha IV forms give their own streams; setiv starts over
+    (dropping leftover keystream) and a new IV form replaces the old one."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("iv-forms", driver.algorithm)
+    key = rng.randbytes(32)
+    nonce12 = rng.randbytes(12)
+    msg = rng.randbytes(300)
+    with driver.open() as h:
+        h.setkey(key)
+        h.setiv(nonce12)
+        first = h.encrypt(msg)
+        assert first == oracle(rounds, key, nonce12, msg)
+        # a 16-byte IV with counter word 0 is the 12-byte IV
+        h.setiv(bytes(4) + nonce12)
+        assert h.encrypt(msg) == first
+        # a 16-byte IV with counter word 3 starts at block 3 of that stream
+        h.setiv((3).to_bytes(4, "little") + nonce12)
+        assert h.encrypt(msg[:100]) == oracle(rounds, key, nonce12, msg[:100], block=3)
+        # ... and setctr is absolute, not relative to that counter word
+        h.setctr(1)
+        assert h.encrypt(msg[:100]) == oracle(rounds, key, nonce12, msg[:100], block=1)
+        # 8-byte IV, after a partial block of another form
+        h.setiv(nonce12)
+        h.encrypt(b"abc")
+        h.setiv(nonce12[4:])
+        assert h.encrypt(msg) == oracle(rounds, key, nonce12[4:], msg)
+        h.encrypt(b"abc")
+        h.setiv(nonce12)
+        assert h.encrypt(msg) == first
+
+
+# ---------------------------------------------------------------------------
+# The block counter
+# ---------------------------------------------------------------------------
+
+CARRY_STARTS = (END32 - 5, END32 - 1, END32 - 2, END32 - 8, END32 - 9, 2**33 - 3,
+                2**48 - 6, 2**63 - 3, END64 - END32 - 3)
+
+
+@ALL
+def test_64bit_counter_crosses_2_32(driver):
+    """8-byte IVs and XChaCha: words 12-13 are one 64-bit counter."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("carry", driver.algorithm)
+    ivlen = XCHACHA_IV_SIZE if is_xchacha(driver.algorithm) else 8
+    with driver.open() as h:
+        for keylen in key_sizes(driver.algorithm):
+            key, iv = random_key_iv(rng, driver.algorithm, ivlen, keylen)
+            h.setkey(key)
+            h.setiv(iv)
+            # setctr(2^32 - 5) and 20 blocks, as one call
+            h.setctr(END32 - 5)
+            msg = rng.randbytes(20 * BLOCK)
+            assert h.encrypt(msg) == oracle(rounds, key, iv, msg, block=END32 - 5), keylen
+            # every request of 1..17 blocks with the carry at every position
+            # in it: each SIMD group width, each lane
+            ks = oracle(rounds, key, iv, bytes(34 * BLOCK), block=END32 - 17)
+            for nblocks in range(1, 18):
+                for before in range(1, nblocks + 1):
+                    h.setctr(END32 - before)
+                    lo = (17 - before) * BLOCK
+                    assert h.encrypt(bytes(nblocks * BLOCK)) == ks[lo: lo + nblocks * BLOCK], \
+                        (keylen, nblocks, before)
+            for start in CARRY_STARTS:
+                n = 11 * BLOCK + 17
+                ks = oracle(rounds, key, iv, bytes(n), block=start)
+                msg = rng.randbytes(n)
+                h.setiv(iv)
+                h.setctr(start)
+                assert h.encrypt(msg) == xor(msg, ks), (keylen, start)
+                # in pieces that straddle block and batch boundaries
+                h.setiv(iv)
+                h.setctr(start)
+                out, pos = bytearray(), 0
+                for size in (1, 62, 65, 256, 3, 320):
+                    out += h.encrypt(msg[pos: pos + size])
+                    pos += size
+                out += h.encrypt(msg[pos:])
+                assert out == xor(msg, ks), (keylen, start, "pieces")
+                # seeking to each block
+                for b in range(11):
+                    h.setctr(start + b)
+                    assert h.encrypt(bytes(BLOCK)) == ks[b * BLOCK: (b + 1) * BLOCK], (start, b)
+                # a seek drops the leftover keystream of a partial block
+                h.setctr(start)
+                h.encrypt(bytes(10))
+                h.setctr(start + 1)
+                assert h.encrypt(bytes(BLOCK)) == ks[BLOCK: 2 * BLOCK]
+
+
+@ALL
+def test_64bit_counter_end(driver):
+    """setctr(2^64 - k) and k blocks fit exactly, on every dispatch width;
+    one byte more is refused before anything is written; setctr(2^64) is
+    refused."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("end64", driver.algorithm)
+    ivlen = XCHACHA_IV_SIZE if is_xchacha(driver.algorithm) else 8
+    key, iv = random_key_iv(rng, driver.algorithm, ivlen)
+    with keyed(driver, key, iv) as h:
+        h.setctr(END64 - 1)
+        last = oracle(rounds, key, iv, bytes(64), block=END64 - 1)
+        assert h.encrypt(bytes(64)) == last
+        out = bytearray(b"\xa5")
+        with refused(gcrylike.CounterExhausted):
+            h.encrypt(b"\x00", out=out)
+        assert out == b"\xa5"
+        with refused(gcrylike.CounterExhausted):
+            h.decrypt(bytes(64))
+        for left in (1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17):
+            start = END64 - left
+            msg = rng.randbytes(left * BLOCK)
+            want = oracle(rounds, key, iv, msg, block=start)
+            for extra in (1, 64, 1000):
+                h.setiv(iv)
+                h.setctr(start)
+                guard = bytearray(b"\xa5" * (len(msg) + extra))
+                with refused(gcrylike.CounterExhausted):
+                    h.encrypt(bytes(len(guard)), out=guard)
+                assert guard == b"\xa5" * len(guard)
+                inplace = bytearray(msg + bytes(extra))
+                with refused(gcrylike.CounterExhausted):
+                    h.encrypt(inplace, out=inplace)
+                assert inplace == msg + bytes(extra)
+            # the refusals did not move the position
+            assert h.encrypt(msg) == want, left
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(b"\x00")
+        # the last block in pieces, then one byte more
+        for cuts in ((1, 63), (10, 54), (32, 31, 1)):
+            h.setiv(iv)
+            h.setctr(END64 - 1)
+            assert b"".join(h.encrypt(bytes(c)) for c in cuts) == last, cuts
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(b"\x00")
+        # setctr past the end is refused and keeps the position
+        h.setiv(iv)
+        h.encrypt(bytes(10))
+        for bad in (END64, END64 + 1, 1 << 100):
+            with refused(gcrylike.CounterExhausted):
+                h.setctr(bad)
+        assert_continues(h, rounds, key, iv, 10)
+        # setctr starts over after the end
+        h.setctr(END64 - 1)
+        h.encrypt(bytes(64))
+        h.setctr(5)
+        assert h.encrypt(bytes(64)) == oracle(rounds, key, iv, bytes(64), block=5)
+
+
+@CHACHA
+def test_32bit_counter_end_12_byte_iv(driver):
+    """RFC 8439 layout: the last block is 2^32 - 1; a request past it is
+    refused and writes nothing; the nonce word never changes."""
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("end32", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm, 12)
+    assert iv[:4] != bytes(4), "word 13 must be non-zero to catch a carry into it"
+    stream0 = oracle(rounds, key, iv, bytes(300))
+    with keyed(driver, key, iv) as h:
+        h.setctr(END32 - 1)
+        assert h.encrypt(bytes(64)) == oracle(rounds, key, iv, bytes(64), block=END32 - 1)
+        out = bytearray(b"\xa5" * 100)
+        for n in (1, 64, 100):
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(bytes(n), out=out)
+            assert out == b"\xa5" * 100
+        with refused(gcrylike.CounterExhausted):
+            h.decrypt(b"\x00")
+        h.setctr(0)
+        assert h.encrypt(bytes(300)) == stream0, "the nonce word changed"
+        # k blocks up to the end on every dispatch width (8, 4, 2, 1 and the tails)
+        for left in range(1, 21):
+            start = END32 - left
+            msg = rng.randbytes(left * BLOCK)
+            want = oracle(rounds, key, iv, msg, block=start)
+            h.setctr(start)
+            data = bytearray(msg + b"\x00")
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(data, out=data)
+            assert data == msg + b"\x00"
+            assert h.encrypt(msg) == want, left
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(b"\x00")
+            # in pieces, the last one partial
+            h.setctr(start)
+            pieces = [h.encrypt(msg[:7]), h.encrypt(msg[7:-5]), h.encrypt(msg[-5:])]
+            assert b"".join(pieces) == want, left
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(b"\x00")
+            h.setctr(3)
+            assert h.encrypt(bytes(64)) == stream0[3 * BLOCK: 4 * BLOCK], left
+            h.setctr(0)
+            assert h.encrypt(bytes(300)) == stream0, ("nonce word changed", left)
+        # a partial last block, then more than is left of it
+        last = oracle(rounds, key, iv, bytes(64), block=END32 - 1)
+        h.setctr(END32 - 1)
+        assert h.encrypt(bytes(20)) == last[:20]
+        with refused(gcrylike.CounterExhausted):
+            h.encrypt(bytes(45))
+        assert h.encrypt(bytes(44)) == last[20:]
+        with refused(gcrylike.CounterExhausted):
+            h.encrypt(b"\x00")
+        # setiv starts over too
+        h.setiv(iv)
+        assert h.encrypt(bytes(300)) == stream0
+
+
+@CHACHA
+def test_32bit_counter_end_16_byte_iv(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("end32-16", driver.algorithm)
+    key, nonce = rng.randbytes(32), rng.randbytes(12)
+    with driver.open() as h:
+        h.setkey(key)
+        for left in (1, 2, 3, 8, 9):
+            iv = (END32 - left).to_bytes(4, "little") + nonce
+            want = oracle(rounds, key, iv, bytes(64 * left))
+            h.setiv(iv)
+            out = bytearray(b"\xa5" * (64 * left + 1))
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(bytes(64 * left + 1), out=out)
+            assert out == b"\xa5" * (64 * left + 1)
+            assert h.encrypt(bytes(64 * left)) == want, left
+            with refused(gcrylike.CounterExhausted):
+                h.encrypt(b"\x00")
+            # setiv again: the same blocks
+            h.setiv(iv)
+            assert h.encrypt(bytes(64 * left)) == want, left
+            # setctr(0): the nonce of the 16-byte IV, from block 0
+            h.setctr(0)
+            assert h.encrypt(bytes(200)) == oracle(rounds, key, nonce, bytes(200)), left
+
+
+@CHACHA
+@pytest.mark.parametrize("ivlen", [12, 16])
+def test_setctr_past_2_32_with_rfc_iv(driver, ivlen):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("setctr-2-32", driver.algorithm, ivlen)
+    key, iv = random_key_iv(rng, driver.algorithm, ivlen)
+    with keyed(driver, key, iv) as h:
+        h.encrypt(bytes(70))
+        for bad in (END32, END32 + 1, END64 - 1, END64, 1 << 80):
+            with refused(gcrylike.CounterExhausted):
+                h.setctr(bad)
+        assert_continues(h, rounds, key, iv, 70)
+        h.setctr(END32 - 1)
+        assert h.encrypt(bytes(64)) == oracle(rounds, key, iv, bytes(64), block=END32 - 1)
+
+
+@ALL
+@pytest.mark.parametrize("bad,cls", [
+    (-1, gcrylike.InvalidArgument),
+    (-(2**64), gcrylike.InvalidArgument),
+    (True, gcrylike.InvalidType),
+    (1.0, gcrylike.InvalidType),
+    ("3", gcrylike.InvalidType),
+    (None, gcrylike.InvalidType),
+], ids=["-1", "-2^64", "True", "1.0", "str", "None"])
+def test_setctr_bad_values(driver, bad, cls):
+    rounds = ROUNDS[driver.algorithm]
+    key, iv = random_key_iv(rng_for("setctr-bad", driver.algorithm), driver.algorithm)
+    with keyed(driver, key, iv) as h:
+        h.encrypt(bytes(70))
+        with refused(cls):
+            h.setctr(bad)
+        assert_continues(h, rounds, key, iv, 70)
+
+
+@ALL
+def test_reset(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("reset", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm)
+    _, iv2 = random_key_iv(rng, driver.algorithm)
+    msg = rng.randbytes(500)
+    with keyed(driver, key, iv) as h:
+        first = h.encrypt(msg)
+        assert first == oracle(rounds, key, iv, msg)
+        h.setctr(77)
+        h.encrypt(b"abc")
+        h.reset()
+        with refused(gcrylike.InvalidState):
+            h.encrypt(b"x")
+        with refused(gcrylike.InvalidState):
+            h.setctr(0)
+        h.setiv(iv)
+        assert h.encrypt(msg) == first
+        h.reset()
+        h.setiv(iv2)
+        assert h.encrypt(msg) == oracle(rounds, key, iv2, msg)
+        # after the end of the stream
+        end = END32 if len(iv2) in (12, 16) else END64
+        h.setctr(end - 1)
+        h.encrypt(bytes(64))
+        with refused(gcrylike.CounterExhausted):
+            h.encrypt(b"x")
+        h.reset()
+        h.setiv(iv)
+        assert h.encrypt(msg) == first
+
+
+# ---------------------------------------------------------------------------
+# Bad inputs
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("algo,keylen", [
+    *(("chacha20", n) for n in (0, 1, 15, 17, 24, 31, 33, 64)),
+    *(("chacha12", n) for n in (0, 15, 17, 31, 33)),
+    *((x, n) for x in ("xchacha20", "xchacha12") for n in (0, 16, 31, 33)),
+])
+def test_bad_key_length(algo, keylen):
+    rounds = ROUNDS[algo.upper()]
+    with gcrylike.cipher_open(algo) as h:
+        for key in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
+            with refused(gcrylike.InvalidKeyLength):
+                h.setkey(key)
+        with refused(gcrylike.MissingKey):
+            h.encrypt(b"x")
+        key, iv = random_key_iv(rng_for("bad-key", algo, keylen), algo)
+        h.setkey(key)
+        # a refused key leaves a working key alone
+        with refused(gcrylike.InvalidKeyLength):
+            h.setkey(bytes(keylen))
+        h.setiv(iv)
+        assert h.encrypt(bytes(100)) == oracle(rounds, key, iv, bytes(100))
+
+
+@pytest.mark.parametrize("algo,ivlen", [
+    *((x, n) for x in ("chacha20", "chacha12") for n in (0, 7, 9, 11, 13, 15, 17, 23, 24, 25)),
+    *((x, n) for x in ("xchacha20", "xchacha12") for n in (0, 8, 12, 16, 23, 25, 32)),
+])
+def test_bad_iv_length(algo, ivlen):
+    rounds = ROUNDS[algo.upper()]
+    key, iv = random_key_iv(rng_for("bad-iv", algo, ivlen), algo)
+    with gcrylike.cipher_open(algo) as h:
+        h.setkey(key)
+        with refused(gcrylike.InvalidIVLength):
+            h.setiv(bytes(ivlen))
+        with refused(gcrylike.InvalidState):
+            h.encrypt(b"x")
+        h.setiv(iv)
+        h.encrypt(bytes(10))
+        # a refused IV after a good one: refused, and the handle needs a new IV
+        with refused(gcrylike.InvalidIVLength):
+            h.setiv(bytearray(ivlen))
+        h.setiv(iv)
+        assert h.encrypt(bytes(100)) == oracle(rounds, key, iv, bytes(100))
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+@pytest.mark.parametrize("what,bad", [
+    (what, bad)
+    for what in ("key", "iv", "data", "decrypt-data", "out")
+    for bad in ("a str", "an int", "None", "a float", "a list")
+    if (what, bad) != ("out", "None")  # out=None is the default
+])
+def test_wrong_types(algo, what, bad):
+    key, iv = random_key_iv(rng_for("types-bad", algo), algo)
+    value = {"a str": "x" * (32 if what == "key" else len(iv)), "an int": 32, "None": None,
+             "a float": 1.5, "a list": [0] * 32}[bad]
+    rounds = ROUNDS[algo.upper()]
+    with gcrylike.cipher_open(algo) as h:
+        if what != "key":
+            h.setkey(key)
+        if what not in ("key", "iv"):
+            h.setiv(iv)
+            h.encrypt(bytes(5))
+        call = {
+            "key": lambda: h.setkey(value),
+            "iv": lambda: h.setiv(value),
+            "data": lambda: h.encrypt(value),
+            "decrypt-data": lambda: h.decrypt(value),
+            "out": lambda: h.encrypt(b"12345678", out=value),
+        }[what]
+        with refused(gcrylike.InvalidType):
+            call()
+        if what not in ("key", "iv"):
+            assert_continues(h, rounds, key, iv, 5)
+
+
+@ALL
+def test_out_too_short(driver):
+    rounds = ROUNDS[driver.algorithm]
+    key, iv = random_key_iv(rng_for("short-out", driver.algorithm), driver.algorithm)
+    with keyed(driver, key, iv) as h:
+        h.encrypt(bytes(3))
+        for n, have in ((1, 0), (64, 63), (100, 99), (1000, 1), (513, 512)):
+            for out in (bytearray(b"\xa5" * have),
+                        memoryview(bytearray(b"\xa5" * (have + 9)))[9:]):
+                with refused(gcrylike.InvalidLength):
+                    h.encrypt(bytes(n), out=out)
+                assert bytes(out) == b"\xa5" * have
+        assert_continues(h, rounds, key, iv, 3)
+
+
+@ALL
+def test_overlapping_buffers(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("overlap", driver.algorithm)
+    key, iv = random_key_iv(rng, driver.algorithm)
+    base = rng.randbytes(600)
+    with keyed(driver, key, iv) as h:
+        h.encrypt(bytes(11))
+        for (s0, s1), (d0, d1) in [((0, 100), (1, 101)), ((1, 101), (0, 100)),
+                                    ((0, 512), (64, 576)), ((50, 150), (0, 200)),
+                                    ((3, 6), (2, 5))]:
+            buf = bytearray(base)
+            mv = memoryview(buf)
+            with refused(gcrylike.InvalidArgument):
+                h.encrypt(mv[s0:s1], out=mv[d0:d1])
+            assert buf == base, ((s0, s1), (d0, d1))
+        assert_continues(h, rounds, key, iv, 11)
+        # touching but not overlapping, and the same start: allowed
+        for (s0, s1), (d0, d1) in [((0, 100), (100, 200)), ((100, 200), (0, 100)),
+                                    ((0, 100), (0, 100)), ((0, 100), (0, 150)),
+                                    ((3, 4), (2, 5))]:
+            buf = bytearray(base)
+            mv = memoryview(buf)
+            h.setiv(iv)
+            assert h.encrypt(mv[s0:s1], out=mv[d0:d1]) == s1 - s0
+            n = s1 - s0
+            assert buf[d0: d0 + n] == oracle(rounds, key, iv, base[s0:s1]), ((s0, s1), (d0, d1))
+            assert buf[:d0] == base[:d0] and buf[d0 + n:] == base[d0 + n:]
+
+
+@ALL
+def test_missing_key_and_iv(driver):
+    rounds = ROUNDS[driver.algorithm]
+    key, iv = random_key_iv(rng_for("missing", driver.algorithm), driver.algorithm)
+    with driver.open() as h:
+        for call in (lambda: h.encrypt(b"x"), lambda: h.decrypt(b"x"),
+                     lambda: h.encrypt(b"x", out=bytearray(1)), lambda: h.setiv(iv),
+                     lambda: h.setctr(0), lambda: h.reset()):
+            with refused(gcrylike.MissingKey):
+                call()
+        h.setkey(key)
+        out = bytearray(b"\xa5")
+        for call in (lambda: h.encrypt(b"x"), lambda: h.decrypt(b"x"),
+                     lambda: h.encrypt(b"x", out=out), lambda: h.setctr(3)):
+            with refused(gcrylike.InvalidState):
+                call()
+        assert out == b"\xa5"
+        # a new key needs a new IV too
+        h.setiv(iv)
+        h.encrypt(b"abc")
+        h.setkey(key)
+        with refused(gcrylike.InvalidState):
+            h.encrypt(b"x")
+        h.setiv(iv)
+        assert h.encrypt(bytes(64)) == oracle(rounds, key, iv, bytes(64))
+
+
+@ALL
+def test_closed_handle(driver):
+    key, iv = random_key_iv(rng_for("closed", driver.algorithm), driver.algorithm)
+    h = keyed(driver, key, iv)
+    h.encrypt(b"abc")
+    h.close()
+    assert h.closed
+    out = bytearray(b"\xa5" * 4)
+    calls = {
+        "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
+        "setiv": lambda: h.setiv(iv), "setctr": lambda: h.setctr(0),
+        "reset": lambda: h.reset(), "encrypt": lambda: h.encrypt(b"abcd"),
+        "decrypt": lambda: h.decrypt(b"abcd"),
+        "encrypt-out": lambda: h.encrypt(b"abcd", out=out),
+        "encrypt-str": lambda: h.encrypt("abcd"),
+    }
+    for name, call in calls.items():
+        with refused(gcrylike.HandleClosed):
+            call()
+        assert out == b"\xa5" * 4, name
+    with refused(gcrylike.HandleClosed):
+        with h:
+            pass
+    h.close()  # idempotent
+    assert h.closed and "closed" in repr(h)
+
+
+# ---------------------------------------------------------------------------
+# HChaCha
+# ---------------------------------------------------------------------------
+
+@XCHACHA
+def test_hchacha_on_every_driver(driver):
+    rounds = ROUNDS[driver.algorithm]
+    rng = rng_for("hchacha", rounds)
+    for _ in range(40):
+        key, data = rng.randbytes(32), rng.randbytes(16)
+        want = pycryptodome_hchacha20(key, data) if rounds == 20 else ref_hchacha(key, data, 12)
+        assert hchacha_on(driver, key, data) == [want] * (1 + (driver.case.route != "impl"))
+    if rounds == 20:
+        key, data = bytes(32), bytes(16)
+        assert hchacha_on(driver, key, data)[0] == ref_hchacha(key, data, 20)
+
+
+@pytest.mark.parametrize("rounds", [20, 12])
+def test_hchacha_drivers_agree(rounds, available_drivers):
+    algo = f"xchacha{rounds}"
+    names = available_drivers(algo)
+    rng = rng_for("hchacha-agree", rounds)
+    for _ in range(200):
+        key, data = rng.randbytes(32), rng.randbytes(16)
+        outs = {n: gcrylike.hchacha(key, data, rounds=rounds, impl=n) for n in names}
+        outs["auto"] = gcrylike.hchacha(key, data, rounds=rounds)
+        if rounds == 20:
+            outs["default rounds"] = gcrylike.hchacha(key, data)
+            outs["pycryptodome"] = pycryptodome_hchacha20(key, data)
+        assert len(set(outs.values())) == 1, outs
+    for _ in range(10):
+        key, data = rng.randbytes(32), rng.randbytes(16)
+        want = ref_hchacha(key, data, rounds)
+        for n in names:
+            got = gcrylike.hchacha(key, data, rounds=rounds, impl=n)
+            assert type(got) is bytes and got == want, n
+
+
+def test_hchacha_other_round_counts(available_drivers):
+    """Any even round count runs (on the XChaCha20 drivers; 12 on XChaCha12's)."""
+    rng = rng_for("hchacha-rounds")
+    for rounds in (2, 4, 8, 10, 12, 14, 20, 24):
+        names = available_drivers("xchacha12" if rounds == 12 else "xchacha20")
+        key, data = rng.randbytes(32), rng.randbytes(16)
+        want = ref_hchacha(key, data, rounds)
+        assert gcrylike.hchacha(key, data, rounds=rounds) == want, rounds
+        for n in names:
+            assert gcrylike.hchacha(key, data, rounds=rounds, impl=n) == want, (rounds, n)
+
+
+def test_hchacha_bad_inputs():
+    key, data = bytes(range(32)), bytes(16)
+    for bad in (0, 15, 16, 17, 31, 33, 64):
+        with refused(gcrylike.InvalidKeyLength):
+            gcrylike.hchacha(bytes(bad), data)
+        with refused(gcrylike.InvalidKeyLength):
+            gcrylike.hchacha(bytes(bad), data, rounds=12)
+    for bad in (0, 8, 12, 15, 17, 24, 32):
+        with refused(gcrylike.InvalidIVLength):
+            gcrylike.hchacha(key, bytes(bad))
+        with refused(gcrylike.InvalidIVLength):
+            gcrylike.hchacha(key, bytearray(bad), rounds=12)
+    for bad in ("x" * 16, 16, None, 1.5, [0] * 16):
+        with refused(gcrylike.InvalidType):
+            gcrylike.hchacha(key, bad)
+        with refused(gcrylike.InvalidType):
+            gcrylike.hchacha(bad if not isinstance(bad, str) else "x" * 32, data)
+    for bad in (True, 20.0, "20", None):
+        with refused(gcrylike.InvalidType):
+            gcrylike.hchacha(key, data, rounds=bad)
+    for bad in (0, 7, 13, 21):
+        with refused(gcrylike.InvalidArgument):
+            gcrylike.hchacha(key, data, rounds=bad)
+    # a driver of another algorithm
+    for rounds, impl in ((20, "chacha20-generic"), (12, "chacha12-generic"),
+                         (20, "salsa20-generic"), (20, "generic"), (20, "")):
+        with refused(gcrylike.UnknownName):
+            gcrylike.hchacha(key, data, rounds=rounds, impl=impl)
+    # any XChaCha driver computes any round count
+    assert (gcrylike.hchacha(key, data, rounds=20, impl="xchacha12-generic")
+            == gcrylike.hchacha(key, data, rounds=20))
+    with refused(gcrylike.InvalidType):
+        gcrylike.hchacha(key, data, impl=20)
+
+
+@pytest.mark.parametrize("rounds", [-2, -20, 1 << 32, 1 << 40])
+def test_hchacha_rounds_out_of_range(rounds):
+    with refused(gcrylike.InvalidArgument):
+        gcrylike.hchacha(bytes(32), bytes(16), rounds=rounds)
