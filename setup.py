@@ -23,6 +23,7 @@ CFFI_MODULES = [
     "ciphers/poly1305/_build_ffi.py:ffibuilder",
     "ciphers/chacha20poly1305/_build_ffi.py:ffibuilder",
     "ciphers/nhpoly1305/_build_ffi.py:ffibuilder",
+    "ciphers/aes/_build_ffi.py:ffibuilder",
 ]
 
 

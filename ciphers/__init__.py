@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 #: Sub-packages whose ``SPECS`` the registry loads on first use.
-BUILTIN_MODULES = ("salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305")
+BUILTIN_MODULES = ("salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305", "aes")
 
 
 def builtin_specs():

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from . import _hwf, _registry
 from ._aead import AeadHandle, AeadInfo, ChaCha20Poly1305, XChaCha20Poly1305
+from ._block import BlockCipherHandle, BlockInfo, block_cipher_open
 from ._config import Config, config
 from ._context import Context
 from ._errors import (
@@ -38,7 +39,7 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
-from ._spec import AeadSpec, CipherSpec, Implementation, MacSpec
+from ._spec import AeadSpec, BlockCipherSpec, CipherSpec, Implementation, MacSpec
 from .selftests.runner import Report as SelftestReport
 
 __version__ = "0.1.0"
@@ -84,7 +85,8 @@ def selftest() -> list[SelftestReport]:
 
 
 __all__ = [
-    "AeadHandle", "AeadInfo", "AeadSpec", "ChaCha20Poly1305", "XChaCha20Poly1305",
+    "AeadHandle", "AeadInfo", "AeadSpec", "BlockCipherHandle", "BlockCipherSpec", "BlockInfo",
+    "ChaCha20Poly1305", "XChaCha20Poly1305", "block_cipher_open",
     "AuthenticationFailed", "CipherHandle", "CipherSpec", "Config", "Context",
     "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",

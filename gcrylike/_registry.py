@@ -23,10 +23,10 @@ from ._errors import (
     UnknownAlgorithm,
     UnknownName,
 )
-from ._spec import AeadSpec, CipherSpec, Implementation, MacSpec
+from ._spec import AeadSpec, BlockCipherSpec, CipherSpec, Implementation, MacSpec
 
-SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec)
-AnySpec = CipherSpec | MacSpec | AeadSpec
+SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec)
+AnySpec = CipherSpec | MacSpec | AeadSpec | BlockCipherSpec
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
 
@@ -93,7 +93,7 @@ def plugin_errors() -> dict[str, str]:
 
 def _validate(spec: AnySpec) -> None:
     if not isinstance(spec, SPEC_TYPES):
-        raise InvalidType("register() needs a CipherSpec, MacSpec or AeadSpec, not "
+        raise InvalidType("register() needs a CipherSpec, MacSpec, AeadSpec or BlockCipherSpec, not "
                           f"{type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
@@ -186,7 +186,8 @@ def lookup(name: str | int, kind: str | None = None) -> AnySpec:
         raise UnknownAlgorithm(f"unknown algorithm {name!r}")
     if kind is not None and spec.kind != kind:
         opener = {"cipher": "cipher_open()", "mac": "mac_open()",
-                  "aead": "cipher_open(cipher, mode=...)"}[spec.kind]
+                  "aead": "cipher_open(cipher, mode=...)",
+                  "block": "block_cipher_open()"}.get(spec.kind, "its own API")
         raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}")
     return spec
 

@@ -181,3 +181,35 @@ class AeadSpec:
     def names(self) -> tuple[str, ...]:
         """The name followed by the aliases."""
         return (self.name, *self.aliases)
+
+
+#: ``encrypt_blocks(ctx, dst, src, n) -> int``: ``n`` bytes, a multiple of the block size.
+BlocksHook = Callable[[Any, Any, Any, int], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class BlockCipherSpec:
+    """A block cipher as a building block (the raw permutation on whole
+    blocks, libgcrypt's ``encrypt``/``decrypt`` hooks over many blocks).
+    It is deliberately not an encryption mode for end users."""
+
+    kind = "block"
+    required_hooks = ("setkey", "encrypt_blocks", "decrypt_blocks", "selftest")
+
+    name: str
+    algo: int
+    key_sizes: tuple[int, ...]
+    block_size: int
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    encrypt_blocks: BlocksHook
+    decrypt_blocks: BlocksHook
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)

@@ -1,0 +1,30 @@
+/* aes_glue.h - AES-256 context shared by the AES module and Adiantum. */
+#ifndef GCRYLIKE_AES_GLUE_H
+#define GCRYLIKE_AES_GLUE_H
+
+#include "aes.h"
+
+enum aes_impl {
+  AES_IMPL_GENERIC = 0,   /* bitsliced portable C */
+  AES_IMPL_AESNI = 1
+};
+
+typedef struct {
+  union {
+    aes256_generic_key generic;
+#ifdef USE_AMD64
+    aes256_aesni_key aesni;
+#endif
+  } key;
+  unsigned int impl;
+} aes256_ctx;
+
+uint32_t gcry_aes_impls (void);
+int aes_impl_ok (unsigned int impl);
+unsigned int aes256_setkey_noburn (aes256_ctx *ctx, const uint8_t key[32], unsigned int impl);
+unsigned int aes256_encrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,
+                                    size_t nblocks);
+unsigned int aes256_decrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,
+                                    size_t nblocks);
+
+#endif
