@@ -334,4 +334,141 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_sse2_blocks4)
 	ret
 GCRY_FUNC_END(_gcry_salsa20_amd64_sse2_blocks4)
 
+
+/**********************************************************************
+ * HSalsa20 (XSalsa20's subkey derivation), one block, SSE2 only.
+ *
+ *   unsigned int _gcry_hsalsa20_amd64_sse2(const uint32_t *state,     rdi
+ *                                          uint8_t *out32,            rsi
+ *                                          unsigned int rounds);      edx
+ *
+ * Written from "Extending the Salsa20 nonce": state is the Salsa20 input
+ * with constants in words 0, 5, 10, 15, the key in 1-4 and 11-14 and the
+ * 16-byte input in words 6-9 (any alignment, read only).  out32 (any
+ * alignment) receives words 0, 5, 10, 15, 6, 7, 8, 9 of the state after
+ * `rounds` rounds (rounds/2 double rounds; 20 for XSalsa20), without the
+ * feed-forward, little-endian.  No stack use: returns burn depth 0.
+ * xmm0-xmm7 (all it touches) are cleared before return.
+ *
+ * Row/diagonal form: lane j of each register belongs to column
+ * quarter-round j:
+ *   A = x0  x5  x10 x15   (a words)       B = x4  x9  x14 x3   (b)
+ *   C = x8  x13 x2  x7    (c)             D = x12 x1  x6  x11  (d)
+ * Column round:  B ^= (A+D)<<<7; C ^= (B+A)<<<9; D ^= (C+B)<<<13;
+ *                A ^= (D+C)<<<18.
+ * For the row round the registers are rotated by lanes so that lane j
+ * belongs to row quarter-round j: D -> (x1 x6 x11 x12) by pshufd 0x39 takes
+ * the b role, C -> (x2 x7 x8 x13) by 0x4e the c role, B -> (x3 x4 x9 x14)
+ * by 0x93 the d role:
+ *                D ^= (A+B)<<<7; C ^= (D+A)<<<9; B ^= (C+D)<<<13;
+ *                A ^= (B+C)<<<18,
+ * and rotated back afterwards.  Each pshufd is issued right after the
+ * register's last use in its half-round, off the step dependency chain.
+ *
+ * xmm0 A, xmm1 B, xmm2 C, xmm3 D; xmm4, xmm5 step temporaries; xmm4-xmm7
+ * setup/output scratch.  edx double rounds left.
+ **********************************************************************/
+
+/* x ^= (p + q) <<< k, temporaries xmm4, xmm5 */
+.macro HSTEP x, p, q, k
+	movdqa	\p, %xmm4
+	paddd	\q, %xmm4
+	movdqa	%xmm4, %xmm5
+	pslld	$\k, %xmm4
+	psrld	$(32 - \k), %xmm5
+	pxor	%xmm4, \x
+	pxor	%xmm5, \x
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_sse2)
+	/* Rows R0..R3 (words 4r..4r+3) -> diagonal form.  First the qword
+	 * merges (shufps 0xe4 = lanes 0,1 of dst, lanes 2,3 of src)
+	 *   M02 = x0 x1 x10 x11   M20 = x8 x9 x2 x3
+	 *   M13 = x4 x5 x14 x15   M31 = x12 x13 x6 x7,
+	 * then shufps 0xd8 (lanes 0,2 of dst, lanes 1,3 of src) gives e.g.
+	 * x0 x10 x5 x15, put in order by pshufd 0xd8. */
+	movdqu	0(%rdi), %xmm4			/* R0 */
+	movdqu	16(%rdi), %xmm5			/* R1 */
+	movdqu	32(%rdi), %xmm6			/* R2 */
+	movdqu	48(%rdi), %xmm7			/* R3 */
+	movdqa	%xmm4, %xmm0
+	shufps	$0xe4, %xmm6, %xmm0		/* M02 */
+	movdqa	%xmm6, %xmm2
+	shufps	$0xe4, %xmm4, %xmm2		/* M20 */
+	movdqa	%xmm5, %xmm1
+	shufps	$0xe4, %xmm7, %xmm1		/* M13 */
+	movdqa	%xmm7, %xmm3
+	shufps	$0xe4, %xmm5, %xmm3		/* M31 */
+	movdqa	%xmm0, %xmm4
+	shufps	$0xd8, %xmm1, %xmm4		/* x0  x10 x5  x15 */
+	movdqa	%xmm1, %xmm5
+	shufps	$0xd8, %xmm2, %xmm5		/* x4  x14 x9  x3  */
+	movdqa	%xmm2, %xmm6
+	shufps	$0xd8, %xmm3, %xmm6		/* x8  x2  x13 x7  */
+	movdqa	%xmm3, %xmm7
+	shufps	$0xd8, %xmm0, %xmm7		/* x12 x6  x1  x11 */
+	pshufd	$0xd8, %xmm4, %xmm0		/* A */
+	pshufd	$0xd8, %xmm5, %xmm1		/* B */
+	pshufd	$0xd8, %xmm6, %xmm2		/* C */
+	pshufd	$0xd8, %xmm7, %xmm3		/* D */
+
+	shrl	$1, %edx			/* double rounds */
+	jz	.Lhs_out
+
+	.balign 16
+.Lhs_dround:
+	/* column round */
+	HSTEP	%xmm1, %xmm0, %xmm3, 7		/* B ^= (A+D)<<<7 */
+	HSTEP	%xmm2, %xmm1, %xmm0, 9		/* C ^= (B+A)<<<9 */
+	HSTEP	%xmm3, %xmm2, %xmm1, 13		/* D ^= (C+B)<<<13 */
+	pshufd	$0x93, %xmm1, %xmm1		/* B -> x3 x4 x9 x14 (d role) */
+	movdqa	%xmm3, %xmm4			/* A ^= (D+C)<<<18 ... */
+	paddd	%xmm2, %xmm4
+	pshufd	$0x39, %xmm3, %xmm3		/* D -> x1 x6 x11 x12 (b role) */
+	pshufd	$0x4e, %xmm2, %xmm2		/* C -> x2 x7 x8 x13 (c role) */
+	movdqa	%xmm4, %xmm5
+	pslld	$18, %xmm4
+	psrld	$14, %xmm5
+	pxor	%xmm4, %xmm0
+	pxor	%xmm5, %xmm0
+	/* row round */
+	HSTEP	%xmm3, %xmm0, %xmm1, 7		/* D ^= (A+B)<<<7 */
+	HSTEP	%xmm2, %xmm3, %xmm0, 9		/* C ^= (D+A)<<<9 */
+	HSTEP	%xmm1, %xmm2, %xmm3, 13		/* B ^= (C+D)<<<13 */
+	pshufd	$0x93, %xmm3, %xmm3		/* D back to x12 x1 x6 x11 */
+	movdqa	%xmm1, %xmm4			/* A ^= (B+C)<<<18 ... */
+	paddd	%xmm2, %xmm4
+	pshufd	$0x39, %xmm1, %xmm1		/* B back to x4 x9 x14 x3 */
+	pshufd	$0x4e, %xmm2, %xmm2		/* C back to x8 x13 x2 x7 */
+	movdqa	%xmm4, %xmm5
+	pslld	$18, %xmm4
+	psrld	$14, %xmm5
+	pxor	%xmm4, %xmm0
+	pxor	%xmm5, %xmm0
+	subl	$1, %edx
+	jnz	.Lhs_dround
+
+.Lhs_out:
+	/* out32 = A (x0 x5 x10 x15), then x6 x7 x8 x9:
+	 *   unpackhi(D, C) = x6 x2 x11 x7,  unpacklo(C, B) = x8 x4 x13 x9,
+	 *   shufps 0xcc picks lanes 0,3 of each. */
+	movdqu	%xmm0, 0(%rsi)
+	movdqa	%xmm3, %xmm5
+	punpckhdq %xmm2, %xmm5			/* x6 x2 x11 x7 */
+	punpckldq %xmm1, %xmm2			/* x8 x4 x13 x9 */
+	shufps	$0xcc, %xmm2, %xmm5		/* x6 x7 x8 x9 */
+	movdqu	%xmm5, 16(%rsi)
+
+	pxor	%xmm0, %xmm0
+	pxor	%xmm1, %xmm1
+	pxor	%xmm2, %xmm2
+	pxor	%xmm3, %xmm3
+	pxor	%xmm4, %xmm4
+	pxor	%xmm5, %xmm5
+	pxor	%xmm6, %xmm6
+	pxor	%xmm7, %xmm7
+	xorl	%eax, %eax
+	ret
+GCRY_FUNC_END(_gcry_hsalsa20_amd64_sse2)
+
 #endif /* __x86_64__ */

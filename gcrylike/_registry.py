@@ -93,8 +93,8 @@ def plugin_errors() -> dict[str, str]:
 
 def _validate(spec: AnySpec) -> None:
     if not isinstance(spec, SPEC_TYPES):
-        raise InvalidType("register() needs a CipherSpec, MacSpec, AeadSpec or BlockCipherSpec, not "
-                          f"{type(spec).__name__}")
+        raise InvalidType("register() needs a CipherSpec, MacSpec, AeadSpec or "
+                          f"BlockCipherSpec, not {type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
     if not isinstance(spec.algo, int) or spec.algo <= 0:

@@ -38,131 +38,154 @@
 
 #define M26 0x3ffffffULL
 
-typedef struct { uint64_t l[5]; } pl26;    /* radix 2^26, fully reduced */
+typedef unsigned __int128 u128;
 
+/* A number mod p in radix 2^64: w[0] + 2^64 w[1] + 2^128 w[2]. */
+typedef struct { uint64_t w[3]; } p130;
+
+/* c = a b mod p, fully reduced.  a, b < 2^130 (w[2] <= 3); c may alias. */
 static void
-pl26_from_r (pl26 *a, const uint64_t r[2])
+p130_mul (p130 *c, const p130 *a, const p130 *b)
 {
-  a->l[0] = r[0] & M26;
-  a->l[1] = (r[0] >> 26) & M26;
-  a->l[2] = ((r[0] >> 52) | (r[1] << 12)) & M26;
-  a->l[3] = (r[1] >> 14) & M26;
-  a->l[4] = r[1] >> 40;                 /* clamped r < 2^124 */
+  const uint64_t a0 = a->w[0], a1 = a->w[1], a2 = a->w[2];
+  const uint64_t b0 = b->w[0], b1 = b->w[1], b2 = b->w[2];
+  u128 p00 = (u128) a0 * b0, p01 = (u128) a0 * b1;
+  u128 p10 = (u128) a1 * b0, p11 = (u128) a1 * b1;
+  u128 t;
+  uint64_t v0, v1, v2, v3, v4, h0, h1, h2, g0, g1, g2, mask;
+
+  /* the product v0 .. v4 (< 2^260); a2, b2 <= 3 keep every column sum
+   * below 2^68 */
+  v0 = (uint64_t) p00;
+  t = (p00 >> 64) + (uint64_t) p01 + (uint64_t) p10;
+  v1 = (uint64_t) t;
+  t = (t >> 64) + (p01 >> 64) + (p10 >> 64) + (uint64_t) p11
+      + (u128) a2 * b0 + (u128) b2 * a0;
+  v2 = (uint64_t) t;
+  t = (t >> 64) + (p11 >> 64) + (u128) a2 * b1 + (u128) b2 * a1;
+  v3 = (uint64_t) t;
+  v4 = (uint64_t) (t >> 64) + a2 * b2;
+
+  /* fold 2^130 = 5: v = (v mod 2^130) + 5 (v >> 130) < 2^134 */
+  h0 = (v2 >> 2) | (v3 << 62);
+  h1 = (v3 >> 2) | (v4 << 62);
+  h2 = v4 >> 2;
+  v2 &= 3;
+  t = (u128) v0 + (u128) h0 * 5;
+  v0 = (uint64_t) t;
+  t = (t >> 64) + v1 + (u128) h1 * 5;
+  v1 = (uint64_t) t;
+  v2 = (uint64_t) (t >> 64) + v2 + h2 * 5;
+  /* and once more: < 2^130 + 5 * 15 */
+  h0 = v2 >> 2;
+  v2 &= 3;
+  t = (u128) v0 + h0 * 5;
+  v0 = (uint64_t) t;
+  t = (t >> 64) + v1;
+  v1 = (uint64_t) t;
+  v2 += (uint64_t) (t >> 64);
+  /* now v < 2p: subtract p when v + 5 reaches 2^130 (constant time) */
+  t = (u128) v0 + 5;
+  g0 = (uint64_t) t;
+  t = (t >> 64) + v1;
+  g1 = (uint64_t) t;
+  g2 = (uint64_t) (t >> 64) + v2;
+  mask = 0 - (g2 >> 2);                 /* all ones when v >= p */
+  g2 &= 3;
+  c->w[0] = (g0 & mask) | (v0 & ~mask);
+  c->w[1] = (g1 & mask) | (v1 & ~mask);
+  c->w[2] = (g2 & mask) | (v2 & ~mask);
 }
 
-/* c = a b mod p, fully reduced; a and b fully reduced (limbs < 2^26). */
-static void
-pl26_mul (pl26 *c, const pl26 *a, const pl26 *b)
+/* Limbs 0-4 of x (< 2^130) in radix 2^26. */
+static inline void
+p130_limbs (uint64_t l[5], const p130 *x)
 {
-  const uint64_t *x = a->l, *y = b->l;
-  uint64_t y5[5], d[5], t, g[5], mask;
-  int i;
-
-  for (i = 1; i < 5; i++)
-    y5[i] = 5 * y[i];
-  /* each sum < 5 * 2^26 * 5 * 2^26 < 2^57 */
-  d[0] = x[0]*y[0] + x[1]*y5[4] + x[2]*y5[3] + x[3]*y5[2] + x[4]*y5[1];
-  d[1] = x[0]*y[1] + x[1]*y[0]  + x[2]*y5[4] + x[3]*y5[3] + x[4]*y5[2];
-  d[2] = x[0]*y[2] + x[1]*y[1]  + x[2]*y[0]  + x[3]*y5[4] + x[4]*y5[3];
-  d[3] = x[0]*y[3] + x[1]*y[2]  + x[2]*y[1]  + x[3]*y[0]  + x[4]*y5[4];
-  d[4] = x[0]*y[4] + x[1]*y[3]  + x[2]*y[2]  + x[3]*y[1]  + x[4]*y[0];
-
-  /* two carry passes: limbs < 2^26 except d[1] < 2^26 + 2^(small) */
-  for (i = 0; i < 2; i++)
-    {
-      t = d[0] >> 26; d[0] &= M26; d[1] += t;
-      t = d[1] >> 26; d[1] &= M26; d[2] += t;
-      t = d[2] >> 26; d[2] &= M26; d[3] += t;
-      t = d[3] >> 26; d[3] &= M26; d[4] += t;
-      t = d[4] >> 26; d[4] &= M26; d[0] += 5 * t;
-    }
-  t = d[0] >> 26; d[0] &= M26; d[1] += t;   /* now every limb < 2^26 */
-
-  /* value < 2^130: subtract p once if value >= p, i.e. if value + 5
-   * carries out of 2^130 */
-  g[0] = d[0] + 5;
-  for (i = 0; i < 4; i++)
-    {
-      g[i + 1] = d[i + 1] + (g[i] >> 26);
-      g[i] &= M26;
-    }
-  mask = 0 - (g[4] >> 26);              /* all ones when value >= p */
-  g[4] &= M26;
-  for (i = 0; i < 5; i++)
-    c->l[i] = (g[i] & mask) | (d[i] & ~mask);
+  l[0] = x->w[0] & M26;
+  l[1] = (x->w[0] >> 26) & M26;
+  l[2] = ((x->w[0] >> 52) | (x->w[1] << 12)) & M26;
+  l[3] = (x->w[1] >> 14) & M26;
+  l[4] = ((x->w[1] >> 40) | (x->w[2] << 24)) & M26;
 }
 
-static void
-pl26_entries (uint64_t e[9], const pl26 *a)
+/* Table value k of limbs l: k = 0..4 limb k, k = 5..8 five times limb k-4
+ * (each < 2^29). */
+static inline uint64_t
+entry (const uint64_t l[5], int k)
 {
-  int k;
-  for (k = 0; k < 5; k++)
-    e[k] = a->l[k];
-  for (k = 1; k < 5; k++)
-    e[4 + k] = 5 * a->l[k];
+  return k < 5 ? l[k] : 5 * l[k - 4];
 }
 
-static void
+/* Clear key-derived locals; the empty asm with a memory clobber keeps the
+ * compiler from dropping the stores as dead. */
+static inline void
 wipe (void *p, size_t n)
 {
-  volatile unsigned char *v = p;
-  while (n--)
-    *v++ = 0;
+  memset (p, 0, n);
+  __asm__ __volatile__ ("" : : "r" (p) : "memory");
 }
 
 void
 _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table)
 {
   uint64_t *t = table;
-  pl26 p1, p2, p4;
-  uint64_t e1[9], e2[9], e4[9];
+  p130 p[3];                            /* r, r^2, r^4 */
+  uint64_t l1[5], l2[5], l4[5];
   int k;
 
-  pl26_from_r (&p1, r);
-  pl26_mul (&p2, &p1, &p1);
-  pl26_mul (&p4, &p2, &p2);
-  pl26_entries (e1, &p1);
-  pl26_entries (e2, &p2);
-  pl26_entries (e4, &p4);
-  memset (table, 0, POLY1305_AMD64_TABLE_BYTES);
+  p[0].w[0] = r[0];
+  p[0].w[1] = r[1];
+  p[0].w[2] = 0;                        /* clamped r < 2^124 < p */
+  p130_mul (&p[1], &p[0], &p[0]);
+  p130_mul (&p[2], &p[1], &p[1]);
+  p130_limbs (l1, &p[0]);
+  p130_limbs (l2, &p[1]);
+  p130_limbs (l4, &p[2]);
   for (k = 0; k < 9; k++)
     {
-      t[0 + 2 * k] = t[0 + 2 * k + 1] = e4[k];
-      t[18 + 2 * k] = t[18 + 2 * k + 1] = e2[k];
-      t[36 + 2 * k] = e2[k];
-      t[36 + 2 * k + 1] = e1[k];
+      t[0 + 2 * k] = t[0 + 2 * k + 1] = entry (l4, k);
+      t[18 + 2 * k] = t[18 + 2 * k + 1] = entry (l2, k);
+      t[36 + 2 * k] = entry (l2, k);
+      t[36 + 2 * k + 1] = entry (l1, k);
     }
-  wipe (&p1, sizeof p1); wipe (&p2, sizeof p2); wipe (&p4, sizeof p4);
-  wipe (e1, sizeof e1); wipe (e2, sizeof e2); wipe (e4, sizeof e4);
+  memset (t + 54, 0, POLY1305_AMD64_TABLE_BYTES - 54 * 8);
+  wipe (p, sizeof p);
+  wipe (l1, sizeof l1); wipe (l2, sizeof l2); wipe (l4, sizeof l4);
 }
 
 void
 _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table)
 {
   uint64_t *t = table;
-  pl26 p[9];                            /* p[i] = r^i, i = 1..4 and 8 */
-  uint64_t e4[9], e8[9];
-  static const int lane_pow[4] = { 4, 2, 3, 1 };
+  p130 p[5];                            /* r, r^2, r^3, r^4, r^8 */
+  uint64_t l[4][5], l8[5];              /* l[j]: limbs of lane j's power */
   int j, k;
 
-  pl26_from_r (&p[1], r);
-  pl26_mul (&p[2], &p[1], &p[1]);
-  pl26_mul (&p[3], &p[2], &p[1]);
-  pl26_mul (&p[4], &p[2], &p[2]);
-  pl26_mul (&p[8], &p[4], &p[4]);
-  pl26_entries (e4, &p[4]);
-  pl26_entries (e8, &p[8]);
-  memset (table, 0, POLY1305_AMD64_TABLE_BYTES);
+  p[0].w[0] = r[0];
+  p[0].w[1] = r[1];
+  p[0].w[2] = 0;                        /* clamped r < 2^124 < p */
+  p130_mul (&p[1], &p[0], &p[0]);
+  p130_mul (&p[2], &p[1], &p[0]);
+  p130_mul (&p[3], &p[1], &p[1]);
+  p130_mul (&p[4], &p[3], &p[3]);
+  /* lanes 0-3 take P = (r^4, r^2, r^3, r^1) */
+  p130_limbs (l[0], &p[3]);
+  p130_limbs (l[1], &p[1]);
+  p130_limbs (l[2], &p[2]);
+  p130_limbs (l[3], &p[0]);
+  p130_limbs (l8, &p[4]);
   for (k = 0; k < 9; k++)
-    for (j = 0; j < 4; j++)
-      t[4 * k + j] = e4[k] | (e8[k] << 32);
+    {
+      uint64_t v = entry (l[0], k) | (entry (l8, k) << 32); /* r^4 | r^8 */
+      for (j = 0; j < 4; j++)
+        t[4 * k + j] = v;
+    }
   for (k = 0; k < 5; k++)
     for (j = 0; j < 4; j++)
-      {
-        uint64_t l = p[lane_pow[j]].l[k];
-        t[36 + 4 * k + j] = l | ((5 * l) << 32);
-      }
-  wipe (p, sizeof p); wipe (e4, sizeof e4); wipe (e8, sizeof e8);
+      t[36 + 4 * k + j] = l[j][k] | ((5 * l[j][k]) << 32);
+  memset (t + 56, 0, POLY1305_AMD64_TABLE_BYTES - 56 * 8);
+  wipe (p, sizeof p);
+  wipe (l, sizeof l); wipe (l8, sizeof l8);
 }
 
 #endif /* __x86_64__ */
