@@ -24,6 +24,7 @@ CFFI_MODULES = [
     "ciphers/chacha20poly1305/_build_ffi.py:ffibuilder",
     "ciphers/nhpoly1305/_build_ffi.py:ffibuilder",
     "ciphers/aes/_build_ffi.py:ffibuilder",
+    "ciphers/adiantum/_build_ffi.py:ffibuilder",
 ]
 
 

@@ -68,9 +68,11 @@
  * new round key is (p0^t, p0^p1^t, p0^p1^p2^t, p0^p1^p2^p3^t): prefix xor
  * by three 4-byte shifts, then xor t.
  *
- * AESKEYGENASSIST imm, src, dst gives dword 3 = RotWord(SubWord(src.3))
- * ^ imm and dword 2 = SubWord(src.2); with src = the previous round key,
- * src.3 is w[i-1].  (RotWord and SubWord commute.)
+ * AESKEYGENASSIST imm, src, dst gives, from x = dword 3 of src,
+ * dword 3 = RotWord(SubWord(x)) ^ imm and dword 2 = SubWord(x) (dwords 0
+ * and 1 likewise from dword 1, unused here); with src = the round key just
+ * made, x is w[i-1].  pshufd broadcasts the dword wanted.  (RotWord and
+ * SubWord commute.)
  *   rdi key struct, rsi 32-byte key
  *   xmm1 even half, xmm3 odd half, xmm2 temporary, xmm4 shift scratch
  **********************************************************************/

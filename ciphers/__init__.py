@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 
 #: Sub-packages whose ``SPECS`` the registry loads on first use.
-BUILTIN_MODULES = ("salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305", "aes")
+BUILTIN_MODULES = (
+    "salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305", "aes", "adiantum",
+)
 
 
 def builtin_specs():

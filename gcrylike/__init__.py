@@ -39,7 +39,15 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
-from ._spec import AeadSpec, BlockCipherSpec, CipherSpec, Implementation, MacSpec
+from ._spec import (
+    AeadSpec,
+    BlockCipherSpec,
+    CipherSpec,
+    Implementation,
+    MacSpec,
+    TweakableCipherSpec,
+)
+from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
 from .selftests.runner import Report as SelftestReport
 
 __version__ = "0.1.0"
@@ -86,7 +94,8 @@ def selftest() -> list[SelftestReport]:
 
 __all__ = [
     "AeadHandle", "AeadInfo", "AeadSpec", "BlockCipherHandle", "BlockCipherSpec", "BlockInfo",
-    "ChaCha20Poly1305", "XChaCha20Poly1305", "block_cipher_open",
+    "ChaCha20Poly1305", "XChaCha20Poly1305", "block_cipher_open", "Adiantum",
+    "TweakableCipherSpec", "TweakableHandle", "TweakableInfo", "tweakable_open",
     "AuthenticationFailed", "CipherHandle", "CipherSpec", "Config", "Context",
     "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",

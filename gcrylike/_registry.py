@@ -23,10 +23,17 @@ from ._errors import (
     UnknownAlgorithm,
     UnknownName,
 )
-from ._spec import AeadSpec, BlockCipherSpec, CipherSpec, Implementation, MacSpec
+from ._spec import (
+    AeadSpec,
+    BlockCipherSpec,
+    CipherSpec,
+    Implementation,
+    MacSpec,
+    TweakableCipherSpec,
+)
 
-SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec)
-AnySpec = CipherSpec | MacSpec | AeadSpec | BlockCipherSpec
+SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec, TweakableCipherSpec)
+AnySpec = CipherSpec | MacSpec | AeadSpec | BlockCipherSpec | TweakableCipherSpec
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
 
@@ -93,8 +100,8 @@ def plugin_errors() -> dict[str, str]:
 
 def _validate(spec: AnySpec) -> None:
     if not isinstance(spec, SPEC_TYPES):
-        raise InvalidType("register() needs a CipherSpec, MacSpec, AeadSpec or "
-                          f"BlockCipherSpec, not {type(spec).__name__}")
+        raise InvalidType("register() needs one of the spec classes, not "
+                          f"{type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
     if not isinstance(spec.algo, int) or spec.algo <= 0:
@@ -187,7 +194,8 @@ def lookup(name: str | int, kind: str | None = None) -> AnySpec:
     if kind is not None and spec.kind != kind:
         opener = {"cipher": "cipher_open()", "mac": "mac_open()",
                   "aead": "cipher_open(cipher, mode=...)",
-                  "block": "block_cipher_open()"}.get(spec.kind, "its own API")
+                  "block": "block_cipher_open()",
+                  "tweakable": "tweakable_open()"}.get(spec.kind, "its own API")
         raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}")
     return spec
 

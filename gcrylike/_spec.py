@@ -213,3 +213,38 @@ class BlockCipherSpec:
     def names(self) -> tuple[str, ...]:
         """The name followed by the aliases."""
         return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True, eq=False)
+class TweakableCipherSpec:
+    """A length-preserving tweakable cipher for storage (Adiantum).
+
+    ``encrypt(ctx, dst, src, n, tweak, tweaklen) -> int`` (and ``decrypt``)
+    transform one message of at least ``min_length`` bytes under a tweak of
+    at most ``max_tweak`` bytes; ``crypt_sectors(ctx, buf, nsectors,
+    sector_size, first, encrypting) -> int`` does a batch in place with
+    dm-crypt's plain64 tweaks.
+    """
+
+    kind = "tweakable"
+    required_hooks = ("setkey", "encrypt", "decrypt", "crypt_sectors", "selftest")
+
+    name: str
+    algo: int
+    key_sizes: tuple[int, ...]
+    min_length: int
+    max_tweak: int
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    encrypt: Callable[..., Any]
+    decrypt: Callable[..., Any]
+    crypt_sectors: Callable[..., Any]
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)

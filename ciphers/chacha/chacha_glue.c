@@ -157,16 +157,22 @@ xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
   return burn + sizeof (state) + sizeof (subkey) + GCRY_C_FRAME;
 }
 
-int
-gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen)
+/* setiv without the burn (the caller burns the returned depth); RC gets
+ * the error code. */
+unsigned int
+chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
 {
-  chacha_ctx *ctx = c;
+  unsigned int burn = 0;
 
+  *rc = GCRY_OK;
   if (ctx->xchacha)
     {
       if (ivlen != 24)
-        return GCRY_ERR_INV_IV;
-      gcry_burn_stack (xchacha_setiv (ctx, iv));
+        {
+          *rc = GCRY_ERR_INV_IV;
+          return 0;
+        }
+      burn = xchacha_setiv (ctx, iv);
     }
   else if (ivlen == 8)           /* Bernstein: 64-bit counter, 64-bit nonce */
     {
@@ -185,9 +191,20 @@ gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen)
       ctx->ctr64 = 0;
     }
   else
-    return GCRY_ERR_INV_IV;
+    {
+      *rc = GCRY_ERR_INV_IV;
+      return 0;
+    }
   rewind_stream (ctx);
-  return GCRY_OK;
+  return burn;
+}
+
+int
+gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen)
+{
+  int rc;
+  gcry_burn_stack (chacha_setiv_noburn (c, iv, ivlen, &rc));
+  return rc;
 }
 
 /* Seek: the next byte is the first byte of keystream block BLOCK. */

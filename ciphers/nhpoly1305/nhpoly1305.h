@@ -29,5 +29,8 @@ unsigned int nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
 unsigned int nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n);
 /* The 16-byte hash of everything so far; CTX is left as it was. */
 unsigned int nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16]);
+/* The hash of MSG alone under a keyed CTX that holds no data yet. */
+unsigned int nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg,
+                                        size_t len, uint8_t out[16]);
 
 #endif

@@ -135,6 +135,51 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
   return burn + sizeof (poly) + sizeof (hash) + sizeof (last) + GCRY_C_FRAME;
 }
 
+/* NHPoly1305 of one whole message with a keyed, untouched CTX (Adiantum's
+ * H_L): chunks are hashed straight from MSG, only a last partial chunk is
+ * copied, and only the Poly1305 state is duplicated. */
+unsigned int
+nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg, size_t len,
+                           uint8_t out[16])
+{
+  poly1305_ctx poly;
+  uint8_t hashes[NH_BATCH * NH_HASH_BYTES];
+  uint8_t last[NH_UNIT];
+  unsigned int burn = 0;
+  size_t tail;
+
+  memcpy (&poly, &ctx->poly, sizeof poly);
+  while (len >= NH_UNIT)
+    {
+      size_t nunits = len / NH_UNIT;
+      if (nunits > NH_BATCH)
+        nunits = NH_BATCH;
+      burn = gcry_max_burn (burn, nh_units (ctx->nh_impl, ctx->nhkey, msg, nunits, hashes));
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hashes,
+                                                          nunits * NH_HASH_BYTES));
+      msg += nunits * NH_UNIT;
+      len -= nunits * NH_UNIT;
+    }
+  if (len)
+    {
+      tail = (len + 15) & ~(size_t)15;
+      if (tail == len)
+        burn = gcry_max_burn (burn, nh_one (ctx->nh_impl, ctx->nhkey, msg, len, hashes));
+      else
+        {
+          memcpy (last, msg, len);
+          memset (last + len, 0, tail - len);
+          burn = gcry_max_burn (burn, nh_one (ctx->nh_impl, ctx->nhkey, last, tail, hashes));
+          gcry_wipememory (last, tail);
+        }
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hashes, NH_HASH_BYTES));
+    }
+  burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
+  gcry_wipememory (&poly, sizeof poly);
+  gcry_wipememory (hashes, sizeof hashes);
+  return burn + sizeof (poly) + sizeof (hashes) + sizeof (last) + GCRY_C_FRAME;
+}
+
 /* -- MAC entry points ---------------------------------------------- */
 
 size_t

@@ -1,0 +1,100 @@
+"""Adiantum(XChaCha12|XChaCha20, AES-256) with NHPoly1305.
+
+Implementations combine a ChaCha level (portable, SSSE3, AVX2; NH and
+Poly1305 at the matching SIMD level) with an AES implementation (bitsliced
+C or AES-NI): every registered driver is one such combination.
+"""
+
+from __future__ import annotations
+
+from gcrylike._errors import SelftestFailed, check
+from gcrylike._spec import Implementation, TweakableCipherSpec
+from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCHACHA20
+
+from ._adiantum import ffi, lib
+
+_CHACHA = {"generic": 0, "ssse3": 1, "avx2": 2}
+_NH = {"generic": 0, "sse2": 1, "avx2": 2}
+_POLY = {"generic64": 0, "generic32": 1, "sse2": 2, "avx2": 3}
+_AES = {"generic": 0, "aesni": 1}
+
+GCRYLIKE_ADIANTUM_XCHACHA12 = 1301
+GCRYLIKE_ADIANTUM_XCHACHA20 = 1302
+
+# (tier name, priority, features, chacha, nh, poly)
+_TIERS = (
+    ("generic", 100, frozenset(), "generic", "generic", "generic64"),
+    ("amd64-sse2", 300, frozenset({"ssse3", "sse2"}), "ssse3", "sse2", "sse2"),
+    ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), "avx2", "avx2", "avx2"),
+)
+
+
+def token(chacha: str, nh: str, poly: str, aes: str) -> tuple[int, int, int, int]:
+    """The implementation token of one combination (tests use every one)."""
+    return (_CHACHA[chacha], _NH[nh], _POLY[poly], _AES[aes])
+
+
+def _implementations(prefix: str) -> tuple[Implementation, ...]:
+    built = {"chacha": lib.gcry_chacha_impls(), "nh": lib.gcry_nh_impls(),
+             "poly": lib.gcry_poly1305_impls(), "aes": lib.gcry_aes_impls()}
+    impls = []
+    for tier, prio, feats, chacha, nh, poly in _TIERS:
+        if not built["poly"] >> _POLY["generic64"] & 1 and poly == "generic64":
+            poly = "generic32"
+        for aes, bonus, aes_feats in (("generic", 0, frozenset()),
+                                      ("aesni", 50, frozenset({"aesni"}))):
+            tok = token(chacha, nh, poly, aes)
+            if all(built[k] >> t & 1 for k, t in zip(("chacha", "nh", "poly", "aes"), tok,
+                                                      strict=True)):
+                suffix = tier + ("-aesni" if aes == "aesni" else "")
+                impls.append(Implementation(
+                    f"{prefix}-{suffix}", prio + bonus, feats | aes_feats, tok,
+                    f"ChaCha {chacha}, NH {nh}, Poly1305 {poly}, AES {aes}"))
+    return tuple(impls)
+
+
+def _make_spec(rounds: int, algo: int, vectors) -> TweakableCipherSpec:
+    name = f"ADIANTUM(XCHACHA{rounds},AES)"
+
+    def setkey(ctx, key, impl):
+        check(lib.gcry_adiantum_setkey(ctx, key, len(key), rounds, *impl.token), name)
+
+    def selftest(spec, impl):
+        from gcrylike._tweakable import TweakableHandle
+
+        for vec in vectors:
+            key, tweak = bytes.fromhex(vec.key), bytes.fromhex(vec.tweak)
+            pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
+            with TweakableHandle(spec, impl, False, _selftesting=True) as h:
+                h.setkey(key)
+                if h.encrypt(pt, tweak) != ct or h.decrypt(ct, tweak) != pt:
+                    raise SelftestFailed(f"{name} on {impl.driver}: {len(pt)}-byte vector")
+                buf = bytearray(pt)
+                h.encrypt(buf, tweak, out=buf)
+                if buf != ct:
+                    raise SelftestFailed(f"{name} on {impl.driver}: in place")
+
+    return TweakableCipherSpec(
+        name=name,
+        algo=algo,
+        aliases=(f"adiantum-xchacha{rounds}",) + (("adiantum",) if rounds == 12 else ()),
+        key_sizes=(32,),
+        min_length=16,
+        max_tweak=32,
+        context_size=lib.gcry_adiantum_ctxsize(),
+        implementations=_implementations(f"adiantum-xchacha{rounds}"),
+        setkey=setkey,
+        encrypt=lib.gcry_adiantum_encrypt,
+        decrypt=lib.gcry_adiantum_decrypt,
+        crypt_sectors=lib.gcry_adiantum_crypt_sectors,
+        selftest=selftest,
+        description=f"Adiantum with XChaCha{rounds}, AES-256 and NHPoly1305",
+    )
+
+
+SPECS = (
+    _make_spec(12, GCRYLIKE_ADIANTUM_XCHACHA12, ADIANTUM_XCHACHA12),
+    _make_spec(20, GCRYLIKE_ADIANTUM_XCHACHA20, ADIANTUM_XCHACHA20),
+)
+
+__all__ = ["SPECS", "ffi", "lib", "token"]

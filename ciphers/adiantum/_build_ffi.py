@@ -1,0 +1,40 @@
+"""cffi build script for ``gcrylike.ciphers.adiantum._adiantum`` (not installed).
+
+Compiles the ChaCha, Poly1305, NH/NHPoly1305 and AES sources again beside
+the Adiantum glue (symbols are hidden per shared object), so one sector is
+one native call.
+"""
+
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+
+CDEF = """
+size_t gcry_adiantum_ctxsize(void);
+uint32_t gcry_chacha_impls(void);
+uint32_t gcry_nh_impls(void);
+uint32_t gcry_poly1305_impls(void);
+uint32_t gcry_aes_impls(void);
+int gcry_adiantum_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int rounds,
+                         unsigned int chacha_impl, unsigned int nh_impl,
+                         unsigned int poly_impl, unsigned int aes_impl);
+int gcry_adiantum_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+                          const uint8_t *tweak, size_t tweaklen);
+int gcry_adiantum_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+                          const uint8_t *tweak, size_t tweaklen);
+int gcry_adiantum_crypt_sectors(void *ctx, uint8_t *buf, size_t nsectors, size_t sector_size,
+                                uint64_t first, int encrypting);
+"""
+
+ffibuilder = make_ffi(
+    "gcrylike.ciphers.adiantum._adiantum",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/adiantum/adiantum_glue.c",
+     "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
+     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c",
+     "ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
+     "ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
+    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
+                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S",
+                 "nh-amd64-sse2.S", "nh-amd64-avx2.S", "aes-amd64-aesni.S"],
+    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    includes='#include "adiantum.h"',
+)

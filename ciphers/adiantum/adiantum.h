@@ -1,0 +1,23 @@
+/* adiantum.h - Adiantum (Crowley and Biggers, ToSC 2018): XChaCha12 or
+ * XChaCha20, AES-256 and NHPoly1305 in the HBSH construction. */
+#ifndef GCRYLIKE_ADIANTUM_H
+#define GCRYLIKE_ADIANTUM_H
+
+#include "aes_glue.h"
+#include "chacha.h"
+#include "nhpoly1305.h"
+
+#define ADIANTUM_KEY 32
+#define ADIANTUM_BLOCK 16      /* the part that goes through AES */
+#define ADIANTUM_TWEAK_MAX 32
+/* K_E (32) || K_T (16) || K_L (16) || K_N (1072) */
+#define ADIANTUM_DERIVED (32 + 16 + 16 + NH_KEY_BYTES)
+
+typedef struct {
+  chacha_ctx stream;       /* XChaCha keyed with K_S, no nonce */
+  nhpoly1305_ctx hash;     /* keyed with K_L || K_N, no data */
+  poly1305_ctx tweak;      /* keyed with K_T (s = 0), no data */
+  aes256_ctx aes;          /* keyed with K_E */
+} adiantum_ctx;
+
+#endif
