@@ -17,47 +17,60 @@
  *           h[2] <= 4, where c_i is block i of m plus 2^128.
  *   table   512 bytes, 64-byte aligned, filled by
  *           _gcry_poly1305_amd64_avx2_setup (poly1305_amd64_tables.c):
- *             0    nine 32-byte entries k of r^4 (low dword of each qword)
- *                  and r^8 (high dword), every lane equal; k = 0..4 the
- *                  26-bit limbs, k = 5..8 five times limbs 1..4
- *             288  five 32-byte entries, limb k of P_j in the low dword of
- *                  lane j and 5 times it in the high dword,
- *                  P = (r^4, r^2, r^3, r^1)
+ *             0, 40, 80, 120  r^4, r^8, r^12, r^16 ("compact powers"):
+ *                  nine dwords each, the 26-bit limbs 0-4 then five times
+ *                  limbs 1-4
+ *             160  five 32-byte entries: limb k of P_j in the low dword of
+ *                  lane j, 5 times it in the high dword, P = (r^4, r^2,
+ *                  r^3, r^1)
  *   m       nblocks 16-byte blocks, any alignment.
  *   nblocks a multiple of 4 (a remainder is ignored); 0 returns at once.
  *
- * Returns the burn depth: 0, no stack is used (no push, no red zone).  Only
- * caller-saved GPRs are touched (rax, rcx, rdx, rsi, r8-r11).  All ymm
- * registers are cleared (vzeroall) before return.  Branches depend on
- * nblocks only.
+ * Returns the burn depth, the bytes below the stack pointer at entry that
+ * were written: with 20 or more blocks the main loop keeps r^4, r^8, r^12
+ * and r^16 broadcast to full vectors in a 1152-byte frame aligned down to
+ * 32 bytes, depth 1152 + (entry rsp mod 32) (1160 or 1176 under the ABI's
+ * alignment; computed at run time); with 4 to 16 blocks no stack is used
+ * and the depth is 0.  The frame is not wiped here.  Only caller-saved GPRs
+ * are touched (rax, rcx, rdx, rsi, r8-r11).  All ymm registers are cleared
+ * (vzeroall) before return.  Branches depend on nblocks only.
  *
  * Method.  Numbers mod p are five 26-bit limbs x_0 + 2^26 x_1 + ... +
  * 2^104 x_4; a product x y is
  *     d_i = sum_{j <= i} x_j y_{i-j} + sum_{j > i} x_j (5 y_{i-j+5})
- * (2^130 = 5 mod p), 25 vpmuludq (32x32 -> 64 bit; only the low dword of
- * each qword lane is read, which lets the table keep two sets of values
- * in one entry).  Every ymm holds one limb of four independent streams,
- * one per 64-bit lane.  A load of four blocks and vpunpck{l,h}qdq put
- * blocks 0, 2, 1, 3 of the group in lanes 0, 1, 2, 3; the lane powers in
- * the table follow that order.  With n = 4g blocks, stream j accumulates
+ * (2^130 = 5 mod p), 25 vpmuludq (32x32 -> 64 bits; only the low dword of
+ * each qword lane is read).  Every ymm holds one limb of four independent
+ * streams, one per 64-bit lane.  A load of four blocks and vpunpck{l,h}qdq
+ * put blocks 0, 2, 1, 3 of the group in lanes 0, 1, 2, 3; the lane powers
+ * in the table follow that order.  With n = 4g blocks, stream j
+ * accumulates
  *     A_j = (...((c_j r^4 + c_{4+j}) r^4 + ...) r^4 + c_{4(g-1)+j}),
  * the entry h added into lane 0 (block 0), and the result is
- *     h' = A_0 r^4 + A_1 r^3 + A_2 r^2 + A_3 r      (here written per block
- * index; in lane order the powers are r^4, r^2, r^3, r^1).  The loop takes
- * eight blocks at a time, A = (A + c_lo) r^8 + c_hi r^4, which is two
- * four-block steps with one carry pass instead of two; the c_hi r^4 half
- * does not depend on A and runs ahead under the previous carry chain.  A
- * single four-block step with r^4 handles an odd group count, and the last
- * group is multiplied by the lane powers, summed across lanes and carried
- * in GPRs.
+ *     h' = A_0 r^4 + A_1 r^3 + A_2 r^2 + A_3 r
+ * (written per block index; in lane order the powers are r^4, r^2, r^3,
+ * r^1).  Any number of the g-1 steps A = (A + c) r^4 before the last group
+ * can be merged: the main loop takes sixteen blocks (groups c_0..c_3),
+ *     A = (A + c_0) r^16 + c_1 r^12 + c_2 r^8 + c_3 r^4,
+ * four steps for one carry pass.  Only the first term depends on A: the
+ * c_1..c_3 products run ahead, under the previous carry chain.  Every
+ * product takes its table value as a memory operand from the frame, so
+ * that h, the sums and a group's limbs fit the sixteen ymm registers (the
+ * other way round, table values broadcast into registers and the limbs
+ * stored to the frame and reloaded at once, measured ~30% slower: the
+ * 32-byte reloads wait on the stores).  The 16-block step does 100
+ * vpmuludq, ~150 other vector ops, against ~300 for four 4-block steps.  The
+ * one to three groups the loop leaves over are taken first, by an
+ * eight-block step (A = (A + c_0) r^8 + c_1 r^4) and/or a four-block step,
+ * with table values broadcast into registers (no frame); the last group is
+ * multiplied by the lane powers, summed across lanes and carried in GPRs.
  *
- * Limb bounds: after a carry pass limbs are < 2^26 + 2^9; plus a message
- * limb (< 2^26, limb 4 < 2^25) < 2^27 (the entry h: limb 4 < 2^27 + 2^25).
- * Table limbs are < 2^26 and the 5x ones < 2^28.4, so one product sum
- * d_i < 5 * 2^27.4 * 2^28.4 < 2^58.2 and d_i plus the c_hi products
- * < 2^58.7 < 2^64; the carry pass below brings limbs back under 2^32
- * (vpmuludq's input width) with room to spare.  The lane sum of the last
- * step is < 2^61.
+ * Limb bounds: after a carry pass limbs are < 2^26 + 2^10; plus a message
+ * limb (< 2^26, limb 4 < 2^25) < 2^27 + 2^10 (the entry h: limb 4 < 2^27 +
+ * 2^25).  Table limbs are < 2^26 and the 5x ones < 2^28.33, so the product
+ * sums of A are < 21 * 2^26 * 2^27.33 < 2^57.72 and those of a message
+ * group < 21 * 2^52 < 2^56.4: the loop's d_i < 2^57.72 + 3 * 2^56.4 < 2^59,
+ * below 2^64, and the carry pass brings the limbs back below 2^27
+ * (vpmuludq reads 32 bits).  The lane sums of the last step are < 2^60.
  */
 
 #include "asm-common-amd64.h"
@@ -73,10 +86,17 @@ GCRY_RODATA
 
 .text
 
-/* Table entry k of the r^4 / r^8 area, and limb entry k of the lane-power
- * area (rsi = table). */
-#define TE(k)	((k) * 32)(%rsi)
-#define TP(k)	(288 + (k) * 32)(%rsi)
+/* Table (rsi): dword k of the compact power at byte offset p; limb entry k
+ * of the lane powers.  Frame (rsp): value k of expanded power q = 0..3
+ * (r^4, r^8, r^12, r^16) broadcast to a 32-byte vector. */
+#define P4	0
+#define P8	40
+#define P12	80
+#define P16	120
+#define PW(p, k)	((p) + 4 * (k))(%rsi)
+#define TP(k)		(160 + (k) * 32)(%rsi)
+#define EX(q, k)	((q) * 288 + (k) * 32)(%rsp)
+#define FRAME		1152
 
 /* Four blocks at byte offset off of m (rdx) into limbs x0..x4, with the
  * 2^128 bit; lanes = blocks 0, 2, 1, 3.  t scratch. */
@@ -98,77 +118,126 @@ GCRY_RODATA
 	vpor	.Lavx2_hibit(%rip), \x4, \x4	/* bits 104-127, 2^128 */
 .endm
 
-/* d0..d4 = x0..x4 times the r^4 entries (memory operands, low dwords). */
-.macro MUL_R4 x0, x1, x2, x3, x4, d0, d1, d2, d3, d4, t
-	vpmuludq TE(0), \x0, \d0
-	vpmuludq TE(1), \x0, \d1
-	vpmuludq TE(2), \x0, \d2
-	vpmuludq TE(3), \x0, \d3
-	vpmuludq TE(4), \x0, \d4
-	vpmuludq TE(8), \x1, \t;  vpaddq \t, \d0, \d0
-	vpmuludq TE(0), \x1, \t;  vpaddq \t, \d1, \d1
-	vpmuludq TE(1), \x1, \t;  vpaddq \t, \d2, \d2
-	vpmuludq TE(2), \x1, \t;  vpaddq \t, \d3, \d3
-	vpmuludq TE(3), \x1, \t;  vpaddq \t, \d4, \d4
-	vpmuludq TE(7), \x2, \t;  vpaddq \t, \d0, \d0
-	vpmuludq TE(8), \x2, \t;  vpaddq \t, \d1, \d1
-	vpmuludq TE(0), \x2, \t;  vpaddq \t, \d2, \d2
-	vpmuludq TE(1), \x2, \t;  vpaddq \t, \d3, \d3
-	vpmuludq TE(2), \x2, \t;  vpaddq \t, \d4, \d4
-	vpmuludq TE(6), \x3, \t;  vpaddq \t, \d0, \d0
-	vpmuludq TE(7), \x3, \t;  vpaddq \t, \d1, \d1
-	vpmuludq TE(8), \x3, \t;  vpaddq \t, \d2, \d2
-	vpmuludq TE(0), \x3, \t;  vpaddq \t, \d3, \d3
-	vpmuludq TE(1), \x3, \t;  vpaddq \t, \d4, \d4
-	vpmuludq TE(5), \x4, \t;  vpaddq \t, \d0, \d0
-	vpmuludq TE(6), \x4, \t;  vpaddq \t, \d1, \d1
-	vpmuludq TE(7), \x4, \t;  vpaddq \t, \d2, \d2
-	vpmuludq TE(8), \x4, \t;  vpaddq \t, \d3, \d3
-	vpmuludq TE(0), \x4, \t;  vpaddq \t, \d4, \d4
+/* d0..d4 (init 1: =, init 0: +=) x0..x4 times expanded power q, the table
+ * values as memory operands from the frame; x0..x4 registers, kept.
+ * t scratch. */
+.macro MULM q, init, x0, x1, x2, x3, x4, d0, d1, d2, d3, d4, t
+	.if \init
+	vpmuludq EX(\q, 0), \x0, \d0
+	vpmuludq EX(\q, 1), \x0, \d1
+	vpmuludq EX(\q, 2), \x0, \d2
+	vpmuludq EX(\q, 3), \x0, \d3
+	vpmuludq EX(\q, 4), \x0, \d4
+	.else
+	vpmuludq EX(\q, 0), \x0, \t;  vpaddq \t, \d0, \d0
+	vpmuludq EX(\q, 1), \x0, \t;  vpaddq \t, \d1, \d1
+	vpmuludq EX(\q, 2), \x0, \t;  vpaddq \t, \d2, \d2
+	vpmuludq EX(\q, 3), \x0, \t;  vpaddq \t, \d3, \d3
+	vpmuludq EX(\q, 4), \x0, \t;  vpaddq \t, \d4, \d4
+	.endif
+	vpmuludq EX(\q, 8), \x1, \t;  vpaddq \t, \d0, \d0
+	vpmuludq EX(\q, 0), \x1, \t;  vpaddq \t, \d1, \d1
+	vpmuludq EX(\q, 1), \x1, \t;  vpaddq \t, \d2, \d2
+	vpmuludq EX(\q, 2), \x1, \t;  vpaddq \t, \d3, \d3
+	vpmuludq EX(\q, 3), \x1, \t;  vpaddq \t, \d4, \d4
+	vpmuludq EX(\q, 7), \x2, \t;  vpaddq \t, \d0, \d0
+	vpmuludq EX(\q, 8), \x2, \t;  vpaddq \t, \d1, \d1
+	vpmuludq EX(\q, 0), \x2, \t;  vpaddq \t, \d2, \d2
+	vpmuludq EX(\q, 1), \x2, \t;  vpaddq \t, \d3, \d3
+	vpmuludq EX(\q, 2), \x2, \t;  vpaddq \t, \d4, \d4
+	vpmuludq EX(\q, 6), \x3, \t;  vpaddq \t, \d0, \d0
+	vpmuludq EX(\q, 7), \x3, \t;  vpaddq \t, \d1, \d1
+	vpmuludq EX(\q, 8), \x3, \t;  vpaddq \t, \d2, \d2
+	vpmuludq EX(\q, 0), \x3, \t;  vpaddq \t, \d3, \d3
+	vpmuludq EX(\q, 1), \x3, \t;  vpaddq \t, \d4, \d4
+	vpmuludq EX(\q, 5), \x4, \t;  vpaddq \t, \d0, \d0
+	vpmuludq EX(\q, 6), \x4, \t;  vpaddq \t, \d1, \d1
+	vpmuludq EX(\q, 7), \x4, \t;  vpaddq \t, \d2, \d2
+	vpmuludq EX(\q, 8), \x4, \t;  vpaddq \t, \d3, \d3
+	vpmuludq EX(\q, 0), \x4, \t;  vpaddq \t, \d4, \d4
 .endm
 
-/* d0..d4 += x0..x4 times r^8: entry k's high dwords broadcast into the
- * register a (or b, alternately), then every product that uses it. */
-.macro MULACC_R8 x0, x1, x2, x3, x4, d0, d1, d2, d3, d4, a, b, t, u
-	vpbroadcastd (4+0*32)(%rsi), \a		/* r_0 */
-	vpbroadcastd (4+1*32)(%rsi), \b		/* r_1 */
-	vpmuludq \a, \x0, \t;  vpaddq \t, \d0, \d0
-	vpmuludq \a, \x1, \u;  vpaddq \u, \d1, \d1
-	vpmuludq \a, \x2, \t;  vpaddq \t, \d2, \d2
-	vpmuludq \a, \x3, \u;  vpaddq \u, \d3, \d3
-	vpmuludq \a, \x4, \t;  vpaddq \t, \d4, \d4
-	vpbroadcastd (4+2*32)(%rsi), \a		/* r_2 */
-	vpmuludq \b, \x0, \u;  vpaddq \u, \d1, \d1
-	vpmuludq \b, \x1, \t;  vpaddq \t, \d2, \d2
-	vpmuludq \b, \x2, \u;  vpaddq \u, \d3, \d3
-	vpmuludq \b, \x3, \t;  vpaddq \t, \d4, \d4
-	vpbroadcastd (4+5*32)(%rsi), \b		/* 5 r_1 */
-	vpmuludq \a, \x0, \u;  vpaddq \u, \d2, \d2
-	vpmuludq \a, \x1, \t;  vpaddq \t, \d3, \d3
-	vpmuludq \a, \x2, \u;  vpaddq \u, \d4, \d4
-	vpbroadcastd (4+3*32)(%rsi), \a		/* r_3 */
-	vpmuludq \b, \x4, \t;  vpaddq \t, \d0, \d0
-	vpbroadcastd (4+6*32)(%rsi), \b		/* 5 r_2 */
-	vpmuludq \a, \x0, \u;  vpaddq \u, \d3, \d3
-	vpmuludq \a, \x1, \t;  vpaddq \t, \d4, \d4
-	vpbroadcastd (4+4*32)(%rsi), \a		/* r_4 */
-	vpmuludq \b, \x3, \u;  vpaddq \u, \d0, \d0
-	vpmuludq \b, \x4, \t;  vpaddq \t, \d1, \d1
-	vpbroadcastd (4+7*32)(%rsi), \b		/* 5 r_3 */
-	vpmuludq \a, \x0, \u;  vpaddq \u, \d4, \d4
-	vpbroadcastd (4+8*32)(%rsi), \a		/* 5 r_4 */
-	vpmuludq \b, \x2, \t;  vpaddq \t, \d0, \d0
-	vpmuludq \b, \x3, \u;  vpaddq \u, \d1, \d1
-	vpmuludq \b, \x4, \t;  vpaddq \t, \d2, \d2
-	vpmuludq \a, \x1, \u;  vpaddq \u, \d0, \d0
-	vpmuludq \a, \x2, \t;  vpaddq \t, \d1, \d1
-	vpmuludq \a, \x3, \u;  vpaddq \u, \d2, \d2
-	vpmuludq \a, \x4, \t;  vpaddq \t, \d3, \d3
+/* Compact power at table offset p -> expanded power q in the frame;
+ * t scratch. */
+.macro EXPAND p, q, t
+	vpbroadcastd PW(\p, 0), \t;  vmovdqa \t, EX(\q, 0)
+	vpbroadcastd PW(\p, 1), \t;  vmovdqa \t, EX(\q, 1)
+	vpbroadcastd PW(\p, 2), \t;  vmovdqa \t, EX(\q, 2)
+	vpbroadcastd PW(\p, 3), \t;  vmovdqa \t, EX(\q, 3)
+	vpbroadcastd PW(\p, 4), \t;  vmovdqa \t, EX(\q, 4)
+	vpbroadcastd PW(\p, 5), \t;  vmovdqa \t, EX(\q, 5)
+	vpbroadcastd PW(\p, 6), \t;  vmovdqa \t, EX(\q, 6)
+	vpbroadcastd PW(\p, 7), \t;  vmovdqa \t, EX(\q, 7)
+	vpbroadcastd PW(\p, 8), \t;  vmovdqa \t, EX(\q, 8)
+.endm
+
+/* d0..d4 (init 1: =, init 0: +=) x0..x4 times the compact power at table
+ * offset p, for the short steps (no frame).  x0..x4 are registers (kept);
+ * each table value is broadcast into a or b (alternately) and used by every
+ * product that needs it:
+ *   r_0: x0 d0, x1 d1, x2 d2, x3 d3, x4 d4     5r_1: x4 d0
+ *   r_1: x0 d1, x1 d2, x2 d3, x3 d4            5r_2: x3 d0, x4 d1
+ *   r_2: x0 d2, x1 d3, x2 d4                   5r_3: x2 d0, x3 d1, x4 d2
+ *   r_3: x0 d3, x1 d4                          5r_4: x1 d0, x2 d1, x3 d2, x4 d3
+ *   r_4: x0 d4
+ * t, u product scratch. */
+.macro MULBC p, init, x0, x1, x2, x3, x4, d0, d1, d2, d3, d4, a, b, t, u
+	vpbroadcastd PW(\p, 0), \a
+	vpbroadcastd PW(\p, 1), \b
+	.if \init
+	vpmuludq \x0, \a, \d0
+	vpmuludq \x1, \a, \d1
+	vpmuludq \x2, \a, \d2
+	vpmuludq \x3, \a, \d3
+	vpmuludq \x4, \a, \d4
+	.else
+	vpmuludq \x0, \a, \t;  vpaddq \t, \d0, \d0
+	vpmuludq \x1, \a, \u;  vpaddq \u, \d1, \d1
+	vpmuludq \x2, \a, \t;  vpaddq \t, \d2, \d2
+	vpmuludq \x3, \a, \u;  vpaddq \u, \d3, \d3
+	vpmuludq \x4, \a, \t;  vpaddq \t, \d4, \d4
+	.endif
+	vpbroadcastd PW(\p, 2), \a
+	vpmuludq \x0, \b, \u;  vpaddq \u, \d1, \d1
+	vpmuludq \x1, \b, \t;  vpaddq \t, \d2, \d2
+	vpmuludq \x2, \b, \u;  vpaddq \u, \d3, \d3
+	vpmuludq \x3, \b, \t;  vpaddq \t, \d4, \d4
+	vpbroadcastd PW(\p, 5), \b
+	vpmuludq \x0, \a, \u;  vpaddq \u, \d2, \d2
+	vpmuludq \x1, \a, \t;  vpaddq \t, \d3, \d3
+	vpmuludq \x2, \a, \u;  vpaddq \u, \d4, \d4
+	vpbroadcastd PW(\p, 3), \a
+	vpmuludq \x4, \b, \t;  vpaddq \t, \d0, \d0
+	vpbroadcastd PW(\p, 6), \b
+	vpmuludq \x0, \a, \u;  vpaddq \u, \d3, \d3
+	vpmuludq \x1, \a, \t;  vpaddq \t, \d4, \d4
+	vpbroadcastd PW(\p, 4), \a
+	vpmuludq \x3, \b, \u;  vpaddq \u, \d0, \d0
+	vpmuludq \x4, \b, \t;  vpaddq \t, \d1, \d1
+	vpbroadcastd PW(\p, 7), \b
+	vpmuludq \x0, \a, \u;  vpaddq \u, \d4, \d4
+	vpbroadcastd PW(\p, 8), \a
+	vpmuludq \x2, \b, \t;  vpaddq \t, \d0, \d0
+	vpmuludq \x3, \b, \u;  vpaddq \u, \d1, \d1
+	vpmuludq \x4, \b, \t;  vpaddq \t, \d2, \d2
+	vpmuludq \x1, \a, \u;  vpaddq \u, \d0, \d0
+	vpmuludq \x2, \a, \t;  vpaddq \t, \d1, \d1
+	vpmuludq \x3, \a, \u;  vpaddq \u, \d2, \d2
+	vpmuludq \x4, \a, \t;  vpaddq \t, \d3, \d3
+.endm
+
+/* h (ymm0-4) += x */
+.macro ADD5 x0, x1, x2, x3, x4
+	vpaddq	\x0, %ymm0, %ymm0
+	vpaddq	\x1, %ymm1, %ymm1
+	vpaddq	\x2, %ymm2, %ymm2
+	vpaddq	\x3, %ymm3, %ymm3
+	vpaddq	\x4, %ymm4, %ymm4
 .endm
 
 /* One carry pass d0..d4 -> h0..h4, two interleaved chains
  *     0->1, 3->4 | 1->2, 4->0 (times 5) | 2->3, 0->1 | 3->4
- * leaving h0, h2, h3 < 2^26, h1 < 2^26 + 2^9, h4 < 2^26 + 2^7.
+ * leaving h0, h2, h3 < 2^26 and h1, h4 < 2^26 + 2^10 when every d_i < 2^59.
  * m holds the 26-bit mask; t, u scratch. */
 .macro CARRY d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, m, t, u
 	vpsrlq	$26, \d0, \t
@@ -197,7 +266,7 @@ GCRY_RODATA
 .endm
 
 /* Final carry in GPRs and repacking into radix 2^64.  In: limbs 0-4 in
- * r8, r9, r10, r11, rcx, each < 2^61.  Out: h[0..2] at rdi with h[2] <= 4.
+ * r8, r9, r10, rsi, rcx, each < 2^61.  Out: h[0..2] at rdi with h[2] <= 4.
  * Scratch rax, rdx.  One full carry pass 0->1->2->3->4->0 (times 5) ->1
  * leaves limbs 0, 2, 3, 4 < 2^26 and limb 1 < 2^26 + 2^12; then
  *   h[0] = d0 + 2^26 d1 + 2^52 d2        (mod 2^64, carry out)
@@ -215,10 +284,10 @@ GCRY_RODATA
 	movq	%r10, %rax
 	shrq	$26, %rax
 	andl	$0x3ffffff, %r10d
-	addq	%rax, %r11
-	movq	%r11, %rax
+	addq	%rax, %rsi
+	movq	%rsi, %rax
 	shrq	$26, %rax
-	andl	$0x3ffffff, %r11d
+	andl	$0x3ffffff, %esi
 	addq	%rax, %rcx
 	movq	%rcx, %rax
 	shrq	$26, %rax
@@ -235,8 +304,8 @@ GCRY_RODATA
 	movq	%r10, %rax
 	shlq	$52, %rax			/* low 12 bits of d2 */
 	shrq	$12, %r10
-	shlq	$14, %r11
-	addq	%r11, %r10			/* d2 / 2^12 + 2^14 d3 < 2^41 */
+	shlq	$14, %rsi
+	addq	%rsi, %r10			/* d2 / 2^12 + 2^14 d3 < 2^41 */
 	movq	%rcx, %rdx
 	shlq	$40, %rdx			/* low 24 bits of d4 */
 	shrq	$24, %rcx
@@ -248,19 +317,32 @@ GCRY_RODATA
 	movq	%rcx, 16(%rdi)
 .endm
 
+/* The fixed register roles (see the map below). */
+#define HREGS	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4
+#define DREGS	%ymm5, %ymm6, %ymm7, %ymm8, %ymm9
+#define XREGS	%ymm10, %ymm11, %ymm12, %ymm13, %ymm14
+#define BCREGS	%ymm10, %ymm11, %ymm12, %ymm13
+
 /**********************************************************************
  * Register map:
- *   ymm0-4   h, the accumulator limbs 0-4 (lane j = stream j)
+ *   ymm0-4   h, the accumulator limbs 0-4 (lane j = stream j); in the
+ *            eight-block step also the second group's limbs
  *   ymm5-9   d, the product sums limbs 0-4
- *   ymm10-14 message limbs; r^8 broadcasts; the mask in the carry pass
- *   ymm15    product scratch
- *   rdi h, rsi table, rdx m, rcx groups of four blocks left after the
- *   last group; rax, r8-r11 scratch.  No stack.
+ *   ymm10-14 message limbs; in the short steps the broadcast table values
+ *            and product scratch (MULBC a, b, t, u); the mask in the carry
+ *   ymm15    scratch
+ *   rdi h, rsi table (limb 3 in the final pack), rdx m, rcx groups of
+ *   four blocks (then loop count; limb 4 in the final pack), r11 the entry
+ *   rsp for the whole call (CFA = r11 + 8); rax, r8-r10 scratch.  Frame
+ *   (main loop only): EX(0..3, 0..8) at rsp, 32-byte aligned.
  **********************************************************************/
 GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx2_blocks)
 	xorl	%eax, %eax
 	shrq	$2, %rcx			/* groups of four blocks */
 	jz	.Lavx2_ret
+
+	movq	%rsp, %r11
+	.cfi_def_cfa_register %r11
 
 	/* h (3 x 64 bits) -> five 26-bit limbs in lane 0 of ymm0-4 (VEX
 	 * vmovd zeroes the other lanes) */
@@ -270,80 +352,84 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx2_blocks)
 	movl	%r8d, %eax
 	andl	$0x3ffffff, %eax
 	vmovd	%eax, %xmm0
-	movq	%r8, %r11
-	shrq	$26, %r11
-	andl	$0x3ffffff, %r11d
-	vmovd	%r11d, %xmm1
+	movq	%r8, %rax
+	shrq	$26, %rax
+	andl	$0x3ffffff, %eax
+	vmovd	%eax, %xmm1
 	shrdq	$52, %r9, %r8			/* bits 52-115 */
 	andl	$0x3ffffff, %r8d
 	vmovd	%r8d, %xmm2
-	movq	%r9, %r11
-	shrq	$14, %r11
-	andl	$0x3ffffff, %r11d
-	vmovd	%r11d, %xmm3
+	movq	%r9, %rax
+	shrq	$14, %rax
+	andl	$0x3ffffff, %eax
+	vmovd	%eax, %xmm3
 	shrdq	$40, %r10, %r9			/* bits 104-167: < 2^27 */
 	vmovd	%r9d, %xmm4
 
-	subq	$1, %rcx			/* keep the last group apart */
+	subq	$1, %rcx			/* groups before the last one */
+	testq	$2, %rcx
+	jz	.Lavx2_no8
+
+	/* Eight blocks: A = (A + c_0) r^8 + c_1 r^4, no frame: d from
+	 * A + c_0 first, then c_1's limbs take the place of h. */
+	LOAD4	0, XREGS, %ymm15
+	ADD5	XREGS
+	MULBC	P8, 1, HREGS, DREGS, BCREGS
+	LOAD4	64, HREGS, %ymm15
+	MULBC	P4, 0, HREGS, DREGS, BCREGS
+	vmovdqa	.Lavx2_mask26(%rip), %ymm14
+	CARRY	DREGS, HREGS, %ymm14, %ymm12, %ymm13
+	addq	$128, %rdx
+.Lavx2_no8:
+	testq	$1, %rcx
+	jz	.Lavx2_no4
+
+	/* Four blocks: A = (A + c_0) r^4 */
+	LOAD4	0, XREGS, %ymm15
+	ADD5	XREGS
+	MULBC	P4, 1, HREGS, DREGS, BCREGS
+	vmovdqa	.Lavx2_mask26(%rip), %ymm14
+	CARRY	DREGS, HREGS, %ymm14, %ymm12, %ymm13
+	addq	$64, %rdx
+.Lavx2_no4:
+	shrq	$2, %rcx			/* sixteen-block iterations */
 	jz	.Lavx2_last
-	cmpq	$2, %rcx
-	jb	.Lavx2_one
+
+	/* Frame: r^4, r^8, r^12, r^16 as broadcast vectors */
+	subq	$FRAME, %rsp
+	andq	$-32, %rsp
+	EXPAND	P4, 0, %ymm15
+	EXPAND	P8, 1, %ymm15
+	EXPAND	P12, 2, %ymm15
+	EXPAND	P16, 3, %ymm15
 
 .balign 32
-.Lavx2_loop8:
-	/* Eight blocks: A = (A + c_lo) r^8 + c_hi r^4, lanes as above.
-	 * c_hi (blocks 4-7): limbs in ymm10-14, d = c_hi r^4 */
-	LOAD4	64, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
-	MUL_R4	%ymm10, %ymm11, %ymm12, %ymm13, %ymm14, \
-		%ymm5, %ymm6, %ymm7, %ymm8, %ymm9, %ymm15
-	/* c_lo (blocks 0-3) into h */
-	LOAD4	0, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
-	vpaddq	%ymm10, %ymm0, %ymm0
-	vpaddq	%ymm11, %ymm1, %ymm1
-	vpaddq	%ymm12, %ymm2, %ymm2
-	vpaddq	%ymm13, %ymm3, %ymm3
-	vpaddq	%ymm14, %ymm4, %ymm4
-	/* d += h r^8 */
-	MULACC_R8 %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, \
-		%ymm5, %ymm6, %ymm7, %ymm8, %ymm9, \
-		%ymm10, %ymm11, %ymm12, %ymm13
-	/* h = d, carried */
+.Lavx2_loop16:
+	/* Sixteen blocks, groups c_0..c_3 at m + 0, 64, 128, 192:
+	 * d = c_1 r^12 + c_2 r^8 + c_3 r^4, d += (A + c_0) r^16, A = d
+	 * carried. */
+	LOAD4	64, XREGS, %ymm15
+	MULM	2, 1, XREGS, DREGS, %ymm15
+	LOAD4	128, XREGS, %ymm15
+	MULM	1, 0, XREGS, DREGS, %ymm15
+	LOAD4	192, XREGS, %ymm15
+	MULM	0, 0, XREGS, DREGS, %ymm15
+	LOAD4	0, XREGS, %ymm15
+	ADD5	XREGS
+	MULM	3, 0, HREGS, DREGS, %ymm15
 	vmovdqa	.Lavx2_mask26(%rip), %ymm14
-	CARRY	%ymm5, %ymm6, %ymm7, %ymm8, %ymm9, \
-		%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm14, %ymm12, %ymm13
+	CARRY	DREGS, HREGS, %ymm14, %ymm12, %ymm13
 
-	addq	$128, %rdx
-	subq	$2, %rcx
-	cmpq	$2, %rcx
-	jae	.Lavx2_loop8
-	testq	%rcx, %rcx
-	jz	.Lavx2_last
-
-.Lavx2_one:
-	/* Four blocks, all lanes by r^4: A = (A + c) r^4 */
-	LOAD4	0, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
-	vpaddq	%ymm10, %ymm0, %ymm0
-	vpaddq	%ymm11, %ymm1, %ymm1
-	vpaddq	%ymm12, %ymm2, %ymm2
-	vpaddq	%ymm13, %ymm3, %ymm3
-	vpaddq	%ymm14, %ymm4, %ymm4
-	MUL_R4	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, \
-		%ymm5, %ymm6, %ymm7, %ymm8, %ymm9, %ymm15
-	vmovdqa	.Lavx2_mask26(%rip), %ymm14
-	CARRY	%ymm5, %ymm6, %ymm7, %ymm8, %ymm9, \
-		%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm14, %ymm12, %ymm13
-	addq	$64, %rdx
+	addq	$256, %rdx
+	subq	$1, %rcx
+	jnz	.Lavx2_loop16
 
 .Lavx2_last:
 	/* Last four blocks: d = (A + c) P lane by lane, P = r^4, r^2, r^3,
 	 * r^1.  Limb k of P from the table (low dwords, memory operands),
 	 * 5 P_k moved down from the high dwords into ymm10-13 (k = 1..4). */
-	LOAD4	0, %ymm10, %ymm11, %ymm12, %ymm13, %ymm14, %ymm15
-	vpaddq	%ymm10, %ymm0, %ymm0
-	vpaddq	%ymm11, %ymm1, %ymm1
-	vpaddq	%ymm12, %ymm2, %ymm2
-	vpaddq	%ymm13, %ymm3, %ymm3
-	vpaddq	%ymm14, %ymm4, %ymm4
+	LOAD4	0, XREGS, %ymm15
+	ADD5	XREGS
 	vpshufd	$0xf5, TP(1), %ymm10		/* 5 P_1 */
 	vpshufd	$0xf5, TP(2), %ymm11		/* 5 P_2 */
 	vpshufd	$0xf5, TP(3), %ymm12		/* 5 P_3 */
@@ -374,7 +460,7 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx2_blocks)
 	vpmuludq %ymm13, %ymm4, %ymm15;  vpaddq %ymm15, %ymm8, %ymm8
 	vpmuludq TP(0), %ymm4, %ymm14;   vpaddq %ymm14, %ymm9, %ymm9
 
-	/* Sum the four lanes of d0..d4 (each sum < 2^61):
+	/* Sum the four lanes of d0..d4 (each sum < 2^60):
 	 * xmm5 = d0 | d1, xmm7 = d2 | d3, xmm9 = d4 | d4 */
 	vextracti128 $1, %ymm5, %xmm0
 	vextracti128 $1, %ymm6, %xmm1
@@ -397,14 +483,18 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx2_blocks)
 	vmovq	%xmm5, %r8
 	vpextrq	$1, %xmm5, %r9
 	vmovq	%xmm7, %r10
-	vpextrq	$1, %xmm7, %r11
+	vpextrq	$1, %xmm7, %rsi
 	vmovq	%xmm9, %rcx
 	vzeroall
 
-	/* Carry in GPRs (r8-r11, rcx = limbs 0-4), then pack radix 2^64. */
+	/* Carry in GPRs (r8-r10, rsi, rcx = limbs 0-4), pack radix 2^64. */
 	FINAL_CARRY_PACK
 
-	xorl	%eax, %eax			/* no stack used */
+	/* burn depth = entry rsp - lowest frame byte (0 without a frame) */
+	movq	%r11, %rax
+	subq	%rsp, %rax
+	movq	%r11, %rsp
+	.cfi_def_cfa_register %rsp
 .Lavx2_ret:
 	ret
 GCRY_FUNC_END(_gcry_poly1305_amd64_avx2_blocks)

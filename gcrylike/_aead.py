@@ -198,13 +198,17 @@ class _OneShotAead(_Keyed):
     """Shared body of the one-shot classes: one keyed context, and each call
     works on its own copy of it in C, so an object may be shared by threads."""
 
-    __slots__ = ()
+    __slots__ = ("_fast", "_seal", "_open")
     _ALGORITHM = ""
 
     def __init__(self, key: Any, *, impl: str | None = None) -> None:
         spec = _registry.lookup(self._ALGORITHM, "aead")
         super().__init__(spec, _registry.choose(spec, impl), impl is None)
+        self._fast: Any = None
+        self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
+        # bytes in, a fresh bytes object out, one native call (see _handle.py)
+        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK else None
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -216,45 +220,68 @@ class _OneShotAead(_Keyed):
         """The implementation in use."""
         return self._impl.driver
 
-    def _args(self, nonce: Any, associated_data: Any) -> tuple[Any, Any]:
-        if type(nonce) is not bytes:
-            with as_cbuffer(nonce, "nonce") as nbuf:
-                nonce = ffi.buffer(nbuf)[:]
-        if len(nonce) not in self._spec.iv_sizes:
+    def _failed(self, rc: int, nonce: Any) -> None:
+        if rc == ErrorCode.INV_IV:
             raise InvalidIVLength(f"{self._spec.name} nonce must be "
                                   f"{_sizes(self._spec.iv_sizes)} bytes, got {len(nonce)}")
-        if associated_data is None:
-            associated_data = b""
-        return nonce, associated_data
+        _raise(rc, self._spec.name)
 
     def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
+        ptr = self._fast
+        aad = b"" if associated_data is None else associated_data
+        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                and type(aad) is bytes:
+            n = len(data)
+            out = _ZERO * (n + 16)
+            rc = self._seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+            if rc:
+                self._failed(rc, nonce)
+            return out
         ctx = self._keyed()
-        nonce, aad = self._args(nonce, associated_data)
-        with as_cbuffer(data, "data") as src, as_cbuffer(aad, "associated_data") as abuf:
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                as_cbuffer(aad, "associated_data") as abuf:
             n = len(src)
             out = _new_output(n + self._spec.tag_size)
             with ffi.from_buffer(out) as dst:
-                rc = self._spec.seal(ctx.ptr, nonce, len(nonce), abuf, len(abuf), src, n, dst)
-        if rc:
-            _raise(rc, self._spec.name)
+                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+            if rc:
+                self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
 
     def decrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
         raises :class:`AuthenticationFailed` and releases no plaintext."""
+        ptr = self._fast
+        aad = b"" if associated_data is None else associated_data
+        tag_size = self._spec.tag_size
+        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                and type(aad) is bytes and len(data) >= tag_size + 2:
+            n = len(data)
+            out = _ZERO * (n - tag_size)
+            rc = self._open(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+            if rc:
+                self._failed(rc, nonce)  # the C side wiped ``out``
+            return out
         ctx = self._keyed()
-        nonce, aad = self._args(nonce, associated_data)
-        with as_cbuffer(data, "data") as src, as_cbuffer(aad, "associated_data") as abuf:
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                as_cbuffer(aad, "associated_data") as abuf:
             n = len(src)
-            if n < self._spec.tag_size:
+            if len(nbuf) not in self._spec.iv_sizes:
+                self._failed(ErrorCode.INV_IV, nbuf)
+            if n < tag_size:
                 raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-            out = _new_output(n - self._spec.tag_size)
+            out = _new_output(n - tag_size)
             with ffi.from_buffer(out) as dst:
-                rc = self._spec.open(ctx.ptr, nonce, len(nonce), abuf, len(abuf), src, n, dst)
-        if rc:
-            _raise(rc, self._spec.name)  # the C side wiped ``out``
+                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+            if rc:
+                self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
+
+    def close(self) -> None:
+        """Wipe and free the keyed context."""
+        self._fast = None
+        super().close()
 
     def __enter__(self):
         return self

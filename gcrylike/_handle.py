@@ -282,6 +282,8 @@ def cipher_open(name: str | int, impl: str | None = None, *, mode: str | None = 
     ``mode="poly1305"`` opens the AEAD (an :class:`AeadHandle`) of ChaCha20
     or XChaCha20, as libgcrypt's ``GCRY_CIPHER_MODE_POLY1305``.
     """
+    if mode is not None and not isinstance(mode, str):
+        raise InvalidType(f"mode must be a string, not {type(mode).__name__}")
     if mode is not None and mode.lower() != "stream":
         from ._aead import aead_open
 

@@ -25,6 +25,7 @@ AVX512_FAMILY = frozenset(f for f in FEATURES if f.startswith("avx512"))
 _lock = threading.Lock()
 _detected: frozenset[str] | None = None
 _denied: frozenset[str] | None = None
+_active: frozenset[str] | None = None  # detected - denied, kept current by set_deny
 
 
 def parse_names(spec: str | Iterable[str]) -> frozenset[str]:
@@ -66,16 +67,22 @@ def denied() -> frozenset[str]:
 
 def set_deny(names: str | Iterable[str]) -> frozenset[str]:
     """Replace the deny list; return the previous one (to restore it)."""
-    global _denied
+    global _denied, _active
     new = parse_names(names)
     previous = denied()
     if under_valgrind():
         new |= AVX512_FAMILY
     with _lock:
         _denied = new
+        _active = detected() - new
     return previous
 
 
 def active() -> frozenset[str]:
-    """Features that implementations may use now."""
-    return detected() - denied()
+    """Features that implementations may use now (read on every open, so
+    computed once per deny-list change)."""
+    global _active
+    current = _active
+    if current is None:
+        current = _active = detected() - denied()
+    return current

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import _registry
 from ._context import Context
+from ._core import ffi
 from ._errors import (
     AuthenticationFailed,
     HandleClosed,
@@ -174,7 +175,21 @@ def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
 
 def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
-    with mac_open(name, impl) as h:
-        h.setkey(key)
-        h.update(data)
-        return h.digest()
+    spec = _registry.lookup(name, "mac")
+    if spec.oneshot is None:
+        with mac_open(name, impl) as h:
+            h.setkey(key)
+            h.update(data)
+            return h.digest()
+    chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
+    n = spec.digest_size
+    tag = _ZERO * n if _BYTES_OUTPUT_OK else bytearray(n)
+    if type(key) is bytes and type(data) is bytes and type(tag) is bytes:
+        rc = spec.oneshot(key, len(key), data, len(data), tag, chosen.token)
+    else:
+        with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \
+                ffi.from_buffer(tag) as out:
+            rc = spec.oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
+    if rc:
+        raise error_for(rc, spec.name)
+    return bytes(tag)

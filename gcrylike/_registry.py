@@ -7,6 +7,7 @@ entry-point group (or :func:`register`) and are self-tested when loaded.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import threading
 import warnings
@@ -232,7 +233,12 @@ def all_specs() -> list[AnySpec]:
 
 def ranked(spec: AnySpec) -> list[Implementation]:
     """Implementations best first (priority, then registration order)."""
-    return sorted(spec.implementations, key=lambda i: -i.priority)
+    return list(_ranked(spec))
+
+
+@functools.lru_cache(maxsize=256)
+def _ranked(spec: AnySpec) -> tuple[Implementation, ...]:
+    return tuple(sorted(spec.implementations, key=lambda i: -i.priority))
 
 
 def runnable_reason(impl: Implementation) -> str | None:
@@ -274,7 +280,8 @@ def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
                 return impl
         raise UnknownName(f"{spec.name} has no implementation {driver!r}; have: "
                           + ", ".join(i.driver for i in ranked(spec)))
-    candidates = [i for i in ranked(spec) if runnable_reason(i) is None]
+    active = _hwf.active()
+    candidates = [i for i in _ranked(spec) if i.features <= active]
     for impl in candidates:
         if not _selftest.failed(impl):
             return impl

@@ -132,6 +132,9 @@ class MacSpec:
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: Optional ``oneshot(key, keylen, msg, n, out, token) -> int``: the
+    #: whole MAC in one native call, used by :func:`gcrylike.mac`.
+    oneshot: Callable[..., Any] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -110,19 +110,20 @@ crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
 {
   unsigned int burn;
 
-  burn = enter_data (ctx, encrypting, rc);
-  if (*rc)
-    return burn;
+  /* refuse bad requests before anything changes state */
   if (gcry_bad_overlap (dst, src, n))
     {
       *rc = GCRY_ERR_INV_ARG;
-      return burn;
+      return 0;
     }
   if (n > AEAD_MAX_CT - ctx->ctlen)
     {
       *rc = GCRY_ERR_TOO_LARGE;
-      return burn;
+      return 0;
     }
+  burn = enter_data (ctx, encrypting, rc);
+  if (*rc)
+    return burn;
   while (n)
     {
       size_t len = n < AEAD_CHUNK ? n : AEAD_CHUNK;
@@ -185,7 +186,7 @@ finish_noburn (aead_ctx *ctx, int *rc)
   gcry_store_le32 (lengths + 12, (uint32_t)(ctx->ctlen >> 32));
   burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, lengths, sizeof lengths));
   burn = gcry_max_burn (burn, poly1305_tag_noburn (&ctx->mac, ctx->tag));
-  gcry_wipememory (&ctx->mac, sizeof ctx->mac);
+  poly1305_wipe (&ctx->mac);
   ctx->phase = AEAD_DONE;
   return burn + sizeof (lengths) + GCRY_C_FRAME;
 }
@@ -229,7 +230,11 @@ oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   aead_ctx work;
   unsigned int burn;
 
-  memcpy (&work, keyed, sizeof work);
+  /* setiv keys the MAC afresh: only the cipher state is copied */
+  memcpy (&work.chacha, &keyed->chacha, sizeof work.chacha);
+  work.poly_impl = keyed->poly_impl;
+  work.phase = AEAD_NEED_IV;
+  work.mac.table_ready = 0;
   burn = setiv_noburn (&work, nonce, noncelen, rc);
   if (!*rc && aadlen)
     {
@@ -242,7 +247,11 @@ oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
     burn = gcry_max_burn (burn, finish_noburn (&work, rc));
   if (!*rc)
     memcpy (tag, work.tag, POLY1305_TAG);
-  gcry_wipememory (&work, sizeof work);
+  /* finish_noburn wiped the MAC state; the rest holds the key */
+  gcry_wipememory (&work.chacha, sizeof work.chacha);
+  gcry_wipememory (work.tag, sizeof work.tag);
+  if (work.phase != AEAD_DONE)
+    poly1305_wipe (&work.mac);
   return burn + sizeof (work) + GCRY_C_FRAME;
 }
 

@@ -52,6 +52,7 @@ SPEC = MacSpec(
     read=lib.gcry_poly1305_read,
     verify=lib.gcry_poly1305_verify,
     selftest=_selftest,
+    oneshot=lib.gcry_poly1305_oneshot,
     description="Poly1305 one-time authenticator, 32-byte key (r, s), 16-byte tag",
 )
 

@@ -9,6 +9,8 @@ int gcry_poly1305_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned 
 int gcry_poly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_poly1305_read(void *ctx, uint8_t *tag, size_t taglen);
 int gcry_poly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
+int gcry_poly1305_oneshot(const uint8_t *key, size_t keylen, const uint8_t *m, size_t n,
+                          uint8_t *tag, unsigned int impl);
 """
 
 ffibuilder = make_ffi(

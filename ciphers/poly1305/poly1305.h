@@ -28,6 +28,7 @@ typedef struct {
   uint8_t buf[POLY1305_BLOCK];  /* partial block */
   unsigned int buflen;
   unsigned int impl;
+  unsigned int table_ready;     /* powers computed (on first SIMD use) */
 } poly1305_ctx;
 
 /* Portable block functions: absorb NBLOCKS 16-byte blocks, each with the
@@ -47,6 +48,7 @@ unsigned int poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t
 unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
 unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
 int poly1305_impl_ok (unsigned int impl);
+void poly1305_wipe (poly1305_ctx *ctx);
 
 /* Constant-time comparison: 0 when equal. */
 int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);

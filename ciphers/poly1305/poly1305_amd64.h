@@ -22,10 +22,15 @@
  * The blocks functions absorb NBLOCKS full 16-byte blocks of M (any
  * alignment), each with the 2^128 bit: h = (h + m + 2^128) r mod p.  SSE2
  * wants NBLOCKS a multiple of 2, AVX2 a multiple of 4 (the remainder is
- * ignored; 0 returns at once).  They return their stack burn depth (bytes
- * written below the stack pointer at entry; both use no stack, so 0) and
- * clear every vector register that held key, accumulator or message data.
- * No branch or memory index depends on secret data.
+ * ignored; 0 returns at once).  They return their stack burn depth, the
+ * bytes written below the stack pointer at entry, which the caller wipes
+ * (they do not): their main loops keep expanded powers of r in a frame,
+ *   SSE2: 288 + (entry rsp mod 16) = 296 bytes for nblocks >= 10, else 0;
+ *   AVX2: 1152 + (entry rsp mod 32) = 1160 or 1176 for nblocks >= 20,
+ *         else 0
+ * (exact values computed at run time).  They clear every vector register
+ * that held key, accumulator or message data (SSE2: pxor of xmm0-15;
+ * AVX2: vzeroall).  No branch or memory index depends on secret data.
  */
 #ifndef GCRYLIKE_POLY1305_AMD64_H
 #define GCRYLIKE_POLY1305_AMD64_H

@@ -3,27 +3,31 @@
  *
  * Written from RFC 8439 section 2.5 and Bernstein's Poly1305 paper.
  *
- * Powers of the clamped r are computed modulo p = 2^130 - 5, fully reduced
- * (so every 26-bit limb is below 2^26), and stored as limbs r_0 .. r_4 of
- * radix 2^26 together with the multiples 5 r_1 .. 5 r_4 that the products
- * need for the wrapped terms (2^130 = 5 mod p).  Each limb goes in the low
- * 32 bits of a 64-bit lane: pmuludq / vpmuludq multiply the low 32 bits of
- * each 64-bit lane and ignore the high 32, which the AVX2 table uses to
- * carry a second set of values.  "Entry k" below runs over the nine values
+ * Powers of the clamped r are computed modulo p = 2^130 - 5 (in radix
+ * 2^44 with 64x64 -> 128-bit products), fully reduced, and stored as the
+ * limbs r_0 .. r_4 of radix 2^26 (each below 2^26) together with the
+ * multiples 5 r_1 .. 5 r_4 that the products need for the wrapped terms
+ * (2^130 = 5 mod p), each below 2^29.  The vector routines multiply with
+ * pmuludq / vpmuludq, which read the low 32 bits of each 64-bit lane and
+ * ignore the high 32.  "Entry k" below runs over the nine values
  *     k:  0    1    2    3    4    5      6      7      8
  *         r_0  r_1  r_2  r_3  r_4  5r_1   5r_2   5r_3   5r_4
- * of one power.  Offsets in bytes; table 64-byte aligned.
+ * of one power.  Offsets in bytes; table 64-byte aligned; bytes past the
+ * layout (up to POLY1305_AMD64_TABLE_BYTES) are not written.
  *
- * SSE2 table (432 bytes), 16-byte entries (two 64-bit lanes):
- *     0   nine entries of r^4, both lanes equal      (the 4-block loop)
- *   144   nine entries of r^2, both lanes equal      (loop and 2-block step)
+ * SSE2 table (504 bytes): 16-byte entries (two 64-bit lanes, the value in
+ * the low 32 bits of each), used as aligned memory operands, then two
+ * compact powers that the routine expands into its stack frame:
+ *     0   nine entries of r^2, both lanes equal
+ *   144   nine entries of r^4, both lanes equal
  *   288   nine entries, lane 0 from r^2, lane 1 from r^1   (last 2 blocks)
+ *   432   r^6, 468 r^8: nine 32-bit entries each
  *
- * AVX2 table (448 bytes), 32-byte entries (four 64-bit lanes):
- *     0   nine entries, every lane = r^4 entry k (low 32 bits)
- *                                  | r^8 entry k (high 32 bits)
- *   288   five entries k = 0..4 (limb k), lane j = P_j limb k (low 32 bits)
- *                                           | 5 P_j limb k (high 32 bits),
+ * AVX2 table (320 bytes):
+ *     0, 40, 80, 120   r^4, r^8, r^12, r^16 as nine 32-bit entries each
+ *         (padded to 40 bytes), broadcast by the routine (vpbroadcastd)
+ *   160   five 32-byte entries k = 0..4 (limb k), four 64-bit lanes:
+ *         lane j = P_j limb k (low 32 bits) | 5 P_j limb k (high 32 bits),
  *         P = (r^4, r^2, r^3, r^1): the lane order of the routine's message
  *         lanes (lane 0 block 0, lane 1 block 2, lane 2 block 1, lane 3
  *         block 3 of the last four blocks).
@@ -31,161 +35,230 @@
  * The arithmetic is constant time (no data-dependent branch or index).
  * Locals hold key material; the glue burns the stack after set-up.
  */
-#include <string.h>
 #include "poly1305_amd64.h"
 
 #if defined(__x86_64__)
 
-#define M26 0x3ffffffULL
+#define M26 ((1ULL << 26) - 1)
+#define M42 ((1ULL << 42) - 1)
+#define M44 ((1ULL << 44) - 1)
 
-typedef unsigned __int128 u128;
+__extension__ typedef unsigned __int128 u128;
 
-/* A number mod p in radix 2^64: w[0] + 2^64 w[1] + 2^128 w[2]. */
-typedef struct { uint64_t w[3]; } p130;
+/* The powers are computed in radix 2^44: x = l[0] + 2^44 l[1] + 2^88 l[2],
+ * three products per limb instead of five.  2^132 = 4 * 2^130 = 20 (mod p)
+ * folds the products of weight 2^132 and 2^176. */
+typedef struct { uint64_t l[3]; } p44;
 
-/* c = a b mod p, fully reduced.  a, b < 2^130 (w[2] <= 3); c may alias. */
-static void
-p130_mul (p130 *c, const p130 *a, const p130 *b)
-{
-  const uint64_t a0 = a->w[0], a1 = a->w[1], a2 = a->w[2];
-  const uint64_t b0 = b->w[0], b1 = b->w[1], b2 = b->w[2];
-  u128 p00 = (u128) a0 * b0, p01 = (u128) a0 * b1;
-  u128 p10 = (u128) a1 * b0, p11 = (u128) a1 * b1;
-  u128 t;
-  uint64_t v0, v1, v2, v3, v4, h0, h1, h2, g0, g1, g2, mask;
-
-  /* the product v0 .. v4 (< 2^260); a2, b2 <= 3 keep every column sum
-   * below 2^68 */
-  v0 = (uint64_t) p00;
-  t = (p00 >> 64) + (uint64_t) p01 + (uint64_t) p10;
-  v1 = (uint64_t) t;
-  t = (t >> 64) + (p01 >> 64) + (p10 >> 64) + (uint64_t) p11
-      + (u128) a2 * b0 + (u128) b2 * a0;
-  v2 = (uint64_t) t;
-  t = (t >> 64) + (p11 >> 64) + (u128) a2 * b1 + (u128) b2 * a1;
-  v3 = (uint64_t) t;
-  v4 = (uint64_t) (t >> 64) + a2 * b2;
-
-  /* fold 2^130 = 5: v = (v mod 2^130) + 5 (v >> 130) < 2^134 */
-  h0 = (v2 >> 2) | (v3 << 62);
-  h1 = (v3 >> 2) | (v4 << 62);
-  h2 = v4 >> 2;
-  v2 &= 3;
-  t = (u128) v0 + (u128) h0 * 5;
-  v0 = (uint64_t) t;
-  t = (t >> 64) + v1 + (u128) h1 * 5;
-  v1 = (uint64_t) t;
-  v2 = (uint64_t) (t >> 64) + v2 + h2 * 5;
-  /* and once more: < 2^130 + 5 * 15 */
-  h0 = v2 >> 2;
-  v2 &= 3;
-  t = (u128) v0 + h0 * 5;
-  v0 = (uint64_t) t;
-  t = (t >> 64) + v1;
-  v1 = (uint64_t) t;
-  v2 += (uint64_t) (t >> 64);
-  /* now v < 2p: subtract p when v + 5 reaches 2^130 (constant time) */
-  t = (u128) v0 + 5;
-  g0 = (uint64_t) t;
-  t = (t >> 64) + v1;
-  g1 = (uint64_t) t;
-  g2 = (uint64_t) (t >> 64) + v2;
-  mask = 0 - (g2 >> 2);                 /* all ones when v >= p */
-  g2 &= 3;
-  c->w[0] = (g0 & mask) | (v0 & ~mask);
-  c->w[1] = (g1 & mask) | (v1 & ~mask);
-  c->w[2] = (g2 & mask) | (v2 & ~mask);
-}
-
-/* Limbs 0-4 of x (< 2^130) in radix 2^26. */
 static inline void
-p130_limbs (uint64_t l[5], const p130 *x)
+p44_from_r (p44 *x, const uint64_t r[2])
 {
-  l[0] = x->w[0] & M26;
-  l[1] = (x->w[0] >> 26) & M26;
-  l[2] = ((x->w[0] >> 52) | (x->w[1] << 12)) & M26;
-  l[3] = (x->w[1] >> 14) & M26;
-  l[4] = ((x->w[1] >> 40) | (x->w[2] << 24)) & M26;
+  x->l[0] = r[0] & M44;
+  x->l[1] = ((r[0] >> 44) | (r[1] << 20)) & M44;
+  x->l[2] = r[1] >> 24;                 /* clamped r < 2^124: < 2^36 */
 }
 
-/* Table value k of limbs l: k = 0..4 limb k, k = 5..8 five times limb k-4
+/* z = x y mod p, partially reduced: from limbs below 2^45 to z0 < 2^44,
+ * z1 < 2^44 + 2^13, z2 < 2^42.  z may alias x or y. */
+static inline void
+p44_mul (p44 *z, const p44 *x, const p44 *y)
+{
+  const uint64_t x0 = x->l[0], x1 = x->l[1], x2 = x->l[2];
+  const uint64_t y0 = y->l[0], y1 = y->l[1], y2 = y->l[2];
+  const uint64_t s1 = 20 * y1, s2 = 20 * y2;    /* < 2^49.4 */
+  u128 d0, d1, d2;
+  uint64_t z0, z1, z2, c;
+
+  /* each sum < 3 * 2^45 * 2^49.4 < 2^96 */
+  d0 = (u128) x0 * y0 + (u128) x1 * s2 + (u128) x2 * s1;
+  d1 = (u128) x0 * y1 + (u128) x1 * y0 + (u128) x2 * s2;
+  d2 = (u128) x0 * y2 + (u128) x1 * y1 + (u128) x2 * y0;
+  z0 = (uint64_t) d0 & M44;
+  d1 += (uint64_t) (d0 >> 44);
+  z1 = (uint64_t) d1 & M44;
+  d2 += (uint64_t) (d1 >> 44);
+  z2 = (uint64_t) d2 & M42;
+  c = (uint64_t) (d2 >> 42);            /* weight 2^130: < 2^55 */
+  z0 += 5 * c;
+  z1 += z0 >> 44;
+  z0 &= M44;
+  z->l[0] = z0;
+  z->l[1] = z1;
+  z->l[2] = z2;
+}
+
+/* z = x^2 mod p, as p44_mul (x, x) with the cross products doubled:
+ * six products instead of nine. */
+static inline void
+p44_sqr (p44 *z, const p44 *x)
+{
+  const uint64_t x0 = x->l[0], x1 = x->l[1], x2 = x->l[2];
+  const uint64_t x0d = 2 * x0, x1d = 2 * x1, s2 = 20 * x2;  /* < 2^49.4 */
+  u128 d0, d1, d2;
+  uint64_t z0, z1, z2, c;
+
+  d0 = (u128) x0 * x0 + (u128) x1d * s2;
+  d1 = (u128) x0d * x1 + (u128) x2 * s2;
+  d2 = (u128) x0d * x2 + (u128) x1 * x1;
+  z0 = (uint64_t) d0 & M44;
+  d1 += (uint64_t) (d0 >> 44);
+  z1 = (uint64_t) d1 & M44;
+  d2 += (uint64_t) (d1 >> 44);
+  z2 = (uint64_t) d2 & M42;
+  c = (uint64_t) (d2 >> 42);
+  z0 += 5 * c;
+  z1 += z0 >> 44;
+  z0 &= M44;
+  z->l[0] = z0;
+  z->l[1] = z1;
+  z->l[2] = z2;
+}
+
+/* Limbs 0-4 in radix 2^26 of x mod p, fully reduced (each < 2^26); x as
+ * p44_mul leaves it. */
+static inline void
+p44_limbs26 (uint64_t l[5], const p44 *x)
+{
+  uint64_t z0 = x->l[0], z1 = x->l[1], z2 = x->l[2], g0, g1, g2, mask;
+
+  /* carry 1 -> 2 -> (times 5) 0 -> 1: value < 2^130, z0, z2 exact */
+  z2 += z1 >> 44;
+  z1 &= M44;
+  z0 += 5 * (z2 >> 42);
+  z2 &= M42;
+  z1 += z0 >> 44;
+  z0 &= M44;
+  z2 += z1 >> 44;                       /* z1 < 2^44 + 1 */
+  z1 &= M44;
+  /* subtract p when value + 5 reaches 2^130 (constant time) */
+  g0 = z0 + 5;
+  g1 = z1 + (g0 >> 44);
+  g0 &= M44;
+  g2 = z2 + (g1 >> 44);
+  g1 &= M44;
+  mask = 0 - (g2 >> 42);                /* all ones when value >= p */
+  g2 &= M42;
+  z0 = (g0 & mask) | (z0 & ~mask);
+  z1 = (g1 & mask) | (z1 & ~mask);
+  z2 = (g2 & mask) | (z2 & ~mask);
+  l[0] = z0 & M26;
+  l[1] = ((z0 >> 26) | (z1 << 18)) & M26;
+  l[2] = (z1 >> 8) & M26;
+  l[3] = ((z1 >> 34) | (z2 << 10)) & M26;
+  l[4] = z2 >> 16;
+}
+
+/* The nine table values of limbs l: limbs 0-4, then five times limbs 1-4
  * (each < 2^29). */
-static inline uint64_t
-entry (const uint64_t l[5], int k)
+static inline void
+put9_64 (uint64_t *t, size_t stride, const uint64_t l[5])
 {
-  return k < 5 ? l[k] : 5 * l[k - 4];
+  t[0 * stride] = l[0];
+  t[1 * stride] = l[1];
+  t[2 * stride] = l[2];
+  t[3 * stride] = l[3];
+  t[4 * stride] = l[4];
+  t[5 * stride] = 5 * l[1];
+  t[6 * stride] = 5 * l[2];
+  t[7 * stride] = 5 * l[3];
+  t[8 * stride] = 5 * l[4];
 }
 
-/* Clear key-derived locals; the empty asm with a memory clobber keeps the
- * compiler from dropping the stores as dead. */
+static inline void
+put9_32 (uint32_t *d, const uint64_t l[5])
+{
+  d[0] = (uint32_t) l[0];
+  d[1] = (uint32_t) l[1];
+  d[2] = (uint32_t) l[2];
+  d[3] = (uint32_t) l[3];
+  d[4] = (uint32_t) l[4];
+  d[5] = (uint32_t) (5 * l[1]);
+  d[6] = (uint32_t) (5 * l[2]);
+  d[7] = (uint32_t) (5 * l[3]);
+  d[8] = (uint32_t) (5 * l[4]);
+}
+
+/* Clear key-derived locals (whole 64-bit words): volatile word stores, so
+ * they are neither dropped as dead nor turned into a slow rep stos. */
 static inline void
 wipe (void *p, size_t n)
 {
-  memset (p, 0, n);
-  __asm__ __volatile__ ("" : : "r" (p) : "memory");
+  volatile uint64_t *v = p;
+  size_t i;
+  for (i = 0; i < n / 8; i++)
+    v[i] = 0;
 }
 
 void
 _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table)
 {
+  uint32_t *d = table;
   uint64_t *t = table;
-  p130 p[3];                            /* r, r^2, r^4 */
-  uint64_t l1[5], l2[5], l4[5];
-  int k;
+  p44 p1, p2, p4, p6, p8;
+  uint64_t l1[5], l2[5], lp[5];
 
-  p[0].w[0] = r[0];
-  p[0].w[1] = r[1];
-  p[0].w[2] = 0;                        /* clamped r < 2^124 < p */
-  p130_mul (&p[1], &p[0], &p[0]);
-  p130_mul (&p[2], &p[1], &p[1]);
-  p130_limbs (l1, &p[0]);
-  p130_limbs (l2, &p[1]);
-  p130_limbs (l4, &p[2]);
-  for (k = 0; k < 9; k++)
-    {
-      t[0 + 2 * k] = t[0 + 2 * k + 1] = entry (l4, k);
-      t[18 + 2 * k] = t[18 + 2 * k + 1] = entry (l2, k);
-      t[36 + 2 * k] = entry (l2, k);
-      t[36 + 2 * k + 1] = entry (l1, k);
-    }
-  memset (t + 54, 0, POLY1305_AMD64_TABLE_BYTES - 54 * 8);
-  wipe (p, sizeof p);
-  wipe (l1, sizeof l1); wipe (l2, sizeof l2); wipe (l4, sizeof l4);
+  p44_from_r (&p1, r);
+  p44_sqr (&p2, &p1);
+  p44_sqr (&p4, &p2);
+  p44_mul (&p6, &p4, &p2);
+  p44_sqr (&p8, &p4);
+  p44_limbs26 (l1, &p1);
+  p44_limbs26 (l2, &p2);
+  p44_limbs26 (lp, &p4);
+  put9_64 (t + 0, 2, l2);               /* r^2 in both lanes */
+  put9_64 (t + 1, 2, l2);
+  put9_64 (t + 18, 2, lp);              /* r^4 in both lanes */
+  put9_64 (t + 19, 2, lp);
+  put9_64 (t + 36, 2, l2);              /* r^2 | r */
+  put9_64 (t + 37, 2, l1);
+  /* compact r^6, r^8 at bytes 432, 468 */
+  p44_limbs26 (lp, &p6);
+  put9_32 (d + 108, lp);
+  p44_limbs26 (lp, &p8);
+  put9_32 (d + 117, lp);
+  d[126] = d[127] = 0;
+  wipe (&p1, sizeof p1); wipe (&p2, sizeof p2); wipe (&p4, sizeof p4);
+  wipe (&p6, sizeof p6); wipe (&p8, sizeof p8);
+  wipe (l1, sizeof l1); wipe (l2, sizeof l2); wipe (lp, sizeof lp);
 }
 
 void
 _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table)
 {
+  uint32_t *d = table;
   uint64_t *t = table;
-  p130 p[5];                            /* r, r^2, r^3, r^4, r^8 */
-  uint64_t l[4][5], l8[5];              /* l[j]: limbs of lane j's power */
+  p44 p1, p2, p3, p4, p8, p12, p16;
+  uint64_t l[4][5], lp[5];              /* l[j]: limbs of lane j's power */
   int j, k;
 
-  p[0].w[0] = r[0];
-  p[0].w[1] = r[1];
-  p[0].w[2] = 0;                        /* clamped r < 2^124 < p */
-  p130_mul (&p[1], &p[0], &p[0]);
-  p130_mul (&p[2], &p[1], &p[0]);
-  p130_mul (&p[3], &p[1], &p[1]);
-  p130_mul (&p[4], &p[3], &p[3]);
-  /* lanes 0-3 take P = (r^4, r^2, r^3, r^1) */
-  p130_limbs (l[0], &p[3]);
-  p130_limbs (l[1], &p[1]);
-  p130_limbs (l[2], &p[2]);
-  p130_limbs (l[3], &p[0]);
-  p130_limbs (l8, &p[4]);
-  for (k = 0; k < 9; k++)
-    {
-      uint64_t v = entry (l[0], k) | (entry (l8, k) << 32); /* r^4 | r^8 */
-      for (j = 0; j < 4; j++)
-        t[4 * k + j] = v;
-    }
+  p44_from_r (&p1, r);
+  p44_sqr (&p2, &p1);
+  p44_mul (&p3, &p2, &p1);
+  p44_sqr (&p4, &p2);
+  p44_sqr (&p8, &p4);
+  p44_mul (&p12, &p8, &p4);
+  p44_sqr (&p16, &p8);
+  /* lane powers P = (r^4, r^2, r^3, r^1) at byte 160 */
+  p44_limbs26 (l[0], &p4);
+  p44_limbs26 (l[1], &p2);
+  p44_limbs26 (l[2], &p3);
+  p44_limbs26 (l[3], &p1);
   for (k = 0; k < 5; k++)
     for (j = 0; j < 4; j++)
-      t[36 + 4 * k + j] = l[j][k] | ((5 * l[j][k]) << 32);
-  memset (t + 56, 0, POLY1305_AMD64_TABLE_BYTES - 56 * 8);
-  wipe (p, sizeof p);
-  wipe (l, sizeof l); wipe (l8, sizeof l8);
+      t[20 + 4 * k + j] = l[j][k] | ((5 * l[j][k]) << 32);
+  /* compact powers r^4, r^8, r^12, r^16 at bytes 0, 40, 80, 120 */
+  put9_32 (d + 0, l[0]);
+  p44_limbs26 (lp, &p8);
+  put9_32 (d + 10, lp);
+  p44_limbs26 (lp, &p12);
+  put9_32 (d + 20, lp);
+  p44_limbs26 (lp, &p16);
+  put9_32 (d + 30, lp);
+  d[9] = d[19] = d[29] = d[39] = 0;
+  wipe (&p1, sizeof p1); wipe (&p2, sizeof p2); wipe (&p3, sizeof p3);
+  wipe (&p4, sizeof p4); wipe (&p8, sizeof p8); wipe (&p12, sizeof p12);
+  wipe (&p16, sizeof p16);
+  wipe (l, sizeof l); wipe (lp, sizeof lp);
 }
 
 #endif /* __x86_64__ */

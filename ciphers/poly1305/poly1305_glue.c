@@ -67,7 +67,11 @@ portable_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
 unsigned int
 poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int impl)
 {
-  gcry_wipememory (ctx, sizeof *ctx);
+  /* everything but the SIMD table (which table_ready = 0 below retires:
+   * skipping its 512 bytes matters for short AEAD messages) */
+  gcry_wipememory (ctx->h, sizeof ctx->h);
+  gcry_wipememory (ctx->buf, sizeof ctx->buf);
+  ctx->buflen = 0;
   /* clamp r (RFC 8439 2.5): top four bits of every 32-bit word and the
    * bottom two bits of words 1-3 cleared */
   ctx->r[0] = load_le64 (key) & 0x0ffffffc0fffffffULL;
@@ -75,13 +79,38 @@ poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int i
   ctx->s[0] = load_le64 (key + 16);
   ctx->s[1] = load_le64 (key + 24);
   ctx->impl = impl;
-#ifdef USE_AMD64
-  if (impl == POLY1305_IMPL_SSE2)
-    _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
-  else if (impl == POLY1305_IMPL_AVX2)
-    _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
-#endif
+  /* the SIMD powers of r are computed when a long update first needs them:
+   * short messages (most AEAD packets) never pay for them */
+  ctx->table_ready = 0;
   return 8 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
+}
+
+#ifdef USE_AMD64
+static void
+ensure_table (poly1305_ctx *ctx)
+{
+  if (ctx->table_ready)
+    return;
+  if (ctx->impl == POLY1305_IMPL_SSE2)
+    _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
+  else if (ctx->impl == POLY1305_IMPL_AVX2)
+    _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
+  ctx->table_ready = 1;
+}
+#endif
+
+/* Wipe the key and state, and the SIMD table only if it was computed. */
+void
+poly1305_wipe (poly1305_ctx *ctx)
+{
+  if (ctx->table_ready)
+    gcry_wipememory (ctx->table, sizeof ctx->table);
+  gcry_wipememory (ctx->h, sizeof ctx->h);
+  gcry_wipememory (ctx->r, sizeof ctx->r);
+  gcry_wipememory (ctx->s, sizeof ctx->s);
+  gcry_wipememory (ctx->buf, sizeof ctx->buf);
+  ctx->buflen = 0;
+  ctx->table_ready = 0;
 }
 
 /* Whole blocks: SIMD for long runs, the portable function for the rest. */
@@ -91,9 +120,10 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
   unsigned int burn = 0;
 
 #ifdef USE_AMD64
-  if (nblocks >= POLY1305_SIMD_MIN_BLOCKS)
+  if (nblocks >= POLY1305_SIMD_MIN_BLOCKS && ctx->impl >= POLY1305_IMPL_SSE2)
     {
       size_t nb = 0;
+      ensure_table (ctx);
       if (ctx->impl == POLY1305_IMPL_AVX2)
         {
           nb = nblocks & ~(size_t)3;
@@ -263,4 +293,25 @@ gcry_poly1305_verify (void *c, const uint8_t *tag, size_t taglen)
   bad = gcry_ct_memcmp (mine, tag, taglen < POLY1305_TAG ? taglen : POLY1305_TAG);
   gcry_wipememory (mine, sizeof mine);
   return (bad || taglen != POLY1305_TAG) ? GCRY_ERR_CHECKSUM : GCRY_OK;
+}
+
+/* The tag of M under KEY in one call (a one-time key is used once). */
+int
+gcry_poly1305_oneshot (const uint8_t *key, size_t keylen, const uint8_t *m, size_t n,
+                       uint8_t *tag, unsigned int impl)
+{
+  poly1305_ctx ctx;
+  unsigned int burn;
+
+  if (keylen != POLY1305_KEY)
+    return GCRY_ERR_INV_KEYLEN;
+  if (!poly1305_impl_ok (impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  burn = poly1305_setkey_noburn (&ctx, key, impl);
+  if (n)
+    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx, m, n));
+  burn = gcry_max_burn (burn, poly1305_tag_noburn (&ctx, tag));
+  gcry_wipememory (&ctx, sizeof ctx);
+  gcry_burn_stack (burn + sizeof (ctx) + GCRY_C_FRAME);
+  return GCRY_OK;
 }
