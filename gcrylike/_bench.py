@@ -1,15 +1,31 @@
 """``gcrylike bench``: throughput per implementation, the libgcrypt way.
 
 The default view is libgcrypt's bench-slope: for each buffer size the time
-of one ``encrypt`` call (in place on a preallocated buffer) is the median of
-several timed batches, and a least-squares line ``time = call + bytes * slope``
-through those medians separates the per-byte cost (``slope``, reported as
-ns/B, MiB/s and c/B) from the fixed cost of a call (``call``, the intercept),
-which dominates short messages.  Times are this thread's CPU time by default
-(``--clock wall`` for elapsed time), so other processes on a shared machine
-do not land in the numbers.  ``--format tcrypt`` prints the Linux kernel's tcrypt view instead
-(operations per fixed time at five block sizes), and ``--peers`` adds other
-installed libraries (:mod:`gcrylike._peers`) in the same format.
+of one call is the median of several timed batches, and a least-squares line
+``time = call + bytes * slope`` through those medians separates the per-byte
+cost (``slope``, reported as ns/B, MiB/s and c/B) from the fixed cost of a
+call (``call``, the intercept), which dominates short messages.  Times are
+this thread's CPU time by default (``--clock wall`` for elapsed time), so
+other processes on a shared machine do not land in the numbers.
+
+What one call is depends on the kind of algorithm, as in bench-slope:
+
+* stream ciphers: ``encrypt``/``decrypt`` in place on a preallocated buffer
+  ("STREAM enc"/"STREAM dec"); raw block ciphers: ``encrypt_blocks`` likewise
+  ("ECB enc"/"ECB dec");
+* MACs: one message on a keyed handle, ``reset(); update(data); digest()``
+  ("MAC", bench-slope's ``gcry_mac_reset``/``write``/``read``);
+* AEADs: one message on a keyed handle, ``setiv`` + ``encrypt`` + ``gettag``,
+  ``setiv`` + ``decrypt`` + ``checktag``, ``setiv`` + ``authenticate`` +
+  ``gettag`` ("POLY1305 enc"/"dec"/"auth", bench-slope's POLY1305 mode rows).
+
+``--format tcrypt`` prints the Linux kernel's tcrypt view instead (operations
+per fixed time at fixed block sizes; for MACs the kernel's hash lines with
+their bytes-per-update splits), and ``--peers`` adds other installed
+libraries (:mod:`gcrylike._peers`) in the same format, each compared with the
+API of ours that does the same work (for MACs and AEADs: our one-shot
+``gcrylike.mac`` / ``ChaCha20Poly1305.encrypt``, shown as its own
+"ours one-shot" row).
 
 Not a public API; :func:`add_arguments` and :func:`run_bench` are what the
 command line calls.
@@ -24,7 +40,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -32,15 +48,19 @@ from typing import Any
 import gcrylike
 
 from . import _peers, _registry
-from ._spec import CipherSpec
 
 #: Buffer sizes of the default slope fit: 1 KiB to 16 KiB in 1 KiB steps.
 DEFAULT_SIZES = tuple(range(1024, 16 * 1024 + 1, 1024))
 QUICK_SIZES = (1024, 4096, 16384)
 #: Where ``--peers`` compares directly measured time per call.
 POINT_SIZES = (64, 8192, 65536)
-#: The block sizes of the kernel's tcrypt cipher speed test.
+#: The block sizes of the kernel's tcrypt cipher (and AEAD) speed test.
 TCRYPT_SIZES = (16, 64, 256, 1024, 8192)
+#: The kernel's tcrypt ``poly1305_speed_template``: (bytes per message, bytes
+#: per update); used for every MAC.
+TCRYPT_MAC_TEMPLATE = ((96, 16), (96, 32), (96, 96), (288, 16), (288, 32), (288, 288),
+                       (1056, 32), (1056, 1056), (2080, 32), (2080, 2080), (4128, 4128),
+                       (8224, 8224))
 
 #: A fit with r^2 below this gets a "noisy" mark on its row.
 NOISY_R2 = 0.99
@@ -273,77 +293,301 @@ def detect_clock(cpu_mhz: float | None) -> Clock:
 # What gets measured: our handles and the peers, behind one interface
 # ---------------------------------------------------------------------------
 
+#: ``bind(nbytes) -> call``: a zero-argument callable doing one measured
+#: operation on ``nbytes`` bytes of data.
+Binder = Callable[[int], Callable[[], Any]]
+
+#: Target roles: one of our drivers, our one-shot API (the yardstick of
+#: one-shot peers), a peer library.
+IMPL, ONE_SHOT, PEER = "impl", "one-shot", "peer"
+
 
 @dataclass
 class Target:
-    """One row group: an implementation of ours or a peer library."""
+    """One row group: an implementation of ours, our one-shot API or a peer."""
 
     title: str  #: group line of the slope table
     driver: str  #: name inside "testing speed of ALGO (DRIVER)"
-    bind: Callable[[int, bool], Callable[[], Any]]  #: (bytes, decrypt) -> one call
+    #: row label -> binder, in print order.  The first is the main operation:
+    #: the best implementation is picked by it and peers are compared on it.
+    ops: dict[str, Binder]
     close: Callable[[], None]
-    ours: bool
+    role: str
     key_bits: int
+    #: tcrypt sections: (row label, the kernel's word: "encryption", "decryption")
+    tcrypt: tuple[tuple[str, str], ...] = ()
+    #: MACs: ``split(block, per_update)`` -> one digest of ``block`` bytes fed
+    #: in ``per_update``-byte updates (tcrypt's hash lines); None: whole only
+    split: Callable[[int, int], Callable[[], Any]] | None = None
+    #: Which of our APIs does the same work per call (``_peers.HANDLE`` or
+    #: ``_peers.ONE_SHOT``): peers are compared with that one.
+    api: str = _peers.HANDLE
+
+    @property
+    def ours(self) -> bool:
+        return self.role != PEER
+
+    @property
+    def main(self) -> str:
+        return next(iter(self.ops))
+
+    def bind(self, n: int, label: str | None = None) -> Callable[[], Any]:
+        return self.ops[label or self.main](n)
 
 
 @dataclass
 class Result:
     target: Target
-    enc: Fit
-    dec: Fit
+    fits: dict[str, Fit]
+
+    @property
+    def main(self) -> Fit:
+        return self.fits[self.target.main]
 
 
 class _Buffers:
-    """One preallocated buffer every target works on, in place."""
+    """The data every target works on: one preallocated buffer (worked on
+    in place), ``bytes`` copies of its prefixes (for calls that take bytes:
+    MAC updates, one-shot AEADs) and a scratch buffer for out-of-place output."""
 
     def __init__(self, size: int) -> None:
         self.buf = bytearray(os.urandom(min(size, 4096)) * (size // 4096 + 1))[:size]
         self.view = memoryview(self.buf)
+        self._scratch = memoryview(bytearray(size))
+        self._bytes: dict[int, bytes] = {}
 
     def __getitem__(self, n: int) -> memoryview:
         return self.view[:n]
 
+    def data(self, n: int) -> bytes:
+        b = self._bytes.get(n)
+        if b is None:
+            b = self._bytes[n] = bytes(self.view[:n])
+        return b
+
+    def scratch(self, n: int) -> memoryview:
+        return self._scratch[:n]
+
 
 def _key_for(sizes: Iterable[int]) -> bytes:
     sizes = tuple(sizes)
-    return _KEY[:32] if 32 in sizes else _KEY[:max(sizes)]
+    n = 32 if 32 in sizes else max(sizes)
+    return (_KEY * (n // len(_KEY) + 1))[:n]
 
 
-def _our_target(spec: CipherSpec, driver: str, bufs: _Buffers) -> Target:
-    key = _key_for(spec.key_sizes)
-    h = gcrylike.cipher_open(spec.name, impl=driver)
+def _keyed(handle: Any, key: bytes, nonce: bytes | None = None) -> Any:
+    """``handle`` with ``key`` (and ``nonce``) installed; closed on failure."""
     try:
-        h.setkey(key)
-        if spec.needs_iv:
-            h.setiv(_NONCE[:spec.iv_sizes[0]])
+        handle.setkey(key)
+        if nonce is not None:
+            handle.setiv(nonce)
     except BaseException:
-        h.close()
+        handle.close()
         raise
+    return handle
 
-    def bind(n: int, decrypt: bool) -> Callable[[], Any]:
+
+def _stream_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    key = _key_for(spec.key_sizes)
+    h = _keyed(gcrylike.cipher_open(spec.name, impl=driver), key,
+               _NONCE[:spec.iv_sizes[0]] if spec.needs_iv else None)
+    mode = "STREAM" if spec.block_size == 1 else "BLOCK"
+
+    def enc(n: int) -> Callable[[], Any]:
         v = bufs[n]
-        return functools.partial(h.decrypt if decrypt else h.encrypt, v, out=v)
+        return functools.partial(h.encrypt, v, out=v)
 
-    return Target(f"{driver} (ours)", driver, bind, h.close, True, 8 * len(key))
+    def dec(n: int) -> Callable[[], Any]:
+        v = bufs[n]
+        return functools.partial(h.decrypt, v, out=v)
+
+    return Target(f"{driver} (ours)", driver, {f"{mode} enc": enc, f"{mode} dec": dec},
+                  h.close, IMPL, 8 * len(key), tcrypt=((f"{mode} enc", "encryption"),))
 
 
-def _peer_target(spec: CipherSpec, peer: _peers.Peer, offer: _peers.Offer,
+def _block_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """The raw block cipher over many blocks: bench-slope's ECB rows."""
+    key = _key_for(spec.key_sizes)
+    h = _keyed(gcrylike.block_cipher_open(spec.name, impl=driver), key)
+
+    def enc(n: int) -> Callable[[], Any]:
+        v = bufs[n - n % spec.block_size]
+        return functools.partial(h.encrypt_blocks, v, out=v)
+
+    def dec(n: int) -> Callable[[], Any]:
+        v = bufs[n - n % spec.block_size]
+        return functools.partial(h.decrypt_blocks, v, out=v)
+
+    return Target(f"{driver} (ours)", driver, {"ECB enc": enc, "ECB dec": dec}, h.close,
+                  IMPL, 8 * len(key), tcrypt=(("ECB enc", "encryption"),))
+
+
+def _mac_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """One message per call on a keyed handle: reset, update, digest."""
+    key = _key_for(spec.key_sizes)
+    h = _keyed(gcrylike.mac_open(spec.name, impl=driver), key)
+    reset, update, digest = h.reset, h.update, h.digest
+
+    def split(block: int, per_update: int) -> Callable[[], Any]:
+        data = bufs.data(block)
+        chunks = [data[i:i + per_update] for i in range(0, block, per_update)]
+        if len(chunks) == 1:
+            (whole,) = chunks
+
+            def call() -> bytes:
+                reset()
+                update(whole)
+                return digest()
+        else:
+            def call() -> bytes:
+                reset()
+                for chunk in chunks:
+                    update(chunk)
+                return digest()
+
+        return call
+
+    return Target(f"{driver} (ours)", driver, {"MAC": lambda n: split(n, n)}, h.close, IMPL,
+                  8 * len(key), split=split)
+
+
+def _aead_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """One message per call on a keyed AeadHandle (bench-slope's POLY1305 rows)."""
+    key = _key_for(spec.key_sizes)
+    nonce = _NONCE[:spec.iv_sizes[0]]
+    h = _keyed(gcrylike.cipher_open(spec.cipher, impl=driver, mode=spec.mode), key)
+    setiv, gettag, checktag = h.setiv, h.gettag, h.checktag
+    encrypt, decrypt, authenticate = h.encrypt, h.decrypt, h.authenticate
+    mode = spec.mode.upper()
+
+    def enc(n: int) -> Callable[[], Any]:
+        v = bufs[n]
+
+        def call() -> bytes:
+            setiv(nonce)
+            encrypt(v, out=v)
+            return gettag()
+
+        return call
+
+    def dec(n: int) -> Callable[[], Any]:
+        # Out of place, so the ciphertext and its (valid) tag stay fixed and
+        # checktag really verifies; bench-slope decrypts in place and ignores
+        # the checksum error instead.
+        src, dst = bufs.data(n), bufs.scratch(n)
+        setiv(nonce)
+        decrypt(src, out=dst)
+        tag = gettag()
+
+        def call() -> None:
+            setiv(nonce)
+            decrypt(src, out=dst)
+            checktag(tag)
+
+        return call
+
+    def auth(n: int) -> Callable[[], Any]:
+        aad = bufs.data(n)
+
+        def call() -> bytes:
+            setiv(nonce)
+            authenticate(aad)
+            return gettag()
+
+        return call
+
+    return Target(f"{driver} (ours)", driver,
+                  {f"{mode} enc": enc, f"{mode} dec": dec, f"{mode} auth": auth}, h.close,
+                  IMPL, 8 * len(key),
+                  tcrypt=((f"{mode} enc", "encryption"), (f"{mode} dec", "decryption")))
+
+
+#: Our per-driver target for each kind of spec the bench knows.
+_OUR_TARGETS: dict[str, Callable[[Any, str, _Buffers], Target]] = {
+    "cipher": _stream_target,
+    "block": _block_target,
+    "mac": _mac_target,
+    "aead": _aead_target,
+}
+
+#: Row labels of one-shot calls (ours and peers').
+_ONE_SHOT_LABEL = {"mac": "one-shot MAC", "aead": "one-shot enc"}
+
+
+def _one_shot_aead_class(spec: Any) -> Any:
+    known = {"CHACHA20-POLY1305": gcrylike.ChaCha20Poly1305,
+             "XCHACHA20-POLY1305": gcrylike.XChaCha20Poly1305}
+    cls = known.get(spec.name.upper())
+    if cls is None:  # a plugin AEAD: the same one-shot machinery under its name
+        from ._aead import _OneShotAead
+
+        cls = type(f"OneShot_{spec.algo}", (_OneShotAead,),
+                   {"__slots__": (), "_ALGORITHM": spec.name})
+    return cls
+
+
+def _one_shot_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """Our one-shot API on ``driver``: the like-for-like yardstick of the
+    peers' one-shot calls (key set up inside every call)."""
+    key = _key_for(spec.key_sizes)
+    label = _ONE_SHOT_LABEL[spec.kind]
+    if spec.kind == "mac":
+        mac = gcrylike.mac
+
+        def bind(n: int) -> Callable[[], Any]:
+            return functools.partial(mac, spec.name, key, bufs.data(n), impl=driver)
+
+        api, close = "gcrylike.mac(name, key, data)", (lambda: None)
+    else:
+        cls = _one_shot_aead_class(spec)
+        box = cls(key, impl=driver)
+        nonce = _NONCE[:spec.iv_sizes[0]]
+
+        def bind(n: int) -> Callable[[], Any]:
+            return functools.partial(box.encrypt, nonce, bufs.data(n), b"")
+
+        api, close = f"{cls.__name__}(key).encrypt(nonce, data, aad)", box.close
+    return Target(f"{driver} (ours one-shot: {api})", f"{driver} one-shot", {label: bind},
+                  close, ONE_SHOT, 8 * len(key), tcrypt=((label, "encryption"),),
+                  api=_peers.ONE_SHOT)
+
+
+def _peer_target(spec: Any, peer: _peers.Peer, offer: _peers.Offer,
                  bufs: _Buffers) -> Target:
     key = _key_for(set(spec.key_sizes) & set(offer.key_sizes) or offer.key_sizes)
+    version = peer.version
+    title = f"{peer.name} {version} (peer, {peer.via}: {offer.label})"
+    driver = f"peer {peer.name} {version.split(',')[0]} via {peer.via}"
+    if offer.kind == _peers.MAC:
+        tagger = peer.tagger(spec.name, key)
+        label = "MAC" if offer.api == _peers.HANDLE else _ONE_SHOT_LABEL["mac"]
+        return Target(title, driver, {label: lambda n: tagger.bind(bufs.data(n))},
+                      tagger.close, PEER, 8 * len(key), api=offer.api)
+
     nonce_size = _peers.common_nonce_size(spec.iv_sizes, offer)
     if nonce_size is None:
         raise ValueError(f"no nonce size in common (ours {spec.iv_sizes}, "
                          f"{peer.name} {offer.nonce_sizes})")
-    crypter = peer.crypter(spec.name, key, _NONCE[:nonce_size])
+    nonce = _NONCE[:nonce_size]
+    if offer.kind == _peers.AEAD:
+        sealer = peer.sealer(spec.name, key)
+        label = (f"{spec.mode.upper()} enc" if offer.api == _peers.HANDLE
+                 else _ONE_SHOT_LABEL["aead"])
+        return Target(title, driver, {label: lambda n: sealer.bind(nonce, bufs.data(n), b"")},
+                      sealer.close, PEER, 8 * len(key), tcrypt=((label, "encryption"),),
+                      api=offer.api)
 
-    def bind(n: int, decrypt: bool) -> Callable[[], Any]:
-        v = bufs[n]
-        return crypter.bind(v, v, decrypt)
+    crypter = peer.crypter(spec.name, key, nonce)
+    mode = "STREAM" if spec.block_size == 1 else "BLOCK"
 
-    version = peer.version
-    title = f"{peer.name} {version} (peer, {peer.via}: {offer.label})"
-    driver = f"peer {peer.name} {version.split(',')[0]} via {peer.via}"
-    return Target(title, driver, bind, crypter.close, False, 8 * len(key))
+    def enc(n: int) -> Callable[[], Any]:
+        return crypter.bind(bufs[n], bufs[n], False)
+
+    def dec(n: int) -> Callable[[], Any]:
+        return crypter.bind(bufs[n], bufs[n], True)
+
+    return Target(title, driver, {f"{mode} enc": enc, f"{mode} dec": dec}, crypter.close, PEER,
+                  8 * len(key), tcrypt=((f"{mode} enc", "encryption"),))
 
 
 # ---------------------------------------------------------------------------
@@ -433,15 +677,18 @@ def _positive(kind: type) -> Callable[[str], Any]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("algorithms", nargs="*", metavar="ALGO",
-                        help="algorithm names, aliases or ids (default: every registered one)")
+                        help="algorithm names, aliases or ids (default: every registered "
+                             "one: stream ciphers, block ciphers, AEADs and MACs)")
     parser.add_argument("--impl", action="append", default=[], metavar="DRIVER",
                         help="only this driver (repeatable; default: every one this CPU runs)")
     parser.add_argument("--format", choices=("slope", "tcrypt"), default="slope",
                         help="slope: libgcrypt bench-slope table (default); "
-                             "tcrypt: the Linux kernel's tcrypt speed test")
+                             "tcrypt: the Linux kernel's tcrypt speed test (hash lines "
+                             "with bytes-per-update splits for MACs)")
     parser.add_argument("--peers", action="store_true",
                         help="also measure installed peer libraries offering the same "
-                             "algorithm (pycryptodome, libsodium, libgcrypt, cryptography)")
+                             "algorithm (pycryptodome, libsodium, libgcrypt, cryptography), "
+                             "and for MACs/AEADs our one-shot API they are compared with")
     parser.add_argument("--sizes", type=parse_sizes, metavar="LIST",
                         help="buffer sizes of the slope fit, e.g. 1k,4k,16k or 1k-16k:1k "
                              "(default 1k-16k:1k)")
@@ -488,12 +735,13 @@ def _row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None) -> str
 
 
 def compare(ours: Target, peer: Target, st: Settings) -> dict[int, tuple[float, float]]:
-    """Time per call (ns) of ``ours`` and ``peer`` at each of POINT_SIZES,
-    measured turn about in the same batches so both see the same machine."""
+    """Time per call (ns) of the main operation of ``ours`` and ``peer`` at
+    each of POINT_SIZES, measured turn about in the same batches so both see
+    the same machine."""
     fns = {}
     for n in POINT_SIZES:
-        fns[("ours", n)] = ours.bind(n, False)
-        fns[("peer", n)] = peer.bind(n, False)
+        fns[("ours", n)] = ours.bind(n)
+        fns[("peer", n)] = peer.bind(n)
     t = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
     return {n: (t[("ours", n)], t[("peer", n)]) for n in POINT_SIZES}
 
@@ -522,11 +770,15 @@ def _describe_sizes(sizes: Sequence[int]) -> str:
 # The command
 # ---------------------------------------------------------------------------
 
+#: The slope table's sections (bench-slope prints one table per kind) and
+#: the kinds of spec each holds.
+_SECTIONS = (("Cipher", ("cipher", "block", "aead")), ("MAC", ("mac",)))
 
-def _resolve(names: Sequence[str]) -> list[CipherSpec]:
+
+def _resolve(names: Sequence[str]) -> list[Any]:
     if not names:
-        return [s for s in _registry.all_specs() if s.kind == "cipher"]
-    specs: list[CipherSpec] = []
+        return list(_registry.all_specs())
+    specs: list[Any] = []
     for name in names:
         spec = _registry.lookup(int(name) if name.isdigit() else name)
         if spec not in specs:
@@ -534,7 +786,7 @@ def _resolve(names: Sequence[str]) -> list[CipherSpec]:
     return specs
 
 
-def _our_drivers(spec: CipherSpec, only: Sequence[str]) -> tuple[list[str], list[str]]:
+def _our_drivers(spec: Any, only: Sequence[str]) -> tuple[list[str], list[str]]:
     """(runnable drivers, notes about the others)."""
     wanted = {d.lower() for d in only}
     drivers, notes = [], []
@@ -550,12 +802,21 @@ def _our_drivers(spec: CipherSpec, only: Sequence[str]) -> tuple[list[str], list
     return drivers, notes
 
 
-def _targets(spec: CipherSpec, drivers: list[str], with_peers: bool, bufs: _Buffers,
-             note: Callable[[str], None]) -> Iterable[Target]:
-    """Open each target as it is needed (and report the ones that fail)."""
+def _unsupported(spec: Any) -> str | None:
+    if spec.kind in _OUR_TARGETS:
+        return None
+    return f"not measured: gcrylike bench has no rows for {spec.kind} algorithms yet"
+
+
+def _targets(spec: Any, drivers: list[str], with_peers: bool, bufs: _Buffers,
+             note: Callable[[str], None], best: Callable[[], str | None]) -> Iterator[Target]:
+    """Open each target as it is needed (and report the ones that fail):
+    our drivers, then with peers our one-shot API on driver ``best()``
+    (asked only once our drivers are done) and the peers."""
+    build = _OUR_TARGETS[spec.kind]
     for driver in drivers:
         try:
-            yield _our_target(spec, driver, bufs)
+            yield build(spec, driver, bufs)
         except gcrylike.GcryError as exc:
             note(f"{driver}: skipped ({exc})")
     if not with_peers:
@@ -563,6 +824,16 @@ def _targets(spec: CipherSpec, drivers: list[str], with_peers: bool, bufs: _Buff
     offered = _peers.peers_for(spec.name)
     if not offered:
         note(f"no peer library in gcrylike._peers offers {spec.name}")
+        return
+    if spec.kind in _ONE_SHOT_LABEL and any(o.api == _peers.ONE_SHOT for _, o in offered):
+        driver = best()
+        if driver is None:
+            note("ours one-shot: skipped (none of our drivers ran)")
+        else:
+            try:
+                yield _one_shot_target(spec, driver, bufs)
+            except gcrylike.GcryError as exc:
+                note(f"{driver} one-shot: skipped ({exc})")
     for peer, offer in offered:
         reason = peer.unavailable_reason()
         if reason:
@@ -579,12 +850,12 @@ def _note(text: str) -> None:
 
 
 def _measure(target: Target, st: Settings) -> Result:
-    fits = []
-    for decrypt in (False, True):
-        fns = {n: target.bind(n, decrypt) for n in st.sizes}
+    fits = {}
+    for label in target.ops:
+        fns = {n: target.bind(n, label) for n in st.sizes}
         med = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
-        fits.append(fit_slope(list(med), list(med.values())))
-    return Result(target, fits[0], fits[1])
+        fits[label] = fit_slope(list(med), list(med.values()))
+    return Result(target, fits)
 
 
 def _measure_errors(target: Target) -> type[BaseException] | tuple[type[BaseException], ...]:
@@ -593,48 +864,90 @@ def _measure_errors(target: Target) -> type[BaseException] | tuple[type[BaseExce
     return gcrylike.GcryError if target.ours else Exception
 
 
-def _bench_slope(specs: list[CipherSpec], args: argparse.Namespace, st: Settings,
+def _speed(fit: Fit) -> float:
+    """Sort key for "fastest": ns/B, with a slope noise made <= 0 last."""
+    return fit.slope if fit.slope > 0 else float("inf")
+
+
+def _bench_slope(specs: list[Any], args: argparse.Namespace, st: Settings,
                  clock: Clock) -> None:
     bufs = _Buffers(max(*st.sizes, *POINT_SIZES))
     _print(f"# gcrylike {gcrylike.__version__} bench-slope: sizes {_describe_sizes(st.sizes)},"
            f" {st.stat} of {st.repeats} batches of ~{st.batch_ns / 1e6:g} ms per size,"
            f" {st.clock} clock")
-    _print("Cipher:")
-    for spec in specs:
-        mode = "STREAM" if spec.block_size == 1 else "BLOCK"
-        _print(f" {spec.name:<{_LABEL}} |{_HEADER}")
-        drivers, notes = _our_drivers(spec, args.impl)
-        for n in notes:
-            _note(n)
-        best: Result | None = None
-        opened: list[Target] = []  # ours stay open: the best one is the peers' yardstick
-        try:
-            for target in _targets(spec, drivers, args.peers, bufs, _note):
-                opened.append(target)
-                try:
-                    res = _measure(target, st)
-                    auto = clock.reading() if clock.auto else None
-                    _print(f" {target.title}")
-                    _print(_row(f"{mode} enc", res.enc, clock.mhz, auto))
-                    _print(_row(f"{mode} dec", res.dec, clock.mhz, auto))
-                    if not target.ours and best is not None:
-                        _print(_ratio_line(compare(best.target, target, st), best.target))
-                except _measure_errors(target) as exc:
-                    _note(f"{target.driver}: failed ({type(exc).__name__}: {exc})")
-                    continue
-                finally:
-                    if not target.ours:
-                        target.close()
-                if target.ours and (best is None or res.enc.slope < best.enc.slope):
-                    best = res
-        finally:
-            for target in opened:
-                target.close()
+    shown: set[tuple[str, str]] = set()  # (kind, role) of every row group printed
+    listed = set()
+    for section, kinds in _SECTIONS:
+        group = [s for s in specs if s.kind in kinds]
+        listed.update(group)
+        if group:
+            _print(f"{section}:")
+        for spec in group:
+            _slope_spec(spec, args, st, clock, bufs, shown)
+    others = [s for s in specs if s not in listed]
+    if others:
+        _print("Other:")
+        for spec in others:
+            _slope_spec(spec, args, st, clock, bufs, shown)
+    _footer(clock, args.peers, st, shown)
+
+
+def _slope_spec(spec: Any, args: argparse.Namespace, st: Settings, clock: Clock,
+                bufs: _Buffers, shown: set[tuple[str, str]]) -> None:
+    _print(f" {spec.name:<{_LABEL}} |{_HEADER}")
+    reason = _unsupported(spec)
+    if reason:
+        _note(reason)
         _print(f" {'':>{_LABEL}} =")
-    _footer(clock, args.peers, st)
+        return
+    drivers, notes = _our_drivers(spec, args.impl)
+    for n in notes:
+        _note(n)
+    best: Result | None = None
+    #: What peers are compared with, by Target.api: our fastest handle, our one-shot.
+    yardstick: dict[str, Target] = {}
+    opened: list[Target] = []  # ours stay open: they are the peers' yardsticks
+
+    def best_driver() -> str | None:
+        return best.target.driver if best is not None else None
+
+    try:
+        for target in _targets(spec, drivers, args.peers, bufs, _note, best_driver):
+            if target.ours:
+                opened.append(target)
+            try:
+                res = _measure(target, st)
+                auto = clock.reading() if clock.auto else None
+                _print(f" {target.title}")
+                for label, fit in res.fits.items():
+                    _print(_row(label, fit, clock.mhz, auto))
+                shown.add((spec.kind, target.role))
+                if target.role == PEER:
+                    ref = yardstick.get(target.api)
+                    if ref is None:
+                        _note(f"{target.driver}: nothing of ours to compare with")
+                    else:
+                        _print(_ratio_line(compare(ref, target, st), ref))
+            except _measure_errors(target) as exc:
+                _note(f"{target.driver}: failed ({type(exc).__name__}: {exc})")
+                continue
+            finally:
+                if not target.ours:
+                    target.close()
+            if target.role == IMPL and (best is None or _speed(res.main) < _speed(best.main)):
+                best = res
+                yardstick[_peers.HANDLE] = target
+            elif target.role == ONE_SHOT:
+                yardstick[_peers.ONE_SHOT] = target
+    finally:
+        for target in opened:
+            target.close()
+    _print(f" {'':>{_LABEL}} =")
 
 
-def _footer(clock: Clock, peers: bool, st: Settings) -> None:
+def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]) -> None:
+    kinds = {kind for kind, _ in shown}
+    peer_kinds = {kind for kind, role in shown if role == PEER}
     if st.clock == "cpu":
         times = ("times: this thread's CPU time, so other processes' turns on the CPU are "
                  "left out (--clock wall for elapsed time).")
@@ -644,6 +957,14 @@ def _footer(clock: Clock, peers: bool, st: Settings) -> None:
              "call ns: the fit's intercept, the fixed cost of one call from Python "
              "(argument checks, buffer views, the timing loop) apart from the per-byte work;"
              f" (noisy fit) marks r2 < {NOISY_R2:.2f}."]
+    if "mac" in kinds:
+        lines.append("MAC: one message per call on a keyed handle: reset(); update(data); "
+                     "digest() (bench-slope's gcry_mac_reset/write/read), data a bytes object.")
+    if "aead" in kinds:
+        lines.append("POLY1305 enc/dec/auth: one message per call on a keyed AeadHandle: "
+                     "setiv + encrypt(buf, out=buf) + gettag / setiv + decrypt(ct, out=other) "
+                     "+ checktag (a valid tag) / setiv + authenticate(buf) + gettag; call ns "
+                     "includes setiv's Poly1305 key derivation (one ChaCha20 block).")
     if clock.mhz:
         src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
     else:
@@ -656,45 +977,91 @@ def _footer(clock: Clock, peers: bool, st: Settings) -> None:
                     "for the real core clock")
     lines.append(src + ".")
     if peers:
-        lines.append("ours/peer: throughput of our fastest implementation (lowest ns/B) over "
-                     "the peer's, both timed turn about at that size, call cost included "
-                     "(x>1: ours faster; at 64 B it is the inverse ratio of time per call).")
-        lines.append("Bindings differ: ours goes through cffi and the CipherHandle API "
-                     "(handle.encrypt(buf, out=buf)); libsodium and libgcrypt through ctypes "
-                     "with pre-converted buffers, pycryptodome and cryptography through their "
-                     "own bindings.  That shows in call ns and at 64 B, not in ns/B.")
-        lines.append("libsodium's one-shot crypto_stream_*_xor restarts the keystream each "
-                     "call (same work per byte); the others continue it.")
+        lines.append("ours/peer: throughput of ours over the peer's, both timed turn about "
+                     "at that size, call cost included (x>1: ours faster; at 64 B it is the "
+                     "inverse ratio of time per call).  Ours is our fastest implementation "
+                     "(lowest ns/B) through the API doing the same work: the handle for "
+                     "stream ciphers and for peers used through a keyed handle (libgcrypt), "
+                     "the 'ours one-shot' row for one-shot peers.")
+        lines.append("Bindings differ: ours goes through cffi and our Python API; libsodium "
+                     "and libgcrypt through ctypes with pre-converted buffers (and, for "
+                     "MACs/AEADs, output written into a preallocated buffer where ours "
+                     "returns a new bytes object), pycryptodome and cryptography through "
+                     "their own bindings.  That shows in call ns and at 64 B, not in ns/B.")
+        if "cipher" in peer_kinds:
+            lines.append("libsodium's one-shot crypto_stream_*_xor restarts the keystream "
+                         "each call (same work per byte); the others continue it.")
+        if peer_kinds & {"mac", "aead"}:
+            lines.append("one-shot rows set the key up inside every call: gcrylike.mac, "
+                         "libsodium, cryptography's Poly1305.generate_tag and pycryptodome "
+                         "(a new Poly1305_MAC / ChaCha20_Poly1305 object per message); "
+                         "our ChaCha20Poly1305 and cryptography's keep one keyed object and "
+                         "copy its state per call.  AEAD data has no associated data.")
     for line in lines:
         _print(f"# {line}")
 
 
-def _bench_tcrypt(specs: list[CipherSpec], args: argparse.Namespace, st: Settings) -> None:
-    bufs = _Buffers(max(TCRYPT_SIZES))
+def _bench_tcrypt(specs: list[Any], args: argparse.Namespace, st: Settings) -> None:
+    bufs = _Buffers(max(*TCRYPT_SIZES, *(b for b, _ in TCRYPT_MAC_TEMPLATE)))
     clock = "this thread's CPU time" if st.clock == "cpu" else "elapsed time"
     _print(f"# gcrylike {gcrylike.__version__} bench, tcrypt format: ~{st.seconds:g} s per "
            f"block size, seconds are {clock}")
     for spec in specs:
-        drivers, notes = _our_drivers(spec, args.impl)
-        for n in notes:
-            _print(f"# {spec.name.lower()} {n}")
+        name = spec.name.lower()
 
-        def note(text: str, name: str = spec.name.lower()) -> None:
+        def note(text: str, name: str = name) -> None:
             _print(f"# {name} {text}")
 
-        for target in _targets(spec, drivers, args.peers, bufs, note):
+        reason = _unsupported(spec)
+        if reason:
+            note(reason)
+            continue
+        drivers, notes = _our_drivers(spec, args.impl)
+        for n in notes:
+            note(n)
+        ran: list[str] = []  # our drivers that ran; the first is the one-shot's
+        for target in _targets(spec, drivers, args.peers, bufs, note,
+                               lambda ran=ran: ran[0] if ran else None):
             try:
-                _print(f"testing speed of {spec.name.lower()} ({target.driver}) encryption")
-                for i, size in enumerate(TCRYPT_SIZES):
-                    ops, elapsed = count_for(target.bind(size, False), st.seconds,
-                                             st.clock_fn)
-                    _print(f"test {i} ({target.key_bits} bit key, {size} byte blocks): "
-                           f"{ops} operations in {elapsed:.3f} seconds ({ops * size} bytes)")
+                if spec.kind == "mac":
+                    _tcrypt_mac(name, target, st)
+                else:
+                    _tcrypt_cipher(name, target, st)
             except _measure_errors(target) as exc:
                 note(f"{target.driver}: failed ({type(exc).__name__}: {exc})")
+                continue
             finally:
                 target.close()
-            _print("")
+            if target.role == IMPL:
+                ran.append(target.driver)
+
+
+def _tcrypt_cipher(name: str, target: Target, st: Settings) -> None:
+    """The kernel's cipher and AEAD speed lines, one section per direction."""
+    for label, word in target.tcrypt:
+        _print(f"testing speed of {name} ({target.driver}) {word}")
+        for i, size in enumerate(TCRYPT_SIZES):
+            ops, elapsed = count_for(target.bind(size, label), st.seconds, st.clock_fn)
+            _print(f"test {i} ({target.key_bits} bit key, {size} byte blocks): "
+                   f"{ops} operations in {elapsed:.3f} seconds ({ops * size} bytes)")
+        _print("")
+
+
+def _tcrypt_mac(name: str, target: Target, st: Settings) -> None:
+    """The kernel's hash speed lines over its Poly1305 template; a target
+    that cannot split a message (a one-shot call) gets the whole-message
+    lines only, numbered as in the template."""
+    _print(f"testing speed of {name} ({target.driver})")
+    for i, (block, per_update) in enumerate(TCRYPT_MAC_TEMPLATE):
+        if per_update != block and target.split is None:
+            continue
+        fn = target.split(block, per_update) if target.split else target.bind(block)
+        ops, elapsed = count_for(fn, st.seconds, st.clock_fn)
+        rate = ops / elapsed
+        _print(f"test{i:3d} ({block:5d} byte blocks,{per_update:5d} bytes per update,"
+               f"{block // per_update:4d} updates): {rate:6.0f} opers/sec, "
+               f"{rate * block:9.0f} bytes/sec")
+    _print("")
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -21,19 +21,45 @@ DATA = bytes((7 * i + 3) & 0xFF for i in range(1000))  # not a multiple of 64
 ROW = r"(?:[\d.]+|-) ns/B\s+(?:[\d.]+|-) MiB/s\s+(?:[\d.]+|-) c/B\s+(?:\d+|-)\s+-?\d+"
 
 
+#: The slope rows of one of our drivers, by kind of algorithm.
+ROWS_BY_KIND = {
+    "cipher": ("STREAM enc", "STREAM dec"),
+    "block": ("ECB enc", "ECB dec"),
+    "mac": ("MAC",),
+    "aead": ("POLY1305 enc", "POLY1305 dec", "POLY1305 auth"),
+}
+
+
 def _runnable(algo: str) -> list[str]:
     return [i.driver for i in gcrylike.implementations(algo) if i.available]
 
 
-def _assert_rows_or_selftest_skip(out: str, driver: str) -> None:
+def _specs(*kinds: str) -> list:
+    return [s for s in gcrylike._registry.all_specs() if s.kind in kinds]
+
+
+def _rows(labels) -> str:
+    return "".join(rf"\s+{re.escape(label)} \|\s*{ROW}.*\n" for label in labels)
+
+
+def _assert_rows_or_selftest_skip(out: str, driver: str,
+                                  labels=ROWS_BY_KIND["cipher"]) -> None:
     """Rows for ``driver``, or a note that it failed its selftest (an
     implementation may be broken while someone works on it; the bench must
     then say so instead of measuring it)."""
-    rows = re.search(rf"^ {re.escape(driver)} \(ours\)\n"
-                     rf"\s+STREAM enc \|\s*{ROW}.*\n"
-                     rf"\s+STREAM dec \|\s*{ROW}", out, re.M)
+    rows = re.search(rf"^ {re.escape(driver)} \(ours\)\n{_rows(labels)}", out + "\n", re.M)
     if rows is None:
         assert re.search(rf"# {re.escape(driver)}: skipped \(.*SELFTEST", out), out
+
+
+def _assert_spec_table(out: str, spec) -> None:
+    """The header of ``spec`` and the rows of every driver that runs here."""
+    assert re.search(rf"^ {re.escape(spec.name)} +\|  nanosecs/byte   mebibytes/sec", out,
+                     re.M), (spec.name, out)
+    drivers = _runnable(spec.name)
+    assert drivers, spec.name
+    for d in drivers:
+        _assert_rows_or_selftest_skip(out, d, ROWS_BY_KIND[spec.kind])
 
 
 # -- the slope fit ------------------------------------------------------------
@@ -124,8 +150,49 @@ def test_bench_default_is_every_algorithm_and_cpu_mhz(capsys):
     assert main(["bench", "--quick", "--repeats", "1", "--cpu-mhz", "4200"]) == 0
     out = capsys.readouterr().out
     for algo in gcrylike.algorithms():
-        assert re.search(rf"^ {algo} +\|", out, re.M)
+        assert re.search(rf"^ {re.escape(algo)} +\|", out, re.M), algo
     assert "4200 MHz from --cpu-mhz" in out
+
+
+def test_bench_quick_default_covers_every_kind(capsys):
+    """The plain `gcrylike bench --quick`: every algorithm of every kind the
+    registry holds, with the rows of its kind for every driver that runs."""
+    assert main(["bench", "--quick"]) == 0
+    out = capsys.readouterr().out
+    kinds = {s.kind for s in gcrylike._registry.all_specs()}
+    assert {"cipher", "mac", "aead"} <= kinds
+    for spec in gcrylike._registry.all_specs():
+        if spec.kind in ROWS_BY_KIND:
+            _assert_spec_table(out, spec)
+        else:  # a kind the bench does not know yet says so instead of vanishing
+            assert re.search(rf"^ {re.escape(spec.name)} +\|.*\n # not measured: ", out,
+                             re.M), spec.name
+    # bench-slope's sections: ciphers (stream, block, AEAD modes), then MACs
+    assert out.index("\nCipher:\n") < out.index("\nMAC:\n")
+    assert "# MAC: one message per call" in out and "# POLY1305 enc/dec/auth:" in out
+
+
+@pytest.mark.parametrize("algos", [["poly1305", "nhpoly1305"],
+                                   ["chacha20-poly1305", "xchacha20-poly1305"]])
+def test_bench_mac_and_aead_rows(capsys, algos):
+    assert main(["bench", "--quick", "--repeats", "1", *algos]) == 0
+    out = capsys.readouterr().out
+    specs = [gcrylike._registry.lookup(a) for a in algos]
+    assert ("MAC:" if specs[0].kind == "mac" else "Cipher:") in out.splitlines()
+    for spec in specs:
+        _assert_spec_table(out, spec)
+    assert "ours one-shot" not in out  # only with --peers
+    assert "SALSA20" not in out
+
+
+def test_bench_unknown_kind_is_a_note(capsys, monkeypatch):
+    monkeypatch.delitem(_bench._OUR_TARGETS, "mac")
+    assert main(["bench", "--quick", "poly1305"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^ POLY1305 +\|.*\n # not measured: gcrylike bench has no rows for mac "
+                     r"algorithms yet\n +=$", out, re.M), out
+    assert main(["bench", "--quick", "--format", "tcrypt", "poly1305"]) == 0
+    assert "# poly1305 not measured" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("extra", [["--clock", "wall"], ["--stat", "min"],
@@ -172,6 +239,69 @@ def test_bench_tcrypt(capsys):
             assert int(m[3]) == int(m[1]) * size
 
 
+TCRYPT_MAC_LINE = (r"test *(\d+) \( *(\d+) byte blocks, *(\d+) bytes per update, *(\d+) updates\):"
+                   r" +(\d+) opers/sec, +(\d+) bytes/sec")
+
+
+def _tcrypt_mac_lines(out: str, algo: str, driver: str) -> list[re.Match]:
+    block = out.split(f"testing speed of {algo} ({driver})\n", 1)[1].split("\n\n", 1)[0]
+    lines = block.splitlines()
+    matches = [re.fullmatch(TCRYPT_MAC_LINE, line) for line in lines]
+    assert all(matches), lines
+    return matches
+
+
+@pytest.mark.parametrize("algo", ["poly1305", "nhpoly1305"])
+def test_bench_tcrypt_mac(capsys, algo):
+    assert main(["bench", "--format", "tcrypt", "--quick", "--seconds", "0.001", algo]) == 0
+    out = capsys.readouterr().out
+    for d in _runnable(algo):
+        if f"# {algo} {d}: skipped" in out:
+            continue
+        matches = _tcrypt_mac_lines(out, algo, d)
+        # the kernel's poly1305 template, whole and split into updates
+        assert [(int(m[1]), int(m[2]), int(m[3])) for m in matches] == [
+            (i, b, p) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE)]
+        for m in matches:
+            assert int(m[4]) == int(m[2]) // int(m[3])
+            assert int(m[5]) > 0
+            assert abs(int(m[6]) - int(m[5]) * int(m[2])) <= int(m[2])  # rounding only
+
+
+@pytest.mark.parametrize("algo", ["chacha20-poly1305", "xchacha20-poly1305"])
+def test_bench_tcrypt_aead(capsys, algo):
+    assert main(["bench", "--format", "tcrypt", "--quick", "--seconds", "0.001", algo]) == 0
+    out = capsys.readouterr().out
+    for d in _runnable(algo):
+        if f"# {algo} {d}: skipped" in out:
+            continue
+        for word in ("encryption", "decryption"):
+            block = out.split(f"testing speed of {algo} ({d}) {word}\n", 1)[1]
+            for i, (line, size) in enumerate(zip(block.splitlines()[:5], _bench.TCRYPT_SIZES,
+                                                 strict=True)):
+                m = re.fullmatch(rf"test {i} \(256 bit key, {size} byte blocks\): (\d+) "
+                                 r"operations in ([\d.]+) seconds \((\d+) bytes\)", line)
+                assert m, line
+                assert int(m[3]) == int(m[1]) * size
+
+
+def test_bench_tcrypt_peers_mac_and_aead(capsys):
+    assert main(["bench", "--format", "tcrypt", "--quick", "--seconds", "0.001", "--peers",
+                 "poly1305", "chacha20-poly1305"]) == 0
+    out = capsys.readouterr().out
+    best = _runnable("POLY1305")[0]
+    if f"# poly1305 {best}: skipped" not in out:
+        # a one-shot call cannot split a message: the whole-message lines only,
+        # numbered as in the template
+        whole = [(i, b) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE) if b == p]
+        matches = _tcrypt_mac_lines(out, "poly1305", f"{best} one-shot")
+        assert [(int(m[1]), int(m[2])) for m in matches] == whole
+    for p, o in MAC_AEAD_OFFERS:
+        if p.unavailable_reason() is None and o.algorithm in ("POLY1305", "CHACHA20-POLY1305"):
+            assert re.search(rf"^testing speed of {o.algorithm.lower()} \(peer {p.name} ", out,
+                             re.M), (p.name, o.algorithm)
+
+
 def test_bench_peers_rows(capsys):
     pytest.importorskip("Crypto.Cipher.Salsa20")
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "salsa20"]) == 0
@@ -182,6 +312,42 @@ def test_bench_peers_rows(capsys):
                   r"\s+ours/peer \|  8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+", out, re.M)
     assert m, out
     assert "Bindings differ" in out
+
+
+def test_bench_peers_mac_and_aead_rows(capsys):
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "poly1305",
+                 "chacha20-poly1305"]) == 0
+    out = capsys.readouterr().out
+    ratio = r"\s+ours/peer \|  8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+ .*\[ours: (.+)\]\n"
+    for algo, one_shot in (("POLY1305", "one-shot MAC"), ("CHACHA20-POLY1305", "one-shot enc")):
+        table = out.split(f"\n {algo} ", 1)[1].split("\n                  =\n", 1)[0] + "\n"
+        best = _runnable(algo)[0]
+        if f"# {best}: skipped" in table:
+            continue
+        # our one-shot API is measured as a row of its own, on one of our drivers
+        m = re.search(rf"^ (\S+) \(ours one-shot: [^\n]*\)\n{_rows([one_shot])}", table, re.M)
+        assert m and m[1] in _runnable(algo), table
+        for p, o in MAC_AEAD_OFFERS:
+            if o.algorithm != algo:
+                continue
+            reason = p.unavailable_reason()
+            if reason:
+                assert f"# peer {p.name}: not available" in table
+                continue
+            label = ({"mac": "MAC", "aead": "POLY1305 enc"}[o.kind] if o.api == _peers.HANDLE
+                     else one_shot)
+            m = re.search(rf"^ {p.name} \S+.* \(peer, [^\n]*\)\n{_rows([label])}{ratio}",
+                          table, re.M)
+            if m is None:  # an offer the installed version lacks is a note, not a crash
+                assert re.search(rf"# peer {p.name}: skipped \(PeerUnavailable", table), table
+                continue
+            # like for like: one-shot peers against our one-shot row, handles
+            # against our fastest handle
+            if o.api == _peers.HANDLE:
+                assert m[1] in _runnable(algo), m[0]
+            else:
+                assert m[1].endswith(" one-shot"), m[0]
+    assert "one-shot rows set the key up inside every call" in out
 
 
 def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
@@ -200,7 +366,9 @@ def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
 
 # -- the peer adapters compute what we compute ----------------------------------
 
-OFFERS = [(p, o) for p in _peers.PEERS for o in p.offers]
+OFFERS = [(p, o) for p in _peers.PEERS for o in p.offers if o.kind == _peers.STREAM]
+MAC_AEAD_OFFERS = [(p, o) for p in _peers.PEERS for o in p.offers
+                   if o.kind in (_peers.MAC, _peers.AEAD)]
 
 
 def _ours(algo: str, key: bytes, nonce: bytes, chunks: list[bytes]) -> list[bytes]:
@@ -327,3 +495,178 @@ def test_bench_survives_a_failing_peer(capsys, monkeypatch):
     assert main(["bench", "--quick", "--format", "tcrypt", "--seconds", "0.001", "--peers",
                  "salsa20"]) == 0
     assert "# salsa20 peer brokenlib 0.1 via ctypes: failed" in capsys.readouterr().out
+
+
+# -- MAC and AEAD peers compute what we compute ---------------------------------
+
+
+def _offer_ids(offers):
+    return [f"{p.name}-{o.algorithm}" for p, o in offers]
+
+
+def _usable(peer, offer):
+    if offer.algorithm not in gcrylike.algorithms():
+        pytest.skip(f"we have no {offer.algorithm}")
+    reason = peer.unavailable_reason()
+    if reason:
+        pytest.skip(f"{peer.name}: {reason}")
+
+
+def _adapter(peer, offer, key):
+    try:
+        if offer.kind == _peers.MAC:
+            return peer.tagger(offer.algorithm, key)
+        return peer.sealer(offer.algorithm, key)
+    except _peers.PeerUnavailable as exc:  # e.g. no raw Poly1305 class in this version
+        pytest.skip(str(exc))
+
+
+#: Message lengths around the 16-byte Poly1305 block and the 64-byte ChaCha
+#: block, and a few random ones.
+LENGTHS = [0, 1, 15, 16, 17, 63, 64, 65, 1000, *random.Random(8439).sample(range(2, 5000), 4)]
+
+
+@pytest.mark.parametrize("peer, offer",
+                         [(p, o) for p, o in MAC_AEAD_OFFERS if o.kind == _peers.MAC],
+                         ids=_offer_ids([(p, o) for p, o in MAC_AEAD_OFFERS
+                                         if o.kind == _peers.MAC]))
+def test_mac_peer_matches_ours(peer, offer):
+    _usable(peer, offer)
+    rng = random.Random(f"{peer.name}/{offer.algorithm}")
+    for n in LENGTHS:
+        key, data = rng.randbytes(32), rng.randbytes(n)
+        want = gcrylike.mac(offer.algorithm, key, data)
+        with _adapter(peer, offer, key) as t:
+            assert t(data) == want, (peer.name, n)
+            # the call the bench times, kept alone, twice on the same state
+            call = t.bind(data)  # nothing else holds its buffers now (refcounting)
+            junk = [bytearray(rng.randbytes(48)) for _ in range(50)]
+            assert call.read(call()) == want, (peer.name, n)
+            assert call.read(call()) == want, (peer.name, n)
+            del junk
+
+
+@pytest.mark.parametrize("peer, offer",
+                         [(p, o) for p, o in MAC_AEAD_OFFERS if o.kind == _peers.AEAD],
+                         ids=_offer_ids([(p, o) for p, o in MAC_AEAD_OFFERS
+                                         if o.kind == _peers.AEAD]))
+def test_aead_peer_matches_ours(peer, offer):
+    _usable(peer, offer)
+    spec = gcrylike._registry.lookup(offer.algorithm)
+    nonce_size = _peers.common_nonce_size(spec.iv_sizes, offer)
+    assert nonce_size
+    ours_cls = {"CHACHA20-POLY1305": gcrylike.ChaCha20Poly1305,
+                "XCHACHA20-POLY1305": gcrylike.XChaCha20Poly1305}[offer.algorithm]
+    rng = random.Random(f"{peer.name}/{offer.algorithm}")
+    for n in LENGTHS:
+        for aad_len in (0, 1, 13, 64):
+            key, nonce = rng.randbytes(32), rng.randbytes(nonce_size)
+            data, aad = rng.randbytes(n), rng.randbytes(aad_len)
+            want = ours_cls(key).encrypt(nonce, data, aad)
+            with _adapter(peer, offer, key) as s:
+                assert s(nonce, data, aad) == want, (peer.name, n, aad_len)
+                call = s.bind(nonce, data, aad)
+                junk = [bytearray(rng.randbytes(n + 16)) for _ in range(20)]
+                assert call.read(call()) == want, (peer.name, n, aad_len)
+                assert call.read(call()) == want, (peer.name, n, aad_len)
+                del junk
+
+
+def test_sealer_and_tagger_check_their_offers():
+    p = next((p for p, o in MAC_AEAD_OFFERS
+              if o.algorithm == "CHACHA20-POLY1305" and not p.unavailable_reason()), None)
+    if p is None:
+        pytest.skip("no CHACHA20-POLY1305 peer installed")
+    with pytest.raises(TypeError):
+        p.tagger("CHACHA20-POLY1305", KEY)
+    with pytest.raises(ValueError):
+        p.sealer("CHACHA20-POLY1305", KEY[:16])
+    with p.sealer("CHACHA20-POLY1305", KEY) as s, pytest.raises(ValueError, match="nonce"):
+        s(bytes(8), b"data")
+    if p.offer("CHACHA20"):
+        with pytest.raises(TypeError):
+            p.crypter("CHACHA20-POLY1305", KEY, bytes(12))
+
+
+# -- our bench targets do the work their rows name --------------------------------
+
+
+def _first(algo: str) -> str:
+    drivers = _runnable(algo)
+    if not drivers:
+        pytest.skip(f"no {algo} driver runs here")
+    return drivers[0]
+
+
+@pytest.mark.parametrize("algo", ["POLY1305", "NHPOLY1305"])
+def test_mac_targets_compute_the_mac(algo):
+    spec = gcrylike._registry.lookup(algo)
+    bufs = _bench._Buffers(4096)
+    key = _bench._key_for(spec.key_sizes)
+    for driver in _runnable(algo):
+        target = _bench._mac_target(spec, driver, bufs)
+        try:
+            for n in (64, 1000, 4096):
+                want = gcrylike.mac(algo, key, bufs.data(n))
+                assert target.bind(n)() == want, (driver, n)
+                assert target.bind(n)() == want  # reset() really starts over
+                assert target.split(n, 16 if n % 16 == 0 else n)() == want
+        finally:
+            target.close()
+    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    assert one.bind(100)() == gcrylike.mac(algo, key, bufs.data(100))
+    one.close()
+
+
+@pytest.mark.parametrize("algo", ["CHACHA20-POLY1305", "XCHACHA20-POLY1305"])
+def test_aead_targets_compute_the_aead(algo):
+    spec = gcrylike._registry.lookup(algo)
+    box_cls = {"CHACHA20-POLY1305": gcrylike.ChaCha20Poly1305,
+               "XCHACHA20-POLY1305": gcrylike.XChaCha20Poly1305}[algo]
+    key = _bench._key_for(spec.key_sizes)
+    nonce = _bench._NONCE[:spec.iv_sizes[0]]
+    box = box_cls(key)
+    for driver in _runnable(algo):
+        bufs = _bench._Buffers(4096)
+        target = _bench._aead_target(spec, driver, bufs)
+        try:
+            for n in (64, 1000):
+                plain = bytes(bufs[n])
+                tag = target.bind(n, "POLY1305 enc")()  # in place
+                assert bytes(bufs[n]) + tag == box.encrypt(nonce, plain), (driver, n)
+                # dec verifies a valid tag over fixed ciphertext (it raises if not)
+                target.bind(n, "POLY1305 dec")()
+                target.bind(n, "POLY1305 dec")()
+                ct_tag = box.encrypt(nonce, b"", bufs.data(n))
+                assert target.bind(n, "POLY1305 auth")() == ct_tag, (driver, n)
+        finally:
+            target.close()
+    bufs = _bench._Buffers(4096)
+    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    assert one.bind(300)() == box.encrypt(nonce, bufs.data(300))
+    one.close()
+    box.close()
+
+
+def test_bench_survives_a_failing_mac_peer(capsys, monkeypatch):
+    def make(lib, key):
+        def bind(data):
+            def call():
+                raise RuntimeError("mac peer exploded")
+
+            return call, bytes
+
+        return _peers.Tagger(bind)
+
+    fake = _peers.Peer("brokenmac", "ctypes", lambda: (None, "0.2"), (
+        _peers.Offer("POLY1305", _peers.MAC, (32,), (), make, "broken"),
+    ))
+    monkeypatch.setattr(_peers, "PEERS", (fake,))
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "poly1305"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"# peer brokenmac 0\.2 via ctypes: failed \(RuntimeError: mac peer "
+                     r"exploded", out), out
+    assert "ours one-shot" in out and re.search(r"^ +=$", out, re.M)
+    assert main(["bench", "--quick", "--format", "tcrypt", "--seconds", "0.001", "--peers",
+                 "poly1305"]) == 0
+    assert "# poly1305 peer brokenmac 0.2 via ctypes: failed" in capsys.readouterr().out
