@@ -200,6 +200,17 @@ class CipherHandle:
         return self._crypt(self._dec, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
+        ptr = self._fast_ptr
+        if ptr is not None and type(out) is bytearray and (data is out or type(data) is bytes):
+            # out= fast path (in place, or bytes into a bytearray): one view
+            n = len(data)
+            if len(out) >= n:
+                dst = ffi.from_buffer(out)
+                rc = hook(ptr, dst, dst if data is out else data, n)
+                if rc:
+                    ffi.release(dst)  # no buffer export outlives the call
+                    raise error_for(rc, self._spec.name)
+                return n
         ctx = self._ready()
         with as_cbuffer(data, "data") as src:
             n = len(src)
