@@ -322,6 +322,13 @@ class Target:
     #: Which of our APIs does the same work per call (``_peers.HANDLE`` or
     #: ``_peers.ONE_SHOT``): peers are compared with that one.
     api: str = _peers.HANDLE
+    #: Message sizes of the tcrypt lines and of the ours/peer ratios.
+    tcrypt_sizes: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.tcrypt_sizes = self.tcrypt_sizes or TCRYPT_SIZES
+        self.points = self.points or POINT_SIZES
 
     @property
     def ours(self) -> bool:
@@ -502,12 +509,39 @@ def _aead_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
                   tcrypt=((f"{mode} enc", "encryption"), (f"{mode} dec", "decryption")))
 
 
+#: Storage sizes: the tcrypt lines and ratios of tweakable (sector) ciphers.
+SECTOR_SIZES = (16, 64, 256, 512, 1024, 4096, 8192)
+SECTOR_POINTS = (512, 4096)
+_TWEAK = bytes(range(32))
+
+
+def _tweakable_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """One sector per call, in place, with a 32-byte (plain64-sized) tweak."""
+    key = _key_for(spec.key_sizes)
+    h = _keyed(gcrylike.tweakable_open(spec.name, impl=driver), key)
+    tweak = _TWEAK[:spec.max_tweak]
+
+    def enc(n: int) -> Callable[[], Any]:
+        v = bufs[max(n, spec.min_length)]
+        return functools.partial(h.encrypt, v, tweak, out=v)
+
+    def dec(n: int) -> Callable[[], Any]:
+        v = bufs[max(n, spec.min_length)]
+        return functools.partial(h.decrypt, v, tweak, out=v)
+
+    return Target(f"{driver} (ours)", driver, {"SECTOR enc": enc, "SECTOR dec": dec}, h.close,
+                  IMPL, 8 * len(key),
+                  tcrypt=(("SECTOR enc", "encryption"), ("SECTOR dec", "decryption")),
+                  tcrypt_sizes=SECTOR_SIZES, points=SECTOR_POINTS)
+
+
 #: Our per-driver target for each kind of spec the bench knows.
 _OUR_TARGETS: dict[str, Callable[[Any, str, _Buffers], Target]] = {
     "cipher": _stream_target,
     "block": _block_target,
     "mac": _mac_target,
     "aead": _aead_target,
+    "tweakable": _tweakable_target,
 }
 
 #: Row labels of one-shot calls (ours and peers').
@@ -564,6 +598,18 @@ def _peer_target(spec: Any, peer: _peers.Peer, offer: _peers.Offer,
         return Target(title, driver, {label: lambda n: tagger.bind(bufs.data(n))},
                       tagger.close, PEER, 8 * len(key), api=offer.api)
 
+    if offer.reference:
+        # a reference point, not the same algorithm: plain stream encryption
+        nonce = _NONCE[:offer.nonce_sizes[0]]
+        crypter = peer.crypter(offer.reference, key, nonce)
+        title = f"{peer.name} {version} (reference, {peer.via}: {offer.label})"
+
+        def ref(n: int) -> Callable[[], Any]:
+            return crypter.bind(bufs[n], bufs[n], False)
+
+        return Target(title, driver, {"STREAM enc": ref}, crypter.close, PEER, 8 * len(key),
+                      tcrypt=(("STREAM enc", "encryption"),), tcrypt_sizes=SECTOR_SIZES,
+                      points=SECTOR_POINTS)
     nonce_size = _peers.common_nonce_size(spec.iv_sizes, offer)
     if nonce_size is None:
         raise ValueError(f"no nonce size in common (ours {spec.iv_sizes}, "
@@ -736,14 +782,14 @@ def _row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None) -> str
 
 def compare(ours: Target, peer: Target, st: Settings) -> dict[int, tuple[float, float]]:
     """Time per call (ns) of the main operation of ``ours`` and ``peer`` at
-    each of POINT_SIZES, measured turn about in the same batches so both see
+    each of ``ours.points``, measured turn about in the same batches so both see
     the same machine."""
     fns = {}
-    for n in POINT_SIZES:
+    for n in ours.points:
         fns[("ours", n)] = ours.bind(n)
         fns[("peer", n)] = peer.bind(n)
     t = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
-    return {n: (t[("ours", n)], t[("peer", n)]) for n in POINT_SIZES}
+    return {n: (t[("ours", n)], t[("peer", n)]) for n in ours.points}
 
 
 def _ratio_line(points: dict[int, tuple[float, float]], best: Target) -> str:
@@ -772,7 +818,8 @@ def _describe_sizes(sizes: Sequence[int]) -> str:
 
 #: The slope table's sections (bench-slope prints one table per kind) and
 #: the kinds of spec each holds.
-_SECTIONS = (("Cipher", ("cipher", "block", "aead")), ("MAC", ("mac",)))
+_SECTIONS = (("Cipher", ("cipher", "block", "aead")), ("MAC", ("mac",)),
+             ("Storage", ("tweakable",)))
 
 
 def _resolve(names: Sequence[str]) -> list[Any]:
@@ -871,7 +918,7 @@ def _speed(fit: Fit) -> float:
 
 def _bench_slope(specs: list[Any], args: argparse.Namespace, st: Settings,
                  clock: Clock) -> None:
-    bufs = _Buffers(max(*st.sizes, *POINT_SIZES))
+    bufs = _Buffers(max(*st.sizes, *POINT_SIZES, *SECTOR_SIZES))
     _print(f"# gcrylike {gcrylike.__version__} bench-slope: sizes {_describe_sizes(st.sizes)},"
            f" {st.stat} of {st.repeats} batches of ~{st.batch_ns / 1e6:g} ms per size,"
            f" {st.clock} clock")
@@ -1002,7 +1049,7 @@ def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]
 
 
 def _bench_tcrypt(specs: list[Any], args: argparse.Namespace, st: Settings) -> None:
-    bufs = _Buffers(max(*TCRYPT_SIZES, *(b for b, _ in TCRYPT_MAC_TEMPLATE)))
+    bufs = _Buffers(max(*TCRYPT_SIZES, *SECTOR_SIZES, *(b for b, _ in TCRYPT_MAC_TEMPLATE)))
     clock = "this thread's CPU time" if st.clock == "cpu" else "elapsed time"
     _print(f"# gcrylike {gcrylike.__version__} bench, tcrypt format: ~{st.seconds:g} s per "
            f"block size, seconds are {clock}")
@@ -1040,7 +1087,7 @@ def _tcrypt_cipher(name: str, target: Target, st: Settings) -> None:
     """The kernel's cipher and AEAD speed lines, one section per direction."""
     for label, word in target.tcrypt:
         _print(f"testing speed of {name} ({target.driver}) {word}")
-        for i, size in enumerate(TCRYPT_SIZES):
+        for i, size in enumerate(target.tcrypt_sizes):
             ops, elapsed = count_for(target.bind(size, label), st.seconds, st.clock_fn)
             _print(f"test {i} ({target.key_bits} bit key, {size} byte blocks): "
                    f"{ops} operations in {elapsed:.3f} seconds ({ops * size} bytes)")

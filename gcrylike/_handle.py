@@ -36,6 +36,17 @@ class HandleInfo:
     iv_sizes: tuple[int, ...]
 
 
+def writable_view(obj: Any) -> Any:
+    """A cffi view of a bytearray or a writable contiguous memoryview, else
+    None (the caller then takes its general path, which explains errors)."""
+    kind = type(obj)
+    if kind is bytearray:
+        return ffi.from_buffer(obj)
+    if kind is memoryview and not obj.readonly and obj.c_contiguous:
+        return ffi.from_buffer(obj)
+    return None
+
+
 def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
     """A cffi view of a bytes-like object, with our errors for bad input.
 
@@ -201,16 +212,18 @@ class CipherHandle:
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
         ptr = self._fast_ptr
-        if ptr is not None and type(out) is bytearray and (data is out or type(data) is bytes):
-            # out= fast path (in place, or bytes into a bytearray): one view
-            n = len(data)
-            if len(out) >= n:
-                dst = ffi.from_buffer(out)
-                rc = hook(ptr, dst, dst if data is out else data, n)
-                if rc:
-                    ffi.release(dst)  # no buffer export outlives the call
-                    raise error_for(rc, self._spec.name)
-                return n
+        if ptr is not None and (data is out or type(data) is bytes):
+            # out= fast path (in place, or bytes into a writable buffer): one view
+            dst = writable_view(out)
+            if dst is not None:
+                n = len(dst) if data is out else len(data)
+                if len(dst) >= n:
+                    rc = hook(ptr, dst, dst if data is out else data, n)
+                    if rc:
+                        ffi.release(dst)  # no buffer export outlives the call
+                        raise error_for(rc, self._spec.name)
+                    return n
+                ffi.release(dst)
         ctx = self._ready()
         with as_cbuffer(data, "data") as src:
             n = len(src)

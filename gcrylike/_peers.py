@@ -215,6 +215,9 @@ class Offer:
     #: MAC and AEAD offers: which of our APIs does the same work per call
     #: (:data:`ONE_SHOT` or :data:`HANDLE`, see the module doc).
     api: str = ONE_SHOT
+    #: Not this algorithm but a yardstick for it: the name of the algorithm
+    #: the peer really runs (Adiantum is compared with plain ChaCha20).
+    reference: str = ""
 
 
 class Peer:
@@ -444,6 +447,7 @@ _SODIUM_STREAMS = {
     "crypto_stream_chacha20_xor": 8,
     "crypto_stream_chacha20_ietf_xor": 12,
     "crypto_stream_xchacha20_xor": 24,
+    "crypto_stream_xsalsa20_xor": 24,
 }
 
 
@@ -785,6 +789,8 @@ PEERS: tuple[Peer, ...] = (
               "crypto_stream_salsa20_xor", stateful=False),
         Offer("SALSA20R12", STREAM, (32,), (8,), _sodium("crypto_stream_salsa2012_xor"),
               "crypto_stream_salsa2012_xor", stateful=False),
+        Offer("XSALSA20", STREAM, (32,), (24,), _sodium("crypto_stream_xsalsa20_xor"),
+              "crypto_stream_xsalsa20_xor", stateful=False),
         Offer("CHACHA20", STREAM, (32,), (8, 12),
               _sodium("crypto_stream_chacha20_xor", "crypto_stream_chacha20_ietf_xor"),
               "crypto_stream_chacha20(_ietf)_xor", stateful=False),
@@ -809,6 +815,10 @@ PEERS: tuple[Peer, ...] = (
     )),
     Peer("cryptography", "its own OpenSSL binding", _load_cryptography, (
         Offer("CHACHA20", STREAM, (32,), (8, 12, 16), _cryptography_chacha20, "ChaCha20"),
+        Offer("ADIANTUM(XCHACHA12,AES)", STREAM, (32,), (16,), _cryptography_chacha20,
+              "plain ChaCha20, the same messages", reference="CHACHA20"),
+        Offer("ADIANTUM(XCHACHA20,AES)", STREAM, (32,), (16,), _cryptography_chacha20,
+              "plain ChaCha20, the same messages", reference="CHACHA20"),
         Offer("POLY1305", MAC, (32,), (), _cryptography_poly1305, "Poly1305.generate_tag"),
         Offer("CHACHA20-POLY1305", AEAD, (32,), (12,), _cryptography_aead,
               "ChaCha20Poly1305.encrypt"),

@@ -9,6 +9,7 @@ from . import _registry
 from ._context import Context
 from ._core import ffi
 from ._errors import (
+    ErrorCode,
     HandleClosed,
     InvalidArgument,
     InvalidIVLength,
@@ -18,7 +19,7 @@ from ._errors import (
     MissingKey,
     error_for,
 )
-from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer
+from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer, writable_view
 from ._spec import Implementation, TweakableCipherSpec
 
 
@@ -36,10 +37,11 @@ class TweakableHandle:
     """``setkey``, then ``encrypt(data, tweak)``/``decrypt(data, tweak)``
     (same length out as in) or the in-place sector calls."""
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_fast_ptr")
 
     def __init__(self, spec: TweakableCipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
+        self._fast_ptr: Any = None
         self._spec = spec
         self._impl = impl
         self._auto = auto
@@ -71,8 +73,11 @@ class TweakableHandle:
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
             self._haskey = False
+            self._fast_ptr = None
             self._spec.setkey(self._ctx.ptr, kbuf, self._impl)
         self._haskey = True
+        if _BYTES_OUTPUT_OK:
+            self._fast_ptr = self._ctx.ptr
 
     def encrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
         """Encrypt one message (``len(data) >= 16``) under ``tweak`` (0 to 32
@@ -84,6 +89,25 @@ class TweakableHandle:
         return self._run(self._spec.decrypt, data, tweak, out)
 
     def _run(self, hook: Any, data: Any, tweak: Any, out: Any) -> bytes | int:
+        ptr = self._fast_ptr
+        if ptr is not None and type(tweak) is bytes:
+            # fast paths: bytes in and a fresh bytes out, or a bytearray in
+            # place; the native code checks the lengths
+            n = len(data)
+            if out is None and type(data) is bytes:
+                result = _ZERO * n
+                rc = hook(ptr, result, data, n, tweak, len(tweak))
+                if rc:
+                    self._refused(rc, n, len(tweak))
+                return result
+            dst = writable_view(out) if out is data else None
+            if dst is not None:
+                n = len(dst)
+                rc = hook(ptr, dst, dst, n, tweak, len(tweak))
+                if rc:
+                    ffi.release(dst)
+                    self._refused(rc, n, len(tweak))
+                return n
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src, as_cbuffer(tweak, "tweak") as tbuf:
             n, tlen = len(src), len(tbuf)
@@ -107,6 +131,15 @@ class TweakableHandle:
             if rc:
                 raise error_for(rc, self._spec.name)
             return n
+
+    def _refused(self, rc: int, n: int, tlen: int) -> None:
+        if rc == ErrorCode.INV_LENGTH:
+            raise InvalidLength(f"{self._spec.name} needs at least "
+                                f"{self._spec.min_length} bytes, got {n}")
+        if rc == ErrorCode.INV_IV:
+            raise InvalidIVLength(f"{self._spec.name} tweak is at most "
+                                  f"{self._spec.max_tweak} bytes, got {tlen}")
+        raise error_for(rc, self._spec.name)
 
     def encrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096) -> None:
         """Encrypt ``buf`` (whole sectors) in place, sector ``i`` under the
@@ -138,6 +171,7 @@ class TweakableHandle:
 
     def close(self) -> None:
         """Wipe and free the key schedule and subkeys."""
+        self._fast_ptr = None
         if self._ctx is not None:
             self._ctx.free()
             self._ctx = None

@@ -69,6 +69,8 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->tweak, polykey, poly_impl));
   burn = gcry_max_burn (burn, nhpoly1305_setkey_noburn (&ctx->hash, derived + 48, nh_impl,
                                                         poly_impl));
+  /* every message copies this Poly1305 state: give it its powers now */
+  poly1305_prepare (&ctx->hash.poly);
   gcry_wipememory (derived, sizeof derived);
   gcry_wipememory (polykey, sizeof polykey);
   gcry_wipememory (&kdf, sizeof kdf);
@@ -86,7 +88,7 @@ tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t 
   uint64_t bits = (uint64_t)len_l * 8;
   unsigned int burn;
 
-  memcpy (&poly, &ctx->tweak, sizeof poly);
+  poly1305_copy (&poly, &ctx->tweak);
   gcry_store_le32 (lengths, (uint32_t)bits);
   gcry_store_le32 (lengths + 4, (uint32_t)(bits >> 32));
   memset (lengths + 8, 0, 8);
@@ -94,7 +96,7 @@ tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t 
   if (tweaklen)
     burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, tweak, tweaklen));
   burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  gcry_wipememory (&poly, sizeof poly);
+  poly1305_wipe (&poly);
   return burn + sizeof (poly) + sizeof (lengths) + GCRY_C_FRAME;
 }
 
@@ -133,6 +135,16 @@ stream_xor (const adiantum_ctx *ctx, const uint8_t c_m[16], uint8_t *dst, const 
   return burn + sizeof (stream) + sizeof (nonce) + GCRY_C_FRAME;
 }
 
+/* The XChaCha length: L rounded up to whole 64-byte blocks when that still
+ * fits in the message, because the bytes past L are overwritten with C_R or
+ * P_R afterwards and the SIMD code then needs no partial-block tail. */
+static size_t
+stream_len (size_t len_l, size_t n)
+{
+  size_t up = (len_l + 63) & ~(size_t)63;
+  return up <= n ? up : len_l;
+}
+
 static unsigned int
 crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
               const uint8_t *tweak, size_t tweaklen, int encrypting)
@@ -147,14 +159,14 @@ crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t 
     {
       add128 (block, src + len_l, h, 0);                              /* P_M */
       burn = gcry_max_burn (burn, aes256_encrypt_noburn (&ctx->aes, mid, block, 1)); /* C_M */
-      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, len_l));          /* C_L */
+      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, stream_len (len_l, n))); /* C_L */
       burn = gcry_max_burn (burn, full_hash (ctx, h_t, dst, len_l, h));
       add128 (dst + len_l, mid, h, 1);                                /* C_R */
     }
   else
     {
       add128 (mid, src + len_l, h, 0);                                /* C_M */
-      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, len_l));          /* P_L */
+      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, stream_len (len_l, n))); /* P_L */
       burn = gcry_max_burn (burn, aes256_decrypt_noburn (&ctx->aes, block, mid, 1)); /* P_M */
       burn = gcry_max_burn (burn, full_hash (ctx, h_t, dst, len_l, h));
       add128 (dst + len_l, block, h, 1);                              /* P_R */

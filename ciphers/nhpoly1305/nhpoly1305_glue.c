@@ -118,7 +118,7 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
   uint8_t last[NH_UNIT];
   unsigned int burn = 0;
 
-  memcpy (&poly, &ctx->poly, sizeof poly);
+  poly1305_copy (&poly, &ctx->poly);
   if (ctx->buflen)
     {
       /* pad the last chunk with zeros to a multiple of 16 bytes */
@@ -130,7 +130,7 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
       gcry_wipememory (last, len);
     }
   burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  gcry_wipememory (&poly, sizeof poly);
+  poly1305_wipe (&poly);
   gcry_wipememory (hash, sizeof hash);
   return burn + sizeof (poly) + sizeof (hash) + sizeof (last) + GCRY_C_FRAME;
 }
@@ -148,7 +148,7 @@ nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg, size_t
   unsigned int burn = 0;
   size_t tail;
 
-  memcpy (&poly, &ctx->poly, sizeof poly);
+  poly1305_copy (&poly, &ctx->poly);
   while (len >= NH_UNIT)
     {
       size_t nunits = len / NH_UNIT;
@@ -175,7 +175,7 @@ nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg, size_t
       burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hashes, NH_HASH_BYTES));
     }
   burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  gcry_wipememory (&poly, sizeof poly);
+  poly1305_wipe (&poly);
   gcry_wipememory (hashes, sizeof hashes);
   return burn + sizeof (poly) + sizeof (hashes) + sizeof (last) + GCRY_C_FRAME;
 }

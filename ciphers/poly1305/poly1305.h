@@ -21,7 +21,6 @@ enum poly1305_impl {
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,
  * partially reduced (h[2] <= 7), whatever implementation absorbs blocks. */
 typedef struct {
-  uint8_t table[POLY1305_TABLE_BYTES] GCRY_ALIGNED(64); /* SIMD powers of r */
   uint64_t h[3];
   uint64_t r[2];                /* clamped */
   uint64_t s[2];                /* the pad added at the end */
@@ -29,6 +28,8 @@ typedef struct {
   unsigned int buflen;
   unsigned int impl;
   unsigned int table_ready;     /* powers computed (on first SIMD use) */
+  /* last, so copies and wipes of a context without powers skip it */
+  uint8_t table[POLY1305_TABLE_BYTES] GCRY_ALIGNED(64); /* SIMD powers of r */
 } poly1305_ctx;
 
 /* Portable block functions: absorb NBLOCKS 16-byte blocks, each with the
@@ -49,6 +50,10 @@ unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
 unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
 int poly1305_impl_ok (unsigned int impl);
 void poly1305_wipe (poly1305_ctx *ctx);
+/* DST = SRC, the SIMD table only if SRC has one. */
+void poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src);
+/* Compute the SIMD table now (for a context that will be copied often). */
+void poly1305_prepare (poly1305_ctx *ctx);
 
 /* Constant-time comparison: 0 when equal. */
 int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);

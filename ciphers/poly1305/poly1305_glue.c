@@ -2,6 +2,7 @@
  * blocks, the switch between the portable block function (short inputs,
  * where SIMD set-up costs more than it saves) and the SIMD ones, the final
  * reduction, constant-time verification, and one stack burn per call. */
+#include <stddef.h>
 #include "poly1305.h"
 #ifdef USE_AMD64
 # include "poly1305_amd64.h"
@@ -99,6 +100,23 @@ ensure_table (poly1305_ctx *ctx)
 }
 #endif
 
+void
+poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src)
+{
+  memcpy (dst, src, src->table_ready ? sizeof *dst : offsetof (poly1305_ctx, table));
+}
+
+void
+poly1305_prepare (poly1305_ctx *ctx)
+{
+#ifdef USE_AMD64
+  if (ctx->impl >= POLY1305_IMPL_SSE2)
+    ensure_table (ctx);
+#else
+  (void)ctx;
+#endif
+}
+
 /* Wipe the key and state, and the SIMD table only if it was computed. */
 void
 poly1305_wipe (poly1305_ctx *ctx)
@@ -120,7 +138,9 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
   unsigned int burn = 0;
 
 #ifdef USE_AMD64
-  if (nblocks >= POLY1305_SIMD_MIN_BLOCKS && ctx->impl >= POLY1305_IMPL_SSE2)
+  /* with the powers already computed, SIMD pays from its own width on */
+  if (ctx->impl >= POLY1305_IMPL_SSE2
+      && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
     {
       size_t nb = 0;
       ensure_table (ctx);
