@@ -27,6 +27,7 @@ ROWS_BY_KIND = {
     "block": ("ECB enc", "ECB dec"),
     "mac": ("MAC",),
     "aead": ("POLY1305 enc", "POLY1305 dec", "POLY1305 auth"),
+    "tweakable": ("SECTOR enc", "SECTOR dec"),
 }
 
 
