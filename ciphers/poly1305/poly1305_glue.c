@@ -68,8 +68,10 @@ portable_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
 unsigned int
 poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int impl)
 {
-  /* everything but the SIMD table (which table_ready = 0 below retires:
-   * skipping its 512 bytes matters for short AEAD messages) */
+  /* the previous key's powers must not outlive it; a context without
+   * powers skips the 512-byte wipe (fresh AEAD messages) */
+  if (ctx->table_ready)
+    gcry_wipememory (ctx->table, sizeof ctx->table);
   gcry_wipememory (ctx->h, sizeof ctx->h);
   gcry_wipememory (ctx->buf, sizeof ctx->buf);
   ctx->buflen = 0;
@@ -323,6 +325,7 @@ gcry_poly1305_oneshot (const uint8_t *key, size_t keylen, const uint8_t *m, size
   poly1305_ctx ctx;
   unsigned int burn;
 
+  ctx.table_ready = 0;
   if (keylen != POLY1305_KEY)
     return GCRY_ERR_INV_KEYLEN;
   if (!poly1305_impl_ok (impl))

@@ -1,0 +1,1335 @@
+"""ChaCha20-Poly1305 (RFC 8439) and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha)
+on every implementation: the one-shot classes and the streaming handles of
+``cipher_open(cipher, mode="poly1305")``.
+
+Independent answers only: published vectors (RFC 8439 2.8.2 and A.5, the
+XChaCha draft's A.3.1, Wycheproof in tests/vectors/wycheproof/),
+``cryptography``'s ChaCha20Poly1305 (OpenSSL), pycryptodome's
+ChaCha20_Poly1305 (a 24-byte nonce selects XChaCha20-Poly1305), and for
+XChaCha a second path through ``cryptography``: a pure-Python HChaCha20
+written here from the draft (section 2.2) gives the subkey.
+
+Every driver is reached twice, as tests/conftest.py does for ciphers: forced
+with ``impl=`` and chosen under a hardware-feature deny list.  (conftest's
+``driver`` fixture opens plain cipher handles, so the AEADs get their own
+``aead`` fixture built the same way, with the same ids.)  Drivers that cannot
+run here, or that this build lacks (``GCRYLIKE_NO_ASM``), are skipped with
+the reason.  Randomness comes from ``random.Random`` with fixed seeds.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import random
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
+
+import gcrylike
+from gcrylike import ErrorCode
+
+SEED = 0xAEAD8439
+TAG = 16
+CHUNK = 4096  # the glue's stitching step (AEAD_CHUNK)
+
+VECTORS = Path(__file__).resolve().parent / "vectors" / "wycheproof"
+
+
+@dataclass(frozen=True)
+class Algo:
+    name: str          # canonical
+    cipher: str        # for cipher_open(cipher, mode="poly1305")
+    cls: type
+    nonce_size: int
+    wycheproof: str
+    known_drivers: tuple[str, ...]
+
+
+CHACHA = Algo("CHACHA20-POLY1305", "chacha20", gcrylike.ChaCha20Poly1305, 12,
+              "chacha20_poly1305_test.json",
+              ("chacha20-poly1305-amd64-avx2", "chacha20-poly1305-amd64-ssse3",
+               "chacha20-poly1305-generic"))
+XCHACHA = Algo("XCHACHA20-POLY1305", "xchacha20", gcrylike.XChaCha20Poly1305, 24,
+               "xchacha20_poly1305_test.json",
+               ("xchacha20-poly1305-amd64-avx2", "xchacha20-poly1305-amd64-ssse3",
+                "xchacha20-poly1305-generic"))
+ALGOS = {a.name: a for a in (CHACHA, XCHACHA)}
+
+
+def rng_for(*tags: object) -> random.Random:
+    """A generator with a fixed seed per test and algorithm (never per
+    driver: every driver sees the same inputs, so oracle results are
+    computed once and cached)."""
+    return random.Random(f"{SEED}/" + "/".join(map(str, tags)))
+
+
+# ---------------------------------------------------------------------------
+# Oracles
+# ---------------------------------------------------------------------------
+
+_M32 = 0xFFFFFFFF
+
+
+def _rotl(v: int, c: int) -> int:
+    return ((v << c) | (v >> (32 - c))) & _M32
+
+
+def hchacha20(key: bytes, nonce16: bytes) -> bytes:
+    """HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2): the ChaCha20
+    rounds over constants, key and a 16-byte nonce; words 0-3 and 12-15."""
+    x = [*struct.unpack("<4I", b"expand 32-byte k"), *struct.unpack("<8I", key),
+         *struct.unpack("<4I", nonce16)]
+
+    def qr(a: int, b: int, c: int, d: int) -> None:
+        x[a] = (x[a] + x[b]) & _M32
+        x[d] = _rotl(x[d] ^ x[a], 16)
+        x[c] = (x[c] + x[d]) & _M32
+        x[b] = _rotl(x[b] ^ x[c], 12)
+        x[a] = (x[a] + x[b]) & _M32
+        x[d] = _rotl(x[d] ^ x[a], 8)
+        x[c] = (x[c] + x[d]) & _M32
+        x[b] = _rotl(x[b] ^ x[c], 7)
+
+    for _ in range(10):
+        qr(0, 4, 8, 12)
+        qr(1, 5, 9, 13)
+        qr(2, 6, 10, 14)
+        qr(3, 7, 11, 15)
+        qr(0, 5, 10, 15)
+        qr(1, 6, 11, 12)
+        qr(2, 7, 8, 13)
+        qr(3, 4, 9, 14)
+    return struct.pack("<8I", *x[0:4], *x[12:16])
+
+
+def openssl_seal(algo: Algo, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
+    """ct || tag from cryptography (XChaCha: HChaCha20 subkey, RFC nonce
+    0^4 || nonce[16:24], draft section 2.3)."""
+    if algo is XCHACHA:
+        key, nonce = hchacha20(key, nonce[:16]), bytes(4) + nonce[16:]
+    return OpenSSLChaChaPoly(key).encrypt(nonce, data, aad)
+
+
+def pycryptodome_seal(key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
+    c = PyCryptodomeChaChaPoly.new(key=key, nonce=nonce)
+    c.update(aad)
+    ct, tag = c.encrypt_and_digest(data)
+    return ct + tag
+
+
+def oracle(algo: Algo, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
+    """ct || tag, from two outside implementations that must agree."""
+    a = openssl_seal(algo, key, nonce, data, aad)
+    b = pycryptodome_seal(key, nonce, data, aad)
+    assert a == b, "the oracles disagree"
+    return a
+
+
+# ---------------------------------------------------------------------------
+# Published vectors
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Vector:
+    name: str
+    algo: Algo
+    key: bytes
+    nonce: bytes
+    aad: bytes
+    plaintext: bytes
+    ciphertext: bytes
+    tag: bytes
+
+
+_SUNSCREEN = (b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip "
+              b"for the future, sunscreen would be it.")
+_DRAFTS = ("Internet-Drafts are draft documents valid for a maximum of six months and may be "
+           "updated, replaced, or obsoleted by other documents at any time. It is "
+           "inappropriate to use Internet-Drafts as reference material or to cite them other "
+           "than as /\u201cwork in progress./\u201d").encode()
+
+PUBLISHED = [
+    Vector("RFC8439-2.8.2", CHACHA, bytes(range(0x80, 0xA0)),
+           bytes.fromhex("070000004041424344454647"), bytes.fromhex("50515253c0c1c2c3c4c5c6c7"),
+           _SUNSCREEN,
+           bytes.fromhex("d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
+                         "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
+                         "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
+                         "3ff4def08e4b7a9de576d26586cec64b6116"),
+           bytes.fromhex("1ae10b594f09e26a7e902ecbd0600691")),
+    Vector("RFC8439-A.5", CHACHA,
+           bytes.fromhex("1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"),
+           bytes.fromhex("000000000102030405060708"), bytes.fromhex("f33388860000000000004e91"),
+           _DRAFTS,
+           bytes.fromhex("64a0861575861af460f062c79be643bd5e805cfd345cf389f108670ac76c8cb2"
+                         "4c6cfc18755d43eea09ee94e382d26b0bdb7b73c321b0100d4f03b7f355894cf"
+                         "332f830e710b97ce98c8a84abd0b948114ad176e008d33bd60f982b1ff37c855"
+                         "9797a06ef4f0ef61c186324e2b3506383606907b6a7c02b0f9f6157b53c867e4"
+                         "b9166c767b804d46a59b5216cde7a4e99040c5a40433225ee282a1b0a06c523e"
+                         "af4534d7f83fa1155b0047718cbc546a0d072b04b3564eea1b422273f548271a"
+                         "0bb2316053fa76991955ebd63159434ecebb4e466dae5a1073a6727627097a10"
+                         "49e617d91d361094fa68f0ff77987130305beaba2eda04df997b714d6c6f2c29"
+                         "a6ad5cb4022b02709b"),
+           bytes.fromhex("eead9d67890cbb22392336fea1851f38")),
+    Vector("xchacha-draft-A.3.1", XCHACHA, bytes(range(0x80, 0xA0)), bytes(range(0x40, 0x58)),
+           bytes.fromhex("50515253c0c1c2c3c4c5c6c7"), _SUNSCREEN,
+           bytes.fromhex("bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb"
+                         "731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c216cb96b72e1213b452"
+                         "2f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff9"
+                         "21f9664c97637da9768812f615c68b13b52e"),
+           bytes.fromhex("c0875924c1c7987947deafd8780acf49")),
+]
+
+
+@dataclass(frozen=True)
+class WycheproofCase:
+    tc_id: int
+    comment: str
+    flags: tuple[str, ...]
+    key: bytes
+    nonce: bytes
+    aad: bytes
+    msg: bytes
+    ct: bytes
+    tag: bytes
+    result: str  # "valid" or "invalid"
+
+
+@cache
+def load_wycheproof(algo_name: str) -> tuple[dict, list[WycheproofCase]]:
+    doc = json.loads((VECTORS / ALGOS[algo_name].wycheproof).read_text())
+    cases = [WycheproofCase(t["tcId"], t["comment"], tuple(t["flags"]),
+                            *(bytes.fromhex(t[k]) for k in ("key", "iv", "aad", "msg", "ct",
+                                                            "tag")),
+                            t["result"])
+             for g in doc["testGroups"] for t in g["tests"]]
+    return doc, cases
+
+
+# ---------------------------------------------------------------------------
+# Drivers: every implementation, forced (impl=) and chosen (deny list)
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Route:
+    """One driver of one AEAD and how a test reaches it (ids as in conftest)."""
+
+    algorithm: str
+    driver: str
+    via: str                                # "impl" or "hwf"
+    deny: frozenset[str] = frozenset()
+
+    @property
+    def id(self) -> str:
+        if self.via == "impl":
+            return f"{self.driver}:impl"
+        if not self.deny:
+            return f"{self.driver}:auto"
+        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
+
+
+def routes(algo: Algo, vias: tuple[str, ...] = ("impl", "hwf")) -> list:
+    infos = gcrylike.implementations(algo.name)  # best first
+    params = []
+    for idx, info in enumerate(infos):
+        marks = [] if info.available else [
+            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
+        for via in vias:
+            deny: frozenset[str] = frozenset()
+            route_marks = list(marks)
+            if via == "hwf":
+                for better in infos[:idx]:
+                    extra = better.features - info.features
+                    if extra:
+                        deny |= extra
+                    elif better.available and not marks:
+                        route_marks.append(pytest.mark.skip(
+                            reason=f"{info.driver} cannot be chosen through the deny list: "
+                                   f"{better.driver} needs no feature it lacks"))
+            route = Route(algo.name, info.driver, via, deny)
+            params.append(pytest.param(route, id=route.id, marks=route_marks))
+    built = {i.driver for i in infos}
+    for name in algo.known_drivers:
+        if name not in built:
+            why = (f"{name} is not in this build (use_amd64="
+                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
+            params.append(pytest.param(Route(algo.name, name, "impl"), id=f"{name}:impl",
+                                       marks=[pytest.mark.skip(reason=why)]))
+    return params
+
+
+class AeadDriver:
+    """What the ``aead`` fixture hands a test: one-shot objects and streaming
+    handles that are guaranteed to use one driver."""
+
+    def __init__(self, route: Route) -> None:
+        self.route = route
+        self.name = route.driver
+        self.algo = ALGOS[route.algorithm]
+        self.nonce_size = self.algo.nonce_size
+        self._impl = self.name if route.via == "impl" else None
+
+    def _check(self, got: str, what: str) -> None:
+        if got != self.name:
+            raise AssertionError(f"{what} chose {got}, expected {self.name} (route "
+                                 f"{self.route.id}, active {sorted(gcrylike.hw_features())})")
+
+    def box(self, key: object) -> gcrylike.ChaCha20Poly1305:
+        b = self.algo.cls(key, impl=self._impl)
+        self._check(b.driver, self.algo.cls.__name__)
+        return b
+
+    def stream(self, key: object | None = None) -> gcrylike.AeadHandle:
+        h = gcrylike.cipher_open(self.algo.cipher, impl=self._impl, mode="poly1305")
+        self._check(h.info.driver, f"cipher_open({self.algo.cipher!r}, mode='poly1305')")
+        if key is not None:
+            h.setkey(key)
+            self._check(h.info.driver, "setkey")
+        return h
+
+    def oracle(self, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
+        return oracle(self.algo, key, nonce, data, aad)
+
+    def __repr__(self) -> str:
+        return f"<AeadDriver {self.route.id}>"
+
+
+@pytest.fixture
+def aead(request: pytest.FixtureRequest) -> Iterator[AeadDriver]:
+    """One AEAD driver; the deny list is restored afterwards."""
+    route: Route = request.param
+    previous = gcrylike.set_hwf_deny(())
+    gcrylike.set_hwf_deny(previous | route.deny)
+    try:
+        d = AeadDriver(route)
+        d.stream().close()
+        d.box(bytes(32)).close()  # the route really reaches this driver
+        yield d
+    finally:
+        gcrylike.set_hwf_deny(previous)
+
+
+EVERY_DRIVER = pytest.mark.parametrize("aead", routes(CHACHA) + routes(XCHACHA), indirect=True)
+CHACHA_DRIVERS = pytest.mark.parametrize("aead", routes(CHACHA), indirect=True)
+XCHACHA_DRIVERS = pytest.mark.parametrize("aead", routes(XCHACHA), indirect=True)
+
+
+# ---------------------------------------------------------------------------
+# Refusals
+# ---------------------------------------------------------------------------
+
+#: What each refusal must be besides its own class: the natural Python
+#: exception and the libgcrypt-style code (the documented error family).
+EXPECTED = {
+    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
+    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
+    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
+    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
+    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
+    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
+    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
+    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
+    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
+    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
+    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
+    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
+}
+
+
+@contextmanager
+def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Iterator[None]:
+    """The block raises exactly ``cls``, which is a GcryError, the natural
+    Python exception and carries the right code (``code`` overrides the
+    class's usual one).
+
+    Unlike ``pytest.raises`` this does not keep the exception (and with it
+    the library's frames and any plaintext buffer they hold) alive in a
+    cycle with the test's frame.
+    """
+    natural, usual = EXPECTED[cls]
+    code = usual if code is None else code
+    try:
+        yield
+    except gcrylike.GcryError as e:
+        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
+        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
+        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
+        return
+    pytest.fail(f"{cls.__name__} was not raised")
+
+
+def pieces(rng: random.Random, data: bytes, most: int = 6) -> list[bytes]:
+    cuts = sorted(rng.randrange(len(data) + 1) for _ in range(rng.randrange(most + 1)))
+    return [data[lo:hi] for lo, hi in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+
+
+def stream_seal(h: gcrylike.AeadHandle, nonce: bytes, data: bytes, aad: bytes,
+                rng: random.Random) -> bytes:
+    h.setiv(nonce)
+    for part in pieces(rng, aad):
+        h.authenticate(part)
+    ct = b"".join(h.encrypt(part) for part in pieces(rng, data))
+    return ct + h.gettag()
+
+
+def stream_open(h: gcrylike.AeadHandle, nonce: bytes, sealed: bytes, aad: bytes,
+                rng: random.Random) -> bytes:
+    """Streaming decryption, then checktag (raises on a wrong tag)."""
+    h.setiv(nonce)
+    for part in pieces(rng, aad):
+        h.authenticate(part)
+    pt = b"".join(h.decrypt(part) for part in pieces(rng, sealed[:-TAG]))
+    h.checktag(sealed[-TAG:])
+    return pt
+
+
+# ---------------------------------------------------------------------------
+# The oracles and vectors themselves
+# ---------------------------------------------------------------------------
+
+def test_hchacha20_reference():
+    # draft-irtf-cfrg-xchacha-03 section 2.2.1
+    got = hchacha20(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927"))
+    assert got.hex() == "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc"
+    assert gcrylike.hchacha(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927")
+                            ) == got
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_oracles_agree(algo):
+    rng = rng_for("oracles", algo.name)
+    for n in (0, 1, 63, 64, 65, 1000, 5000):
+        key, nonce = rng.randbytes(32), rng.randbytes(algo.nonce_size)
+        aad, msg = rng.randbytes(rng.randrange(40)), rng.randbytes(n)
+        oracle(algo, key, nonce, msg, aad)  # asserts the two agree
+
+
+@pytest.mark.parametrize("vec", PUBLISHED, ids=[v.name for v in PUBLISHED])
+def test_published_transcription(vec):
+    sealed = vec.ciphertext + vec.tag
+    assert oracle(vec.algo, vec.key, vec.nonce, vec.plaintext, vec.aad) == sealed
+    assert len(vec.key) == 32 and len(vec.nonce) == vec.algo.nonce_size
+    assert len(vec.plaintext) == len(vec.ciphertext)
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_wycheproof_files(algo):
+    doc, cases = load_wycheproof(algo.name)
+    assert doc["algorithm"] == algo.name
+    assert len(cases) == doc["numberOfTests"] == len({c.tc_id for c in cases})
+    flags = {f for c in cases for f in c.flags}
+    assert flags <= {"Ktv", "Pseudorandom", "EdgeCasePoly1305", "EdgeCaseCiphertext",
+                     "EdgeCasePolyKey", "EdgeCaseTag", "ModifiedTag", "InvalidNonceSize"}
+    assert {c.result for c in cases} == {"valid", "invalid"}
+    assert (VECTORS / "LICENSE").read_text().lstrip().startswith("Apache License")
+    # the valid ones are what both oracles say
+    for c in cases:
+        if c.result == "valid":
+            assert oracle(algo, c.key, c.nonce, c.msg, c.aad) == c.ct + c.tag, c.tc_id
+
+
+# ---------------------------------------------------------------------------
+# Known answers on every driver
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+def test_published_vectors(aead):
+    rng = rng_for("published")
+    vectors = [v for v in PUBLISHED if v.algo is aead.algo]
+    assert vectors
+    for v in vectors:
+        sealed = v.ciphertext + v.tag
+        with aead.box(v.key) as box:
+            assert box.encrypt(v.nonce, v.plaintext, v.aad) == sealed, v.name
+            assert box.decrypt(v.nonce, sealed, v.aad) == v.plaintext, v.name
+        with aead.stream(v.key) as h:
+            for _ in range(5):
+                assert stream_seal(h, v.nonce, v.plaintext, v.aad, rng) == sealed, v.name
+                assert stream_open(h, v.nonce, sealed, v.aad, rng) == v.plaintext, v.name
+
+
+@EVERY_DRIVER
+def test_wycheproof(aead):
+    rng = rng_for("wycheproof")
+    _, cases = load_wycheproof(aead.algo.name)
+    seen = {"valid": 0, "ModifiedTag": 0, "InvalidNonceSize": 0}
+    with aead.stream() as h:
+        for c in cases:
+            where = f"tcId {c.tc_id} ({c.comment})"
+            box = aead.box(c.key)
+            h.setkey(c.key)
+            sealed = c.ct + c.tag
+            if c.result == "valid":
+                assert box.encrypt(c.nonce, c.msg, c.aad) == sealed, where
+                assert box.decrypt(c.nonce, sealed, c.aad) == c.msg, where
+                assert stream_seal(h, c.nonce, c.msg, c.aad, rng) == sealed, where
+                assert stream_open(h, c.nonce, sealed, c.aad, rng) == c.msg, where
+                seen["valid"] += 1
+            elif "InvalidNonceSize" in c.flags:
+                assert len(c.nonce) != aead.nonce_size, where
+                with refused(gcrylike.InvalidIVLength):
+                    box.encrypt(c.nonce, c.msg, c.aad)
+                with refused(gcrylike.InvalidIVLength):
+                    box.decrypt(c.nonce, sealed, c.aad)
+                with refused(gcrylike.InvalidIVLength):
+                    h.setiv(c.nonce)
+                seen["InvalidNonceSize"] += 1
+            else:
+                assert c.flags == ("ModifiedTag",), where
+                with refused(gcrylike.AuthenticationFailed):
+                    box.decrypt(c.nonce, sealed, c.aad)
+                with refused(gcrylike.AuthenticationFailed):
+                    stream_open(h, c.nonce, sealed, c.aad, rng)
+                # the right tag is what encryption gives
+                assert box.encrypt(c.nonce, c.msg, c.aad)[:-TAG] == c.ct, where
+                seen["ModifiedTag"] += 1
+            box.close()
+    assert seen["valid"] > 200 and seen["ModifiedTag"] == 60 and seen["InvalidNonceSize"] == 9
+
+
+@EVERY_DRIVER
+def test_selftest_passed_after_use(aead):
+    aead.box(bytes(32)).encrypt(bytes(aead.nonce_size), b"x")
+    status = {i.driver: i.selftest for i in gcrylike.implementations(aead.algo.name)}
+    assert status[aead.name] == "passed"
+
+
+# ---------------------------------------------------------------------------
+# Cross-checks
+# ---------------------------------------------------------------------------
+
+@cache
+def every_length_cases(algo_name: str) -> list[tuple[bytes, bytes, bytes, bytes, bytes]]:
+    """(key, nonce, aad, msg, ct || tag) for message lengths 0..1100."""
+    algo = ALGOS[algo_name]
+    rng = rng_for("every-length", algo_name)
+    out = []
+    for n in range(1101):
+        key, nonce = rng.randbytes(32), rng.randbytes(algo.nonce_size)
+        aad = rng.randbytes(rng.choice((0, 1, 12, 15, 16, 17, rng.randrange(300))))
+        msg = rng.randbytes(n)
+        out.append((key, nonce, aad, msg, oracle(algo, key, nonce, msg, aad)))
+    return out
+
+
+@EVERY_DRIVER
+def test_every_length_against_oracles(aead):
+    for key, nonce, aad, msg, sealed in every_length_cases(aead.algo.name):
+        n = len(msg)
+        box = aead.box(key)
+        got = box.encrypt(nonce, msg, aad)
+        assert type(got) is bytes and got == sealed, n
+        assert box.decrypt(nonce, sealed, aad) == msg, n
+
+
+@EVERY_DRIVER
+def test_every_length_streaming(aead):
+    rng = rng_for("every-length-stream", aead.algo.name)
+    with aead.stream() as h:
+        for key, nonce, aad, msg, sealed in every_length_cases(aead.algo.name)[::3]:
+            h.setkey(key)
+            assert stream_seal(h, nonce, msg, aad, rng) == sealed, len(msg)
+            assert stream_open(h, nonce, sealed, aad, rng) == msg, len(msg)
+
+
+def _boundary_lengths() -> list[int]:
+    """Around the 64-byte ChaCha block, the 4- and 8-block SIMD widths, the
+    16-block Poly1305 threshold and the 4096-byte stitching chunk."""
+    near = {m * k + d for m in (64, 256, 512, CHUNK) for k in (1, 2, 3, 4)
+            for d in (-17, -16, -1, 0, 1, 15, 16, 17)}
+    return sorted(n for n in near if n > 1100)
+
+
+@cache
+def boundary_cases(algo_name: str) -> list[tuple[bytes, bytes, bytes, bytes, bytes]]:
+    algo = ALGOS[algo_name]
+    rng = rng_for("boundaries", algo_name)
+    out = []
+    for n in _boundary_lengths():
+        key, nonce = rng.randbytes(32), rng.randbytes(algo.nonce_size)
+        aad = rng.randbytes(rng.choice((0, 1, 15, 16, 17, 255, 256, 257, 4097)))
+        msg = rng.randbytes(n)
+        out.append((key, nonce, aad, msg, oracle(algo, key, nonce, msg, aad)))
+    for n in (3 * (1 << 20) + 13, (5 << 20) - 1):  # several MiB
+        key, nonce = rng.randbytes(32), rng.randbytes(algo.nonce_size)
+        aad, msg = rng.randbytes(33), rng.randbytes(n)
+        out.append((key, nonce, aad, msg, oracle(algo, key, nonce, msg, aad)))
+    return out
+
+
+@EVERY_DRIVER
+def test_long_messages(aead):
+    rng = rng_for("long-stream", aead.algo.name)
+    with aead.stream() as h:
+        for key, nonce, aad, msg, sealed in boundary_cases(aead.algo.name):
+            n = len(msg)
+            with aead.box(key) as box:
+                assert box.encrypt(nonce, msg, aad) == sealed, n
+                assert box.decrypt(nonce, sealed, aad) == msg, n
+            if n < (1 << 20) or rng.randrange(2):
+                h.setkey(key)
+                assert stream_seal(h, nonce, msg, aad, rng) == sealed, (n, "stream")
+                assert stream_open(h, nonce, sealed, aad, rng) == msg, (n, "stream")
+
+
+def test_drivers_agree(available_drivers):
+    rng = rng_for("agree")
+    for algo in (CHACHA, XCHACHA):
+        names = available_drivers(algo.name)
+        for n in (0, 1, 255, 256, 257, 4095, 4096, 4097, 3 * CHUNK + 100, 70000):
+            key, nonce = rng.randbytes(32), rng.randbytes(algo.nonce_size)
+            aad, msg = rng.randbytes(rng.randrange(100)), rng.randbytes(n)
+            outs = [algo.cls(key, impl=name).encrypt(nonce, msg, aad) for name in names]
+            assert len(set(outs)) == 1, (algo.name, n, names)
+            assert outs[0] == oracle(algo, key, nonce, msg, aad)
+
+
+# ---------------------------------------------------------------------------
+# Tampering: every forgery is refused, and the object keeps working
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+@pytest.mark.parametrize("n", [0, 1, 64, 100, 1000, 5000])
+def test_tampering(aead, n):
+    rng = rng_for("tamper", aead.algo.name, n)
+    key, nonce = rng.randbytes(32), rng.randbytes(aead.nonce_size)
+    aad, msg = rng.randbytes(20), rng.randbytes(n)
+    with aead.box(key) as box:
+        sealed = box.encrypt(nonce, msg, aad)
+        assert sealed == aead.oracle(key, nonce, msg, aad)
+
+        def forged(data: bytes, nonce_: bytes = nonce, aad_: object = aad) -> None:
+            with refused(gcrylike.AuthenticationFailed):
+                box.decrypt(nonce_, data, aad_)
+
+        # a flipped bit in every position class: ciphertext first, middle
+        # and last byte, tag first and last byte (every tag bit)
+        positions = {0, n // 2, n - 1} if n else set()
+        for pos in positions:
+            for bit in (0, 3, 7):
+                bad = bytearray(sealed)
+                bad[pos] ^= 1 << bit
+                forged(bytes(bad))
+        for pos in range(n, n + TAG):
+            for bit in range(8):
+                bad = bytearray(sealed)
+                bad[pos] ^= 1 << bit
+                forged(bytes(bad))
+        # associated data: flipped, missing, truncated, extended
+        bad_aad = bytearray(aad)
+        bad_aad[7] ^= 0x10
+        for a in (bytes(bad_aad), None, b"", aad[:-1], aad + b"\x00"):
+            forged(sealed, aad_=a)
+        # truncated tag, tag alone, shorter than a tag, empty, extended
+        for data in (sealed[:-1], sealed[:-TAG], sealed[-TAG:] if n else b"",
+                     sealed[:TAG - 1], b"", b"\x00" * 15, sealed + b"\x00"):
+            if data != sealed:
+                forged(data)
+        # a wrong nonce; another key's ciphertext
+        bad_nonce = bytearray(nonce)
+        bad_nonce[-1] ^= 1
+        forged(sealed, nonce_=bytes(bad_nonce))
+        with aead.box(rng.randbytes(32)) as other:
+            forged(other.encrypt(nonce, msg, aad))
+        # wrong nonce length: refused before anything else, also for short input
+        for ln in (0, 8, aead.nonce_size - 1, aead.nonce_size + 1, 32):
+            with refused(gcrylike.InvalidIVLength):
+                box.decrypt(bytes(ln), sealed, aad)
+            with refused(gcrylike.InvalidIVLength):
+                box.decrypt(bytes(ln), b"", aad)
+        # after every failure the object still works
+        assert box.decrypt(nonce, sealed, aad) == msg
+        assert box.encrypt(nonce, msg, aad) == sealed
+
+
+@EVERY_DRIVER
+def test_failed_decrypts_interleaved_with_good_ones(aead):
+    rng = rng_for("interleaved", aead.algo.name)
+    with aead.box(rng.randbytes(32)) as box:
+        for i in range(200):
+            nonce, aad = rng.randbytes(aead.nonce_size), rng.randbytes(rng.randrange(40))
+            msg = rng.randbytes(rng.randrange(3000))
+            sealed = box.encrypt(nonce, msg, aad)
+            bad = bytearray(sealed)
+            bad[rng.randrange(len(bad))] ^= 1 << rng.randrange(8)
+            with refused(gcrylike.AuthenticationFailed):
+                box.decrypt(nonce, bytes(bad), aad)
+            assert box.decrypt(nonce, sealed, aad) == msg, i
+
+
+# ---------------------------------------------------------------------------
+# One-shot API
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+def test_one_shot_input_types(aead):
+    rng = rng_for("types", aead.algo.name)
+    key, nonce = rng.randbytes(32), rng.randbytes(aead.nonce_size)
+    aad, msg = rng.randbytes(30), rng.randbytes(777)
+    sealed = aead.oracle(key, nonce, msg, aad)
+
+    def kinds(b: bytes) -> dict[str, object]:
+        padded = bytearray(b"\xa5" * 3 + b)
+        return {"bytes": b, "bytearray": bytearray(b), "memoryview": memoryview(b),
+                "unaligned-memoryview": memoryview(padded)[3:], "array-B": array.array("B", b)}
+
+    for kname, k in kinds(key).items():
+        with aead.box(k) as box:
+            assert box.encrypt(nonce, msg, aad) == sealed, kname
+    with aead.box(key) as box:
+        for what, value in (("nonce", nonce), ("data", msg), ("aad", aad)):
+            for name, v in kinds(value).items():
+                args = {"nonce": nonce, "data": msg, "aad": aad}
+                args[what] = v
+                got = box.encrypt(args["nonce"], args["data"], args["aad"])
+                assert type(got) is bytes and got == sealed, (what, name)
+                args["data"] = sealed if what != "data" else kinds(sealed)[name]
+                pt = box.decrypt(args["nonce"], args["data"], args["aad"])
+                assert type(pt) is bytes and pt == msg, (what, name)
+                assert bytes(v) == value, f"{what} {name} was modified"
+        # associated_data: None, omitted and b"" are the same
+        plain = box.encrypt(nonce, msg)
+        assert plain == box.encrypt(nonce, msg, None) == box.encrypt(nonce, msg, b"")
+        assert plain == aead.oracle(key, nonce, msg, b"")
+        assert box.decrypt(nonce, plain) == box.decrypt(nonce, plain, None) == msg
+        assert box.encrypt(nonce, msg, associated_data=aad) == sealed
+        assert box.decrypt(nonce, sealed, associated_data=aad) == msg
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_generate_key(algo):
+    keys = {algo.cls.generate_key() for _ in range(20)}
+    assert len(keys) == 20
+    for k in keys:
+        assert type(k) is bytes and len(k) == 32
+    key = keys.pop()
+    nonce = bytes(algo.nonce_size)
+    box = algo.cls(key)
+    assert box.decrypt(nonce, box.encrypt(nonce, b"hello", b"h"), b"h") == b"hello"
+    assert box.encrypt(nonce, b"hello") == oracle(algo, key, nonce, b"hello", b"")
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_impl_keyword(algo, available_drivers):
+    key = bytes(range(32))
+    want = oracle(algo, key, bytes(algo.nonce_size), b"x" * 300, b"")
+    for name in available_drivers(algo.name):
+        for spelled in (name, name.upper()):
+            box = algo.cls(key, impl=spelled)
+            assert box.driver == name
+            assert box.encrypt(bytes(algo.nonce_size), b"x" * 300) == want
+    other = XCHACHA if algo is CHACHA else CHACHA
+    for bad in ("nope", "", "generic", f"{other.name.lower()}-generic", "poly1305-generic64",
+                "chacha20-generic"):
+        with refused(gcrylike.UnknownName):
+            algo.cls(key, impl=bad)
+        with refused(gcrylike.UnknownName):
+            gcrylike.cipher_open(algo.cipher, impl=bad, mode="poly1305")
+    for bad in (5, b"generic"):
+        with refused(gcrylike.InvalidType):
+            algo.cls(key, impl=bad)
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+@pytest.mark.parametrize("keylen", [0, 1, 16, 24, 31, 33, 64])
+def test_one_shot_bad_key_length(algo, keylen):
+    for key in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
+        with refused(gcrylike.InvalidKeyLength):
+            algo.cls(key)
+    with gcrylike.cipher_open(algo.cipher, mode="poly1305") as h:
+        with refused(gcrylike.InvalidKeyLength):
+            h.setkey(bytes(keylen))
+        with refused(gcrylike.MissingKey):
+            h.setiv(bytes(algo.nonce_size))
+
+
+@EVERY_DRIVER
+def test_one_shot_bad_nonce_length(aead):
+    rng = rng_for("bad-nonce", aead.algo.name)
+    key, msg = rng.randbytes(32), rng.randbytes(100)
+    with aead.box(key) as box:
+        good = bytes(aead.nonce_size)
+        sealed = box.encrypt(good, msg)
+        for ln in sorted({0, 1, 8, 11, 12, 13, 16, 23, 24, 25, 32, 64} - {aead.nonce_size}):
+            for nonce in (bytes(ln), bytearray(ln), memoryview(bytes(ln))):
+                with refused(gcrylike.InvalidIVLength):
+                    box.encrypt(nonce, msg)
+                with refused(gcrylike.InvalidIVLength):
+                    box.decrypt(nonce, sealed)
+        assert box.decrypt(good, sealed) == msg
+
+
+BAD_VALUES = {"a str": "x" * 24, "an int": 12, "None": None, "a float": 1.5,
+              "a list": [0] * 24}
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+@pytest.mark.parametrize("what,bad", [
+    (what, bad)
+    for what in ("key", "nonce", "data", "decrypt-data", "aad")
+    for bad in BAD_VALUES
+    if (what, bad) != ("aad", "None")  # associated_data=None: no associated data
+])
+def test_one_shot_wrong_types(algo, what, bad):
+    value = BAD_VALUES[bad]
+    key, nonce = bytes(range(32)), bytes(algo.nonce_size)
+    if what == "key":
+        if isinstance(value, str):
+            value = "x" * 32
+        with refused(gcrylike.InvalidType):
+            algo.cls(value)
+        return
+    box = algo.cls(key)
+    sealed = box.encrypt(nonce, b"data", b"aad")
+    call = {
+        "nonce": lambda: box.encrypt(value, b"data"),
+        "data": lambda: box.encrypt(nonce, value),
+        "decrypt-data": lambda: box.decrypt(nonce, value),
+        "aad": lambda: box.encrypt(nonce, b"data", value),
+    }[what]
+    with refused(gcrylike.InvalidType):
+        call()
+    assert box.decrypt(nonce, sealed, b"aad") == b"data"
+
+
+@EVERY_DRIVER
+def test_one_shot_close(aead):
+    key, nonce = bytes(range(32)), bytes(aead.nonce_size)
+    with aead.box(key) as box:
+        sealed = box.encrypt(nonce, b"abc")
+    for call in (lambda: box.encrypt(nonce, b"abc"), lambda: box.decrypt(nonce, sealed),
+                 lambda: box.encrypt(nonce, b"abc", b"aad")):
+        with refused(gcrylike.HandleClosed):
+            call()
+    box.close()  # idempotent
+    assert aead.box(key).decrypt(nonce, sealed) == b"abc"
+
+
+# ---------------------------------------------------------------------------
+# Thread safety of the one-shot object
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_threads_share_one_object(algo, available_drivers):
+    rng = rng_for("threads", algo.name)
+    key = rng.randbytes(32)
+    nthreads, per_thread = 4, 12
+    jobs = []
+    for _ in range(nthreads):
+        mine = []
+        for _i in range(per_thread):
+            nonce, aad = rng.randbytes(algo.nonce_size), rng.randbytes(rng.randrange(50))
+            msg = rng.randbytes(rng.choice((rng.randrange(5000), rng.randrange(300000))))
+            mine.append((nonce, aad, msg, openssl_seal(algo, key, nonce, msg, aad)))
+        jobs.append(mine)
+    for name in available_drivers(algo.name):
+        box = algo.cls(key, impl=name)
+        start = threading.Barrier(nthreads)
+        errors: list[str] = []
+
+        def work(t: int, box=box, start=start, errors=errors) -> None:
+            start.wait()
+            for rounds in range(2):
+                for i, (nonce, aad, msg, sealed) in enumerate(jobs[t]):
+                    if box.encrypt(nonce, msg, aad) != sealed:
+                        errors.append(f"thread {t} encrypt {i} round {rounds}")
+                    if box.decrypt(nonce, sealed, aad) != msg:
+                        errors.append(f"thread {t} decrypt {i} round {rounds}")
+
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(nthreads)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=120)
+        assert not any(th.is_alive() for th in threads), name
+        assert not errors, (name, errors[:5])
+        box.close()
+
+
+# ---------------------------------------------------------------------------
+# Streaming handles
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+def test_stream_matches_one_shot(aead):
+    rng = rng_for("stream", aead.algo.name)
+    key = rng.randbytes(32)
+    with aead.box(key) as box, aead.stream(key) as h:
+        for trial in range(150):
+            nonce = rng.randbytes(aead.nonce_size)
+            aad = rng.randbytes(rng.choice((0, 5, 16, rng.randrange(600))))
+            msg = rng.randbytes(rng.choice((0, 1, 63, rng.randrange(20000))))
+            sealed = box.encrypt(nonce, msg, aad)
+            # several authenticate calls (some empty), random data splits
+            h.setiv(nonce)
+            for part in pieces(rng, aad, most=8) + [b""]:
+                h.authenticate(part)
+            ct = bytearray()
+            for part in pieces(rng, msg, most=12):
+                ct += h.encrypt(part)
+            assert bytes(ct) == sealed[:-TAG], trial
+            tag = h.gettag()
+            assert tag == sealed[-TAG:] and h.gettag() == tag, trial  # repeatable
+            h.checktag(tag)
+            assert h.gettag() == tag
+            # decryption in other pieces
+            h.setiv(nonce)
+            for part in pieces(rng, aad, most=3):
+                h.authenticate(part)
+            pt = b"".join(h.decrypt(part) for part in pieces(rng, bytes(ct), most=12))
+            assert pt == msg, trial
+            h.checktag(tag)
+            assert h.gettag() == tag
+
+
+@EVERY_DRIVER
+def test_stream_checktag(aead):
+    rng = rng_for("checktag", aead.algo.name)
+    key, nonce = rng.randbytes(32), rng.randbytes(aead.nonce_size)
+    aad, msg = rng.randbytes(9), rng.randbytes(333)
+    sealed = aead.oracle(key, nonce, msg, aad)
+    tag = sealed[-TAG:]
+    with aead.stream(key) as h:
+        h.setiv(nonce)
+        h.authenticate(aad)
+        assert h.decrypt(sealed[:-TAG]) == msg
+        for i in (0, 7, 15):
+            for bit in (0, 7):
+                bad = bytearray(tag)
+                bad[i] ^= 1 << bit
+                with refused(gcrylike.AuthenticationFailed):
+                    h.checktag(bytes(bad))
+        for n in range(TAG):  # truncated, down to nothing
+            with refused(gcrylike.AuthenticationFailed):
+                h.checktag(tag[:n])
+        for t in (tag + b"\x00", tag + tag):
+            with refused(gcrylike.AuthenticationFailed):
+                h.checktag(t)
+        # the refusals changed nothing
+        h.checktag(tag)
+        h.checktag(bytearray(tag))
+        h.checktag(memoryview(tag))
+        assert h.gettag() == tag
+        # a wrong message: decryption still runs (streaming releases data
+        # before the tag, as libgcrypt does) but the tag is refused
+        h.setiv(nonce)
+        h.authenticate(aad)
+        bad = bytearray(sealed[:-TAG])
+        bad[100] ^= 4
+        h.decrypt(bytes(bad))
+        with refused(gcrylike.AuthenticationFailed):
+            h.checktag(tag)
+        # encrypting: checktag against the computed tag
+        h.setiv(nonce)
+        h.authenticate(aad)
+        h.encrypt(msg)
+        h.checktag(tag)
+        with refused(gcrylike.AuthenticationFailed):
+            h.checktag(bytes(TAG))
+
+
+@EVERY_DRIVER
+def test_stream_states(aead):
+    rng = rng_for("states", aead.algo.name)
+    key, nonce = rng.randbytes(32), rng.randbytes(aead.nonce_size)
+    aad, msg = rng.randbytes(20), rng.randbytes(200)
+    sealed = aead.oracle(key, nonce, msg, aad)
+    with aead.stream(key) as h:
+        # before setiv: nothing but setiv (and setkey, reset)
+        for call in (lambda: h.authenticate(b"a"), lambda: h.encrypt(b"a"),
+                     lambda: h.decrypt(b"a"), h.gettag, lambda: h.checktag(bytes(TAG))):
+            with refused(gcrylike.InvalidState):
+                call()
+        h.setiv(nonce)
+        h.authenticate(aad[:10])
+        h.encrypt(msg[:50])
+        # authenticate after data; the other direction on the same message
+        with refused(gcrylike.InvalidState):
+            h.authenticate(aad[10:])
+        with refused(gcrylike.InvalidState):
+            h.decrypt(b"x")
+        with refused(gcrylike.InvalidState):
+            h.authenticate(b"")
+        # the refusals did not disturb the message
+        h.encrypt(msg[50:])
+        assert h.gettag() != sealed[-TAG:]  # aad[10:] was refused: a different message
+        assert h.gettag() == aead.oracle(key, nonce, msg, aad[:10])[-TAG:]
+        # after the tag: no more data or aad until setiv
+        for call in (lambda: h.authenticate(b"a"), lambda: h.encrypt(b"a"),
+                     lambda: h.decrypt(b"a")):
+            with refused(gcrylike.InvalidState):
+                call()
+        # decrypt first, then encrypt is refused
+        h.setiv(nonce)
+        h.authenticate(aad)
+        assert h.decrypt(sealed[:100]) == msg[:100]
+        with refused(gcrylike.InvalidState):
+            h.encrypt(b"x")
+        assert h.decrypt(sealed[100:-TAG]) == msg[100:]
+        h.checktag(sealed[-TAG:])
+        # no aad and no data: the tag of the empty message
+        h.setiv(nonce)
+        assert h.gettag() == aead.oracle(key, nonce, b"", b"")[-TAG:]
+        # only aad
+        h.setiv(nonce)
+        h.authenticate(aad)
+        assert h.gettag() == aead.oracle(key, nonce, b"", aad)[-TAG:]
+        # an empty encrypt still ends the aad
+        h.setiv(nonce)
+        h.authenticate(aad)
+        assert h.encrypt(b"") == b""
+        with refused(gcrylike.InvalidState):
+            h.authenticate(b"more")
+        assert h.gettag() == aead.oracle(key, nonce, b"", aad)[-TAG:]
+
+
+@EVERY_DRIVER
+def test_stream_reset_and_setkey(aead):
+    rng = rng_for("reset", aead.algo.name)
+    key, key2 = rng.randbytes(32), rng.randbytes(32)
+    nonce, aad, msg = rng.randbytes(aead.nonce_size), rng.randbytes(7), rng.randbytes(500)
+    with aead.stream(key) as h:
+        h.setiv(nonce)
+        h.authenticate(aad)
+        h.encrypt(msg[:123])
+        h.reset()
+        # a nonce is needed again
+        for call in (lambda: h.authenticate(b"a"), lambda: h.encrypt(b"a"), h.gettag):
+            with refused(gcrylike.InvalidState):
+                call()
+        assert stream_seal(h, nonce, msg, aad, rng) == aead.oracle(key, nonce, msg, aad)
+        h.reset()
+        h.reset()
+        assert stream_seal(h, nonce, msg, aad, rng) == aead.oracle(key, nonce, msg, aad)
+        # reset goes back to the latest key
+        h.setkey(key2)
+        h.setiv(nonce)
+        h.encrypt(b"junk")
+        h.reset()
+        assert stream_seal(h, nonce, msg, aad, rng) == aead.oracle(key2, nonce, msg, aad)
+        # setiv alone starts a new message at any point
+        h.setiv(nonce)
+        h.authenticate(b"zz")
+        h.encrypt(b"partial")
+        assert stream_seal(h, nonce, msg, aad, rng) == aead.oracle(key2, nonce, msg, aad)
+        # a refused setiv (wrong length) leaves the message being built alone
+        h.setiv(nonce)
+        h.authenticate(aad)
+        with refused(gcrylike.InvalidIVLength):
+            h.setiv(bytes(aead.nonce_size + 1))
+        h.encrypt(msg)
+        assert h.gettag() == aead.oracle(key2, nonce, msg, aad)[-TAG:]
+
+
+@EVERY_DRIVER
+def test_stream_out_buffers(aead):
+    rng = rng_for("out", aead.algo.name)
+    key, nonce, aad = rng.randbytes(32), rng.randbytes(aead.nonce_size), rng.randbytes(11)
+    with aead.stream(key) as h:
+        for n in (0, 1, 64, 100, 256, 257, 1000, CHUNK + 13):
+            msg = rng.randbytes(n)
+            sealed = aead.oracle(key, nonce, msg, aad)
+            ct = sealed[:-TAG]
+            # out= a bytearray, a longer one, an unaligned view, an array
+            for make in (bytearray, lambda k: bytearray(b"\x5a" * (k + 9)),
+                         lambda k: memoryview(bytearray(b"\x5a" * (k + 12)))[3:],
+                         lambda k: array.array("B", bytes(k))):
+                out = make(n)
+                before = bytes(out)
+                h.setiv(nonce)
+                h.authenticate(aad)
+                assert h.encrypt(msg, out=out) == n
+                assert bytes(out)[:n] == ct and bytes(out)[n:] == before[n:]
+                assert h.gettag() == sealed[-TAG:], n
+                h.setiv(nonce)
+                h.authenticate(aad)
+                back = make(n)
+                assert h.decrypt(bytes(out)[:n], out=back) == n
+                assert bytes(back)[:n] == msg
+                h.checktag(sealed[-TAG:])
+            # in place, in two pieces
+            buf = bytearray(msg)
+            h.setiv(nonce)
+            h.authenticate(aad)
+            half = n // 2
+            view = memoryview(buf)
+            assert h.encrypt(view[:half], out=view[:half]) == half
+            assert h.encrypt(view[half:], out=view[half:]) == n - half
+            assert buf == ct and h.gettag() == sealed[-TAG:]
+            h.setiv(nonce)
+            h.authenticate(aad)
+            assert h.decrypt(buf, out=buf) == n
+            assert buf == msg
+            h.checktag(sealed[-TAG:])
+            # the same message via the one-shot
+            with aead.box(key) as box:
+                assert box.encrypt(nonce, msg, aad) == sealed
+
+
+@EVERY_DRIVER
+def test_stream_refused_buffers(aead):
+    rng = rng_for("refused-out", aead.algo.name)
+    key, nonce, aad = rng.randbytes(32), rng.randbytes(aead.nonce_size), rng.randbytes(5)
+    msg = rng.randbytes(300)
+    with aead.stream(key) as h:
+        h.setiv(nonce)
+        h.authenticate(aad)
+        h.encrypt(msg[:10])
+        for have in (0, 1, 99):
+            out = bytearray(b"\xa5" * have)
+            with refused(gcrylike.InvalidLength):
+                h.encrypt(msg[10:110], out=out)
+            assert out == b"\xa5" * have
+        for out in (bytes(100), memoryview(bytes(100))):
+            with refused(gcrylike.InvalidType):
+                h.encrypt(msg[10:110], out=out)
+        for bad in ("str", 5, None, 1.5):
+            with refused(gcrylike.InvalidType):
+                h.encrypt(bad)
+            with refused(gcrylike.InvalidType):
+                h.checktag(bad)
+        buf = bytearray(msg)
+        view = memoryview(buf)
+        with refused(gcrylike.InvalidArgument):
+            h.encrypt(view[10:110], out=view[11:111])
+        assert buf == msg
+        # the message goes on where it was
+        h.encrypt(msg[10:])
+        assert h.gettag() == aead.oracle(key, nonce, msg, aad)[-TAG:]
+
+
+@EVERY_DRIVER
+@pytest.mark.parametrize("direction", ["encrypt", "decrypt"])
+def test_stream_refused_call_keeps_the_phase(aead, direction):
+    """A refused encrypt/decrypt in the associated-data phase neither ends
+    the associated data nor fixes the direction (regression: the C glue
+    used to enter the data phase before refusing overlapping buffers)."""
+    rng = rng_for("refused-phase", aead.algo.name)
+    key, nonce, msg = rng.randbytes(32), rng.randbytes(aead.nonce_size), rng.randbytes(300)
+    with aead.stream(key) as h:
+        h.setiv(nonce)
+        h.authenticate(b"first")
+        call = getattr(h, direction)
+        buf = bytearray(msg)
+        view = memoryview(buf)
+        with refused(gcrylike.InvalidArgument):
+            call(view[0:100], out=view[1:101])
+        with refused(gcrylike.InvalidLength):
+            call(msg[:100], out=bytearray(99))
+        with refused(gcrylike.InvalidType):
+            call("text")
+        assert buf == msg
+        h.authenticate(b"second")  # still in the associated data
+        other = "decrypt" if direction == "encrypt" else "encrypt"
+        out = getattr(h, other)(msg)  # and either direction is still open
+        sealed = aead.oracle(key, nonce, msg, b"firstsecond")
+        if other == "encrypt":
+            assert out == sealed[:-TAG]
+            assert h.gettag() == sealed[-TAG:]
+        else:
+            h.checktag(aead.oracle(key, nonce, out, b"firstsecond")[-TAG:])
+
+
+@EVERY_DRIVER
+def test_stream_missing_key_and_closed(aead):
+    h = aead.stream()
+    for call in (lambda: h.setiv(bytes(aead.nonce_size)), lambda: h.authenticate(b"a"),
+                 lambda: h.encrypt(b"a"), lambda: h.decrypt(b"a"), h.gettag,
+                 lambda: h.checktag(bytes(TAG)), h.reset):
+        with refused(gcrylike.MissingKey):
+            call()
+    h.setkey(bytes(range(32)))
+    h.setiv(bytes(aead.nonce_size))
+    assert not h.closed
+    h.close()
+    assert h.closed and "closed" in repr(h)
+    for call in (lambda: h.setkey(bytes(32)), lambda: h.setiv(bytes(aead.nonce_size)),
+                 lambda: h.authenticate(b"a"), lambda: h.encrypt(b"a"),
+                 lambda: h.encrypt(b"a", out=bytearray(1)), lambda: h.decrypt(b"a"),
+                 h.gettag, lambda: h.checktag(bytes(TAG)), h.reset):
+        with refused(gcrylike.HandleClosed):
+            call()
+    with refused(gcrylike.HandleClosed):
+        with h:
+            pass
+    h.close()
+    with aead.stream() as h2:
+        assert not h2.closed
+    assert h2.closed
+
+
+@EVERY_DRIVER
+def test_stream_info(aead):
+    with aead.stream() as h:
+        info = h.info
+        assert isinstance(info, gcrylike.AeadInfo)
+        assert (info.algorithm, info.driver, info.key_sizes, info.iv_sizes, info.tag_size) == \
+            (aead.algo.name, aead.name, (32,), (aead.nonce_size,), TAG)
+        assert isinstance(h, gcrylike.AeadHandle)
+        assert "no key" in repr(h)
+        h.setkey(bytes(32))
+        assert "keyed" in repr(h)
+
+
+@EVERY_DRIVER
+def test_stream_bad_iv_length(aead):
+    with aead.stream(bytes(range(32))) as h:
+        for ln in sorted({0, 8, 11, 12, 13, 16, 23, 24, 25, 32} - {aead.nonce_size}):
+            with refused(gcrylike.InvalidIVLength):
+                h.setiv(bytes(ln))
+        with refused(gcrylike.InvalidState):
+            h.encrypt(b"x")
+        with refused(gcrylike.InvalidType):
+            h.setiv("x" * aead.nonce_size)
+
+
+# ---------------------------------------------------------------------------
+# Modes and names
+# ---------------------------------------------------------------------------
+
+def test_mode_poly1305_opens_the_aeads():
+    for cipher, name in (("chacha20", "CHACHA20-POLY1305"), ("CHACHA20", "CHACHA20-POLY1305"),
+                         ("xchacha20", "XCHACHA20-POLY1305")):
+        for mode in ("poly1305", "POLY1305", "Poly1305"):
+            with gcrylike.cipher_open(cipher, mode=mode) as h:
+                assert isinstance(h, gcrylike.AeadHandle) and h.info.algorithm == name
+    with gcrylike.cipher_open("chacha20", mode="stream") as h:
+        assert isinstance(h, gcrylike.CipherHandle)
+
+
+@pytest.mark.parametrize("cipher,mode", [
+    ("salsa20", "poly1305"), ("salsa20r12", "poly1305"), ("chacha12", "poly1305"),
+    ("xchacha12", "poly1305"), ("chacha20", "gcm"), ("chacha20", "poly1306"),
+    ("xchacha20", ""),
+])
+def test_mode_not_supported(cipher, mode):
+    with refused(gcrylike.NotSupported, ErrorCode.INV_CIPHER_MODE):
+        gcrylike.cipher_open(cipher, mode=mode)
+
+
+def test_mode_on_something_that_is_not_a_cipher():
+    for name in ("chacha20-poly1305", "xchacha20-poly1305", "poly1305"):
+        with refused(gcrylike.UnknownAlgorithm):
+            gcrylike.cipher_open(name, mode="poly1305")
+        with refused(gcrylike.UnknownAlgorithm):
+            gcrylike.cipher_open(name)
+    with refused(gcrylike.UnknownAlgorithm):
+        gcrylike.cipher_open("no-such-cipher", mode="poly1305")
+
+
+@pytest.mark.parametrize("mode", [5, 1.5, ["poly1305"], b"poly1305"])
+def test_mode_of_wrong_type(mode):
+    """(regression: cipher_open called mode.lower() first, so a non-string
+    mode raised AttributeError)"""
+    with refused(gcrylike.InvalidType):
+        gcrylike.cipher_open("chacha20", mode=mode)
+
+
+def test_aeads_are_registered():
+    names = gcrylike.algorithms()
+    assert "CHACHA20-POLY1305" in names and "XCHACHA20-POLY1305" in names
+    for algo in (CHACHA, XCHACHA):
+        infos = gcrylike.implementations(algo.name)
+        assert any(i.driver.endswith("-generic") for i in infos)
+        with refused(gcrylike.UnknownAlgorithm):
+            gcrylike.mac_open(algo.name)
+
+
+# ---------------------------------------------------------------------------
+# Choosing through the deny list
+# ---------------------------------------------------------------------------
+
+def _chosen(algo: Algo) -> tuple[str, str]:
+    box = algo.cls(bytes(32))
+    with gcrylike.cipher_open(algo.cipher, mode="poly1305") as h:
+        h.setkey(bytes(32))
+        return box.driver, h.info.driver
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_deny_list_routing(algo, hwf_deny):
+    prefix = algo.name.lower()
+    hwf_deny(())
+    have = {i.driver: i.available for i in gcrylike.implementations(algo.name)}
+    if have.get(f"{prefix}-amd64-avx2"):
+        assert _chosen(algo) == (f"{prefix}-amd64-avx2",) * 2
+    if have.get(f"{prefix}-amd64-ssse3"):
+        hwf_deny("avx2")
+        assert _chosen(algo) == (f"{prefix}-amd64-ssse3",) * 2
+    for deny in ("ssse3", "sse2,ssse3,avx2", "all"):
+        hwf_deny(deny)
+        assert _chosen(algo) == (f"{prefix}-generic",) * 2, deny
+        for name in (f"{prefix}-amd64-avx2", f"{prefix}-amd64-ssse3"):
+            if name in have:
+                with refused(gcrylike.NotSupported):
+                    algo.cls(bytes(32), impl=name)
+    key, nonce = bytes(range(32)), bytes(algo.nonce_size)
+    assert algo.cls(key).encrypt(nonce, b"x" * 100) == oracle(algo, key, nonce, b"x" * 100, b"")
+
+
+# ---------------------------------------------------------------------------
+# A refused decrypt whose exception is kept must not crash the collector
+# (see tests/test_salsa20.py, test_gc_after_a_refused_call); in a child
+# process so that a crash cannot take the run down.
+# ---------------------------------------------------------------------------
+
+_GC_SCRIPT = r"""
+import gc
+import sys
+import gcrylike
+
+cls = getattr(gcrylike, sys.argv[1])
+nlen = int(sys.argv[2])
+box = cls(bytes(range(32)))
+h = gcrylike.cipher_open(sys.argv[3], mode="poly1305")
+h.setkey(bytes(range(32)))
+
+def refused_call(case):
+    buf = memoryview(bytearray(400))
+    sealed = bytearray(box.encrypt(bytes(nlen), bytes(300), b"aad"))
+    sealed[5] ^= 1
+    try:
+        if case == "forged":
+            box.decrypt(memoryview(bytearray(nlen + 3))[3:], memoryview(sealed), buf[:3])
+        elif case == "short":
+            box.decrypt(bytes(nlen), buf[1:10], buf[:3])
+        elif case == "overlap":
+            h.setiv(bytes(nlen))
+            h.encrypt(buf[0:100], out=buf[1:101])
+        elif case == "checktag":
+            h.setiv(bytes(nlen))
+            h.decrypt(buf[:50])
+            h.checktag(buf[200:216])
+    except gcrylike.GcryError as e:
+        kept = e
+        return type(kept).__name__
+    return "not refused"
+
+for case in ("forged", "short", "overlap", "checktag"):
+    print(refused_call(case), flush=True)
+gc.collect()
+print("survived", flush=True)
+"""
+
+
+@pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])
+def test_gc_after_a_refused_call(algo):
+    res = subprocess.run([sys.executable, "-c", _GC_SCRIPT, algo.cls.__name__,
+                          str(algo.nonce_size), algo.cipher],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert res.stdout.split()[:4] == ["AuthenticationFailed", "AuthenticationFailed",
+                                      "InvalidArgument", "AuthenticationFailed"], \
+        (res.stdout, res.stderr[-3000:])
+    assert res.returncode == 0 and "survived" in res.stdout, \
+        f"exit status {res.returncode}: {res.stderr[-3000:]}"
