@@ -53,7 +53,7 @@ from . import _peers, _registry
 DEFAULT_SIZES = tuple(range(1024, 16 * 1024 + 1, 1024))
 QUICK_SIZES = (1024, 4096, 16384)
 #: Where ``--peers`` compares directly measured time per call.
-POINT_SIZES = (64, 8192, 65536)
+POINT_SIZES = (64, 1024, 8192, 65536)
 #: The block sizes of the kernel's tcrypt cipher (and AEAD) speed test.
 TCRYPT_SIZES = (16, 64, 256, 1024, 8192)
 #: The kernel's tcrypt ``poly1305_speed_template``: (bytes per message, bytes
