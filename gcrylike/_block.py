@@ -106,6 +106,8 @@ class BlockCipherHandle:
             self._ctx = None
 
     def __enter__(self) -> BlockCipherHandle:
+        if self._ctx is None:
+            raise HandleClosed(f"{self._spec.name} handle is closed")
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -93,8 +93,8 @@ class TweakableHandle:
         if ptr is not None and type(tweak) is bytes:
             # fast paths: bytes in and a fresh bytes out, or a bytearray in
             # place; the native code checks the lengths
-            n = len(data)
             if out is None and type(data) is bytes:
+                n = len(data)
                 result = _ZERO * n
                 rc = hook(ptr, result, data, n, tweak, len(tweak))
                 if rc:
@@ -163,7 +163,7 @@ class TweakableHandle:
             if n % sector_size:
                 raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte sectors")
             nsectors = n // sector_size
-            if first < 0 or first + nsectors > 1 << 64:
+            if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
                 raise InvalidArgument("sector numbers must fit in 64 bits")
             rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first, encrypting)
         if rc:
@@ -176,7 +176,9 @@ class TweakableHandle:
             self._ctx.free()
             self._ctx = None
 
-    def __enter__(self):
+    def __enter__(self) -> TweakableHandle:
+        if self._ctx is None:
+            raise HandleClosed(f"{self._spec.name} handle is closed")
         return self
 
     def __exit__(self, *exc: object) -> None:
