@@ -25,6 +25,7 @@ CFFI_MODULES = [
     "ciphers/nhpoly1305/_build_ffi.py:ffibuilder",
     "ciphers/aes/_build_ffi.py:ffibuilder",
     "ciphers/adiantum/_build_ffi.py:ffibuilder",
+    "ciphers/secretbox/_build_ffi.py:ffibuilder",
 ]
 
 

@@ -11,6 +11,7 @@ import importlib
 #: Sub-packages whose ``SPECS`` the registry loads on first use.
 BUILTIN_MODULES = (
     "salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305", "aes", "adiantum",
+    "secretbox",
 )
 
 

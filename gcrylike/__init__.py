@@ -39,12 +39,14 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
+from ._secretbox import SecretBox
 from ._spec import (
     AeadSpec,
     BlockCipherSpec,
     CipherSpec,
     Implementation,
     MacSpec,
+    SecretBoxSpec,
     TweakableCipherSpec,
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
@@ -84,6 +86,16 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     return _hchacha(key, data, rounds=rounds, impl=impl)
 
 
+def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+    """HSalsa20 (or HSalsa20 with ``rounds``): a 32-byte key and a 16-byte
+    input to a 32-byte subkey (Bernstein, "Extending the Salsa20 nonce"), on
+    the implementation XSalsa20 would use here, or on driver ``impl`` (an
+    ``xsalsa20-*``, ``salsa20-*`` or ``salsa20r12-*`` driver name)."""
+    from .ciphers.salsa20 import hsalsa20 as _hsalsa20
+
+    return _hsalsa20(key, data, rounds=rounds, impl=impl)
+
+
 def selftest() -> list[SelftestReport]:
     """Run every algorithm's self-test on every implementation this CPU can
     run; returns one report per (algorithm, driver)."""
@@ -104,4 +116,5 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
+    "SecretBox", "SecretBoxSpec", "hsalsa20",
 ]

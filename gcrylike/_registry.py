@@ -30,11 +30,14 @@ from ._spec import (
     CipherSpec,
     Implementation,
     MacSpec,
+    SecretBoxSpec,
     TweakableCipherSpec,
 )
 
-SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec, TweakableCipherSpec)
-AnySpec = CipherSpec | MacSpec | AeadSpec | BlockCipherSpec | TweakableCipherSpec
+SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec, TweakableCipherSpec,
+              SecretBoxSpec)
+AnySpec = (CipherSpec | MacSpec | AeadSpec | BlockCipherSpec | TweakableCipherSpec
+           | SecretBoxSpec)
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
 
@@ -196,7 +199,8 @@ def lookup(name: str | int, kind: str | None = None) -> AnySpec:
         opener = {"cipher": "cipher_open()", "mac": "mac_open()",
                   "aead": "cipher_open(cipher, mode=...)",
                   "block": "block_cipher_open()",
-                  "tweakable": "tweakable_open()"}.get(spec.kind, "its own API")
+                  "tweakable": "tweakable_open()",
+                  "secretbox": "SecretBox(key)"}.get(spec.kind, "its own API")
         raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}")
     return spec
 

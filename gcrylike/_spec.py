@@ -186,6 +186,44 @@ class AeadSpec:
         return (self.name, *self.aliases)
 
 
+@dataclass(frozen=True, eq=False)
+class SecretBoxSpec:
+    """Secret-key authenticated encryption in NaCl's ``crypto_secretbox``
+    form: one-shot only, no associated data, the box is tag || ciphertext.
+
+    Not an :class:`AeadSpec`: that is a cipher in an AEAD mode, with
+    streaming hooks (associated data first, the tag after the data) and
+    the RFC 8439 layout ciphertext || tag; the secretbox defines neither.
+    ``seal(ctx, nonce, nlen, src, n, out) -> int`` writes the ``tag_size +
+    n`` byte box into ``out``; ``open(ctx, nonce, nlen, box, n, out) -> int``
+    writes ``n - tag_size`` bytes of plaintext only if the tag verifies
+    (else it wipes ``out`` and returns ``ErrorCode.CHECKSUM``).  Both work
+    on a copy of the keyed context, so one key may serve many threads.
+    """
+
+    kind = "secretbox"
+    required_hooks = ("setkey", "seal", "open", "selftest")
+
+    name: str
+    algo: int
+    key_sizes: tuple[int, ...]
+    iv_sizes: tuple[int, ...]
+    tag_size: int
+    context_size: int
+    implementations: tuple[Implementation, ...]
+    setkey: SetkeyHook
+    seal: Callable[..., Any]
+    open: Callable[..., Any]
+    selftest: SelftestHook
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)
+
+
 #: ``encrypt_blocks(ctx, dst, src, n) -> int``: ``n`` bytes, a multiple of the block size.
 BlocksHook = Callable[[Any, Any, Any, int], Any]
 

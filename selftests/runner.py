@@ -1,4 +1,5 @@
-"""Known-answer self-tests for stream ciphers, and the run-everything runner.
+"""Known-answer self-tests for stream ciphers, MACs, AEADs and secretboxes, and
+the run-everything runner.
 
 A spec's ``selftest`` hook calls :func:`stream_selftest` with its vectors;
 :func:`run_all` drives every algorithm on every implementation this CPU can
@@ -170,6 +171,66 @@ def aead_selftest(spec, impl, vectors) -> None:
                 pass
             else:
                 _fail(spec, impl, "checktag accepted a wrong tag")
+
+
+@dataclass(frozen=True)
+class SecretBoxVector:
+    """One NaCl secretbox: key and nonce (hex), the message, and the box
+    (tag || ciphertext) as hex, or for a long one only its SHA-256."""
+
+    key: str
+    nonce: str
+    message: bytes
+    box: str = ""
+    box_sha256: str = ""
+
+
+def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
+    """Check a secretbox implementation through its one-shot hooks: seal
+    gives the known box and writes nothing past it, open returns the
+    message, and open refuses a flipped tag bit, a flipped ciphertext bit
+    and a truncated box with the output wiped (no plaintext released)."""
+    import hashlib
+
+    from gcrylike._context import Context
+    from gcrylike._core import ffi
+    from gcrylike._errors import ErrorCode
+
+    def seal(ctx, nonce: bytes, msg: bytes) -> tuple[int, bytes]:
+        out = bytearray(b"\xa5" * (len(msg) + 16 + 7))
+        with ffi.from_buffer(out) as buf:
+            rc = spec.seal(ctx.ptr, nonce, len(nonce), msg, len(msg), buf)
+        if out[len(msg) + 16:] != b"\xa5" * 7:
+            _fail(spec, impl, "seal wrote past the end of the box")
+        return rc, bytes(out[:len(msg) + 16])
+
+    def open_(ctx, nonce: bytes, box: bytes) -> tuple[int, bytes]:
+        out = bytearray(b"\xa5" * max(len(box) - 16, 0))
+        with ffi.from_buffer(out) as buf:
+            rc = spec.open(ctx.ptr, nonce, len(nonce), box, len(box), buf)
+        return rc, bytes(out)
+
+    for vec in vectors:
+        key, nonce, msg = bytes.fromhex(vec.key), bytes.fromhex(vec.nonce), vec.message
+        ctx = Context(spec.context_size)
+        try:
+            spec.setkey(ctx.ptr, key, impl)
+            rc, box = seal(ctx, nonce, msg)
+            if rc or (box.hex() != vec.box if vec.box else
+                      hashlib.sha256(box).hexdigest() != vec.box_sha256):
+                _fail(spec, impl, f"box of a {len(msg)}-byte message")
+            rc, plain = open_(ctx, nonce, box)
+            if rc or plain != msg:
+                _fail(spec, impl, f"open of a {len(msg)}-byte box")
+            forgeries = [bytes([box[0] ^ 1]) + box[1:], box[:15]]
+            if msg:
+                forgeries.append(box[:-1] + bytes([box[-1] ^ 0x80]))
+            for forged in forgeries:
+                rc, plain = open_(ctx, nonce, forged)
+                if rc != ErrorCode.CHECKSUM or any(plain):
+                    _fail(spec, impl, "open released a forgery")
+        finally:
+            ctx.free()
 
 
 @dataclass(frozen=True)

@@ -310,7 +310,8 @@ def test_bench_peers_rows(capsys):
     m = re.search(r"^ pycryptodome \S+ \(peer, [^)]*\)\n"
                   rf"\s+STREAM enc \|\s*{ROW}.*\n"
                   rf"\s+STREAM dec \|\s*{ROW}.*\n"
-                  r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+", out, re.M)
+                  r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+"
+                  r"   64 B x[\d.]+", out, re.M)
     assert m, out
     assert "Bindings differ" in out
 
@@ -319,7 +320,8 @@ def test_bench_peers_mac_and_aead_rows(capsys):
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "poly1305",
                  "chacha20-poly1305"]) == 0
     out = capsys.readouterr().out
-    ratio = r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+ .*\[ours: (.+)\]\n"
+    ratio = (r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+"
+             r" .*\[ours: (.+)\]\n")
     for algo, one_shot in (("POLY1305", "one-shot MAC"), ("CHACHA20-POLY1305", "one-shot enc")):
         table = out.split(f"\n {algo} ", 1)[1].split("\n                  =\n", 1)[0] + "\n"
         best = _runnable(algo)[0]

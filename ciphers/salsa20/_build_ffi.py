@@ -6,16 +6,18 @@ CDEF = """
 size_t gcry_salsa20_ctxsize(void);
 uint32_t gcry_salsa20_impls(void);
 int gcry_salsa20_setkey(void *ctx, const uint8_t *key, size_t keylen,
-                        unsigned int rounds, unsigned int impl);
+                        unsigned int rounds, unsigned int impl, int xsalsa);
 int gcry_salsa20_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
 int gcry_salsa20_setctr(void *ctx, uint64_t block);
 int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
+                  uint8_t *out, unsigned int rounds, unsigned int impl);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
     CDEF + TEST_HOOKS_CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
-    asm_sources=["salsa20-amd64-sse2.S"],
+    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],
     includes='#include "salsa20.h"',
 )

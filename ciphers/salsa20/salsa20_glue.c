@@ -1,7 +1,12 @@
-/* salsa20_glue.c - Salsa20 and Salsa20/12 stream glue: key and nonce set-up,
- * leftover keystream, counter exhaustion, dispatch to the implementation
- * chosen at setkey, and one stack burn per call. */
+/* salsa20_glue.c - Salsa20, Salsa20/12 and XSalsa20 stream glue, and
+ * HSalsa20: key and nonce set-up, leftover keystream, counter exhaustion,
+ * per-call dispatch from the widest SIMD routine the length fills down to
+ * the portable block function, and one stack burn per call. */
 #include "salsa20.h"
+
+/* "expand 32-byte k" and "expand 16-byte k" as little-endian words */
+static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+static const uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
 
 size_t
 gcry_salsa20_ctxsize (void)
@@ -15,61 +20,187 @@ gcry_salsa20_impls (void)
 {
   uint32_t impls = 1u << SALSA20_IMPL_GENERIC;
 #ifdef USE_AMD64
-  impls |= 1u << SALSA20_IMPL_SSE2;
+  impls |= (1u << SALSA20_IMPL_SSE2) | (1u << SALSA20_IMPL_AVX2);
 #endif
   return impls;
 }
 
-int
-gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
-                     unsigned int rounds, unsigned int impl)
+static int
+impl_ok (unsigned int impl)
 {
-  /* "expand 32-byte k" and "expand 16-byte k" as little-endian words */
-  static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
-  static const uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
-  salsa20_ctx *ctx = c;
-  const uint32_t *k;
-  const uint8_t *key_hi;
+  return impl < 32 && (gcry_salsa20_impls () & (1u << impl));
+}
+
+/* Constants and key into the Salsa20 state layout (words 0, 5, 10, 15 and
+ * 1-4, 11-14); a 16-byte key is used twice with tau. */
+static void
+load_key (uint32_t state[16], const uint8_t *key, size_t keylen)
+{
+  const uint32_t *k = keylen == 32 ? sigma : tau;
+  const uint8_t *key_hi = keylen == 32 ? key + 16 : key;
   int i;
 
-  if (keylen != 16 && keylen != 32)
+  state[0] = k[0];
+  state[5] = k[1];
+  state[10] = k[2];
+  state[15] = k[3];
+  for (i = 0; i < 4; i++)
+    {
+      state[1 + i] = gcry_load_le32 (key + 4 * i);
+      state[11 + i] = gcry_load_le32 (key_hi + 4 * i);
+    }
+}
+
+/* HSalsa20 of STATE (constants, key, 16-byte input in words 6-9) with the
+ * implementation's own routine, so XSalsa20 never leaves SIMD for its
+ * subkey. */
+static unsigned int
+hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
+                   unsigned int impl)
+{
+  uint32_t words[8];
+  unsigned int burn, i;
+
+#ifdef USE_AMD64
+  if (impl == SALSA20_IMPL_AVX2)
+    return _gcry_hsalsa20_amd64_avx2 (state, out, rounds);
+  if (impl == SALSA20_IMPL_SSE2)
+    return _gcry_hsalsa20_amd64_sse2 (state, out, rounds);
+#endif
+  (void)impl;
+  burn = hsalsa20_generic (words, state, rounds);
+  for (i = 0; i < 8; i++)
+    gcry_store_le32 (out + 4 * i, words[i]);
+  gcry_wipememory (words, sizeof words);
+  return burn + sizeof (words) + GCRY_C_FRAME;
+}
+
+/* Public HSalsa20: 32-byte key and 16-byte input to a 32-byte subkey. */
+int
+gcry_hsalsa20 (const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
+               uint8_t *out, unsigned int rounds, unsigned int impl)
+{
+  uint32_t state[16] GCRY_ALIGNED(64);
+  unsigned int burn;
+  int i;
+
+  if (keylen != 32)
+    return GCRY_ERR_INV_KEYLEN;
+  if (inlen != 16)
+    return GCRY_ERR_INV_IV;
+  if (rounds == 0 || rounds % 2)
+    return GCRY_ERR_INV_ARG;
+  if (!impl_ok (impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  load_key (state, key, keylen);
+  for (i = 0; i < 4; i++)
+    state[6 + i] = gcry_load_le32 (in + 4 * i);
+  burn = hsalsa20_dispatch (state, out, rounds, impl);
+  gcry_wipememory (state, sizeof state);
+  gcry_burn_stack (burn + sizeof (state) + GCRY_C_FRAME);
+  return GCRY_OK;
+}
+
+int
+gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
+                     unsigned int rounds, unsigned int impl, int xsalsa)
+{
+  salsa20_ctx *ctx = c;
+  int i;
+
+  if (keylen != 32 && (xsalsa || keylen != 16))
     return GCRY_ERR_INV_KEYLEN;
   if (rounds == 0 || rounds % 2)
     return GCRY_ERR_INV_ARG;
-  if (impl > 31 || !(gcry_salsa20_impls () & (1u << impl)))
+  if (!impl_ok (impl))
     return GCRY_ERR_NOT_SUPPORTED;
 
   gcry_wipememory (ctx, sizeof *ctx);
-  k = keylen == 32 ? sigma : tau;
-  key_hi = keylen == 32 ? key + 16 : key;
-  ctx->input[0] = k[0];
-  ctx->input[5] = k[1];
-  ctx->input[10] = k[2];
-  ctx->input[15] = k[3];
-  for (i = 0; i < 4; i++)
-    {
-      ctx->input[1 + i] = gcry_load_le32 (key + 4 * i);
-      ctx->input[11 + i] = gcry_load_le32 (key_hi + 4 * i);
-    }
+  load_key (ctx->input, key, keylen);
+  if (xsalsa)
+    for (i = 0; i < 4; i++)
+      {
+        ctx->key[i] = ctx->input[1 + i];
+        ctx->key[4 + i] = ctx->input[11 + i];
+      }
   ctx->rounds = rounds;
   ctx->impl = impl;
+  ctx->xsalsa = !!xsalsa;
   return GCRY_OK;
+}
+
+static void
+rewind_stream (salsa20_ctx *ctx)
+{
+  gcry_wipememory (ctx->pad, sizeof ctx->pad);
+  ctx->unused = 0;
+  ctx->exhausted = 0;
+}
+
+/* XSalsa20: subkey = HSalsa20(key, nonce[0:16]) into the key words; the
+ * caller puts nonce[16:24] in words 6-7. */
+static unsigned int
+xsalsa_subkey (salsa20_ctx *ctx, const uint8_t *iv)
+{
+  uint32_t state[16] GCRY_ALIGNED(64);
+  uint8_t subkey[32];
+  unsigned int burn;
+  int i;
+
+  state[0] = sigma[0];
+  state[5] = sigma[1];
+  state[10] = sigma[2];
+  state[15] = sigma[3];
+  for (i = 0; i < 4; i++)
+    {
+      state[1 + i] = ctx->key[i];
+      state[11 + i] = ctx->key[4 + i];
+      state[6 + i] = gcry_load_le32 (iv + 4 * i);
+    }
+  burn = hsalsa20_dispatch (state, subkey, ctx->rounds, ctx->impl);
+  for (i = 0; i < 4; i++)
+    {
+      ctx->input[1 + i] = gcry_load_le32 (subkey + 4 * i);
+      ctx->input[11 + i] = gcry_load_le32 (subkey + 16 + 4 * i);
+    }
+  gcry_wipememory (state, sizeof state);
+  gcry_wipememory (subkey, sizeof subkey);
+  return burn + sizeof (state) + sizeof (subkey) + GCRY_C_FRAME;
+}
+
+/* setiv without the burn (the caller burns the returned depth); RC gets
+ * the error code.  8-byte nonce for Salsa20, 24 bytes for XSalsa20; the
+ * counter starts at 0. */
+unsigned int
+salsa20_setiv_noburn (salsa20_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
+{
+  const uint8_t *nonce = iv;
+  unsigned int burn = 0;
+
+  if (ivlen != (ctx->xsalsa ? 24u : 8u))
+    {
+      *rc = GCRY_ERR_INV_IV;
+      return 0;
+    }
+  if (ctx->xsalsa)
+    {
+      burn = xsalsa_subkey (ctx, iv);
+      nonce = iv + 16;
+    }
+  ctx->input[6] = gcry_load_le32 (nonce);
+  ctx->input[7] = gcry_load_le32 (nonce + 4);
+  ctx->input[8] = ctx->input[9] = 0;
+  rewind_stream (ctx);
+  *rc = GCRY_OK;
+  return burn;
 }
 
 int
 gcry_salsa20_setiv (void *c, const uint8_t *iv, size_t ivlen)
 {
-  salsa20_ctx *ctx = c;
-
-  if (ivlen != 8)
-    return GCRY_ERR_INV_IV;
-  ctx->input[6] = gcry_load_le32 (iv);
-  ctx->input[7] = gcry_load_le32 (iv + 4);
-  ctx->input[8] = ctx->input[9] = 0;
-  gcry_wipememory (ctx->pad, sizeof ctx->pad);
-  ctx->unused = 0;
-  ctx->exhausted = 0;
-  return GCRY_OK;
+  int rc;
+  gcry_burn_stack (salsa20_setiv_noburn (c, iv, ivlen, &rc));
+  return rc;
 }
 
 /* Seek: the next byte is the first byte of keystream block BLOCK. */
@@ -80,9 +211,7 @@ gcry_salsa20_setctr (void *c, uint64_t block)
 
   ctx->input[8] = (uint32_t)block;
   ctx->input[9] = (uint32_t)(block >> 32);
-  gcry_wipememory (ctx->pad, sizeof ctx->pad);
-  ctx->unused = 0;
-  ctx->exhausted = 0;
+  rewind_stream (ctx);
   return GCRY_OK;
 }
 
@@ -99,6 +228,20 @@ set_counter (salsa20_ctx *ctx, uint64_t v)
   ctx->input[9] = (uint32_t)(v >> 32);
 }
 
+/* Whether NEED more blocks would run past block 2^64 - 1 (the stream ends
+ * there; it never wraps into reused keystream). */
+int
+salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
+{
+  uint64_t ctr = get_counter (ctx);
+
+  if (need == 0)
+    return 0;
+  if (ctx->exhausted)
+    return 1;
+  return ctr != 0 && need > (uint64_t)0 - ctr;
+}
+
 /* Generic path: one block of keystream into KS (little-endian bytes). */
 static unsigned int
 keystream_block (salsa20_ctx *ctx, uint8_t ks[SALSA20_BLOCK])
@@ -113,8 +256,8 @@ keystream_block (salsa20_ctx *ctx, uint8_t ks[SALSA20_BLOCK])
   return burn + sizeof (words) + GCRY_C_FRAME;
 }
 
-static GCRY_NOINLINE unsigned int
-do_crypt (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
+GCRY_NOINLINE unsigned int
+salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   uint8_t ks[SALSA20_BLOCK];
   unsigned int burn = 0;
@@ -136,18 +279,24 @@ do_crypt (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
   tail = n % SALSA20_BLOCK;
   made_blocks = nblocks > 0 || tail > 0;
 
+#define RUN(fn, nb)                                                         \
+  do {                                                                      \
+    size_t nb_ = (nb);                                                      \
+    burn = gcry_max_burn (burn, fn (ctx->input, dst, src, nb_, ctx->rounds)); \
+    dst += nb_ * SALSA20_BLOCK;                                             \
+    src += nb_ * SALSA20_BLOCK;                                             \
+    nblocks -= nb_;                                                         \
+  } while (0)
+
 #ifdef USE_AMD64
-  /* 2. bulk: groups of four blocks in the SSE2 routine */
-  if (ctx->impl == SALSA20_IMPL_SSE2 && nblocks >= 4)
-    {
-      size_t nb = nblocks & ~(size_t)3;
-      burn = gcry_max_burn (burn, _gcry_salsa20_amd64_sse2_blocks4 (
-                                      ctx->input, dst, src, nb, ctx->rounds));
-      dst += nb * SALSA20_BLOCK;
-      src += nb * SALSA20_BLOCK;
-      nblocks -= nb;
-    }
+  /* 2. bulk, widest first: groups of eight blocks in AVX2, then groups of
+   * four in SSE2 (at most one group after AVX2) */
+  if (ctx->impl == SALSA20_IMPL_AVX2 && nblocks >= 8)
+    RUN (_gcry_salsa20_amd64_avx2_blocks8, nblocks & ~(size_t)7);
+  if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks >= 4)
+    RUN (_gcry_salsa20_amd64_sse2_blocks4, nblocks & ~(size_t)3);
 #endif
+#undef RUN
 
   /* 3. remaining whole blocks, one at a time */
   for (; nblocks; nblocks--)
@@ -179,16 +328,14 @@ gcry_salsa20_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   salsa20_ctx *ctx = c;
   size_t from_pad = n < ctx->unused ? n : ctx->unused;
   uint64_t need = ((uint64_t)(n - from_pad) + SALSA20_BLOCK - 1) / SALSA20_BLOCK;
-  uint64_t ctr = get_counter (ctx);
 
   if (gcry_bad_overlap (dst, src, n))
     return GCRY_ERR_INV_ARG;
-  /* The stream ends after block 2^64 - 1; never wrap into reused keystream. */
-  if (need && (ctx->exhausted || (ctr != 0 && need > (uint64_t)0 - ctr)))
+  if (salsa20_too_many (ctx, need))
     return GCRY_ERR_TOO_LARGE;
   if (n == 0)
     return GCRY_OK;
 
-  gcry_burn_stack (do_crypt (ctx, dst, src, n));
+  gcry_burn_stack (salsa20_crypt_noburn (ctx, dst, src, n));
   return GCRY_OK;
 }

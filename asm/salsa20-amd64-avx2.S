@@ -1,0 +1,423 @@
+/* salsa20-amd64-avx2.S - Salsa20 keystream XOR (8 blocks in parallel) and
+ * HSalsa20 for amd64 with AVX2.
+ *
+ * Written for gcrylike from D. J. Bernstein, "Salsa20 specification" and
+ * "Extending the Salsa20 nonce" (HSalsa20 / XSalsa20).
+ *
+ * ABI (System V AMD64, both routines hidden globals):
+ *
+ *   unsigned int _gcry_salsa20_amd64_avx2_blocks8(uint32_t *state,    rdi
+ *                                                 uint8_t *dst,        rsi
+ *                                                 const uint8_t *src,  rdx
+ *                                                 size_t nblocks,      rcx
+ *                                                 unsigned int rounds) r8d
+ *
+ *   state   16 uint32 words in the standard Salsa20 input layout: words
+ *           0, 5, 10, 15 constants, 1-4 and 11-14 key, 6-7 nonce, 8-9 the
+ *           64-bit block counter (word 8 low, word 9 high).  Any alignment
+ *           (only dword broadcasts and a qword load/store touch it).  Only
+ *           words 8-9 are written: the counter is advanced by nblocks; block
+ *           j of the call uses counter + j computed in 64 bits, so each lane
+ *           carries from word 8 into word 9 on its own (mod 2^64).
+ *   dst/src any alignment; dst may equal src.  dst = src XOR keystream.
+ *   nblocks a multiple of 8; 0 returns 0 at once and touches nothing (no
+ *           stack, no ymm, no state).  (A remainder nblocks % 8 is ignored:
+ *           those blocks are neither processed nor counted.)
+ *   rounds  an even number >= 2 (20, 12, 8 in practice; 0 gives the bare
+ *           feed-forward); rounds/2 double rounds are run.
+ *
+ *   unsigned int _gcry_hsalsa20_amd64_avx2(const uint32_t *state,     rdi
+ *                                          uint8_t *out32,            rsi
+ *                                          unsigned int rounds);      edx
+ *
+ *   state   the Salsa20 input of HSalsa20: constants 0, 5, 10, 15, key 1-4
+ *           and 11-14, the 16-byte input in words 6-9; any alignment, read
+ *           only.  out32 (any alignment) receives words 0, 5, 10, 15, 6, 7,
+ *           8, 9 of the state after `rounds` rounds, with no feed-forward,
+ *           little-endian.  rounds even (20 for XSalsa20).
+ *
+ * Burn convention (as the rest of gcrylike): each routine returns the number
+ * of stack bytes, measured down from the stack pointer at entry, that it
+ * wrote; the caller wipes [entry_rsp - depth, entry_rsp) itself.
+ *   blocks8  two 32-byte spill slots in the red zone (rsp is never moved,
+ *            so there is no frame and no CFI beyond start/end), at
+ *            r11 = (entry_rsp - 64) & -32; depth = entry_rsp - r11, which is
+ *            64 + (entry_rsp mod 32) = 72 or 88 with the ABI's 16-byte
+ *            alignment (8 mod 16 at entry); computed at run time.
+ *   hsalsa20 no stack: returns 0.
+ * Every ymm register is cleared (vzeroall) before return, after anything
+ * that held state or keystream.  GPRs used are caller-saved only.
+ */
+
+#include "asm-common-amd64.h"
+
+#ifdef __x86_64__
+
+GCRY_RODATA
+.balign 32
+/* blocks8: per-lane counter offsets as qwords.  vshufps takes two dwords
+ * per 128-bit lane from each source, so offsets {0,1 | 4,5} and {2,3 | 6,7}
+ * give lanes 0..7 in order after the even/odd dword selection. */
+.Lsalsa_q0145:
+	.quad 0, 1, 4, 5
+.Lsalsa_q2367:
+	.quad 2, 3, 6, 7
+
+.text
+
+/**********************************************************************
+ * blocks8: eight blocks in parallel, "transposed" form: one ymm per state
+ * word, dword lane j (j = 0..7) holding block j of the group (counter c+j).
+ *
+ * Register map at every half-round boundary (and at round loop entry/exit):
+ *   ymm_i   word x_i for i in {0,1,3,4,5,6,7,9,10,11,12,13,14,15}
+ *   ymm2    T, ymm8  U: the two temporaries of every step
+ *   SA = 0(%r11)   word x8        SB = 32(%r11)   word x2
+ * (r11 = 32-byte aligned spill base in the red zone, see the header.)
+ *
+ * Salsa20 quarter-round (a,b,c,d):
+ *   b ^= (a+d)<<<7; c ^= (b+a)<<<9; d ^= (c+b)<<<13; a ^= (d+c)<<<18
+ *   column round  Q1 (0,4,8,12)  Q2 (5,9,13,1)   Q3 (10,14,2,6)  Q4 (15,3,7,11)
+ *   row round     Q1 (0,1,2,3)   Q2 (5,6,7,4)    Q3 (10,11,8,9)  Q4 (15,12,13,14)
+ * In both rounds the c words of Q1 and Q3 are {x8, x2} and their a words are
+ * x0 and x10.  So ymm0 and ymm10 each carry one a word and, between steps 2
+ * and 4, one c word: at step 2 the a word (next needed only as the XOR
+ * target of step 4) goes to the c word's slot and the c word comes in; at
+ * step 4 they trade back.  A slot's load is issued before the store to it in
+ * program order, so each pair needs only one slot, and the load always reads
+ * a value stored two steps earlier: no spill is on the dependency chain.
+ * Each round runs its four quarter-rounds interleaved step by step; every
+ * step is add, shift, shift, xor, xor (5 vector ALU ops), 160 per double
+ * round, plus 4 loads and 4 stores.
+ *
+ * Performance (AMD Zen 3): ~52 core cycles per double round (the four vector
+ * pipes would allow 40; the shifts run on two of them), ~40 per group for
+ * the output; 1.09 cycles/byte at 20 rounds, 0.68 at 12.  Other program
+ * orders (quarter-round major, wavefront), unrolling and vpmulld for some
+ * left shifts measured the same or slower.
+ *
+ * GPRs: rdi state, rsi dst, rdx src, rcx groups of 8 left, r8d rounds,
+ * r9 64-bit counter of the current group, r10d double rounds left,
+ * r11 spill base, rax burn depth.
+ **********************************************************************/
+
+#define T	%ymm2
+#define U	%ymm8
+#define SA	0(%r11)
+#define SB	32(%r11)
+
+/* x ^= (p + q) <<< k   (x, p, q registers) */
+.macro QSTEP x, p, q, k
+	vpaddd	\q, \p, T
+	vpslld	$\k, T, U
+	vpsrld	$(32 - \k), T, T
+	vpxor	U, \x, \x
+	vpxor	T, \x, \x
+.endm
+
+/* Same step with a trade through slot S: the word to update is in S, the
+ * word now in register x goes to S, and the result lands in x.  q may be x
+ * (it is read by the add first).  The load of S precedes the store. */
+.macro QSTEP_SWAP x, p, q, k, S
+	vpaddd	\q, \p, T
+	vpslld	$\k, T, U
+	vpsrld	$(32 - \k), T, T
+	vpxor	T, U, U			/* U = (p + q) <<< k */
+	vmovdqa	\S, T			/* T = incoming word */
+	vmovdqa	\x, \S			/* outgoing word to the slot */
+	vpxor	T, U, \x
+.endm
+
+/* Lanes of words 8/9 for counter r9 + 0..7 (64-bit adds, per-lane carry):
+ * lo <- low dwords, hi <- high dwords; t scratch, tx its xmm name. */
+.macro CTR8 lo, hi, t, tx
+	vmovq	%r9, \tx
+	vpbroadcastq \tx, \t
+	vpaddq	.Lsalsa_q0145(%rip), \t, \hi	/* c+0 c+1 | c+4 c+5 */
+	vpaddq	.Lsalsa_q2367(%rip), \t, \t	/* c+2 c+3 | c+6 c+7 */
+	vshufps	$0x88, \t, \hi, \lo		/* low dwords, lanes 0..7 */
+	vshufps	$0xdd, \t, \hi, \hi		/* high dwords */
+.endm
+
+/* In-lane 4x4 transpose of words x0..x3 (each: lane j = block j):
+ * afterwards x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
+ * x0 = [blk3 | blk7] (each 128-bit half = 4 consecutive words of one
+ * block); x2 and t1 are free. */
+.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
+	vpunpckldq  \x1, \x0, \t0		/* x0_0 x1_0 x0_1 x1_1 */
+	vpunpckhdq  \x1, \x0, \x0		/* x0_2 x1_2 x0_3 x1_3 */
+	vpunpckldq  \x3, \x2, \t1		/* x2_0 x3_0 x2_1 x3_1 */
+	vpunpckhdq  \x3, \x2, \x2		/* x2_2 x3_2 x2_3 x3_3 */
+	vpunpcklqdq \t1, \t0, \x1		/* lane 0 of each half */
+	vpunpckhqdq \t1, \t0, \t0		/* lane 1 */
+	vpunpcklqdq \x2, \x0, \x3		/* lane 2 */
+	vpunpckhqdq \x2, \x0, \x0		/* lane 3 */
+.endm
+
+/* lo = [blk j | blk j+4] words w..w+3, hi = the same for words w+4..w+7:
+ * xor and store 32 bytes of block j and of block j+4 at byte offset off.
+ * f scratch; lo clobbered. */
+.macro OUT2 lo, hi, f, j, off
+	vperm2i128 $0x20, \hi, \lo, \f
+	vperm2i128 $0x31, \hi, \lo, \lo
+	vpxor	(\j*64+\off)(%rdx), \f, \f
+	vpxor	((\j+4)*64+\off)(%rdx), \lo, \lo
+	vmovdqu	\f, (\j*64+\off)(%rsi)
+	vmovdqu	\lo, ((\j+4)*64+\off)(%rsi)
+.endm
+
+/* x += state word i broadcast (feed-forward); t scratch. */
+.macro FF x, i, t
+	vpbroadcastd (4*\i)(%rdi), \t
+	vpaddd	\t, \x, \x
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx2_blocks8)
+	xorl	%eax, %eax
+	shrq	$3, %rcx			/* rcx = groups of 8 blocks */
+	jz	.Ls8_done
+
+	/* Two 32-byte aligned spill slots in the red zone (rsp unchanged). */
+	leaq	-64(%rsp), %r11
+	andq	$-32, %r11
+	movq	32(%rdi), %r9			/* 64-bit block counter */
+	shrl	$1, %r8d			/* r8d = double rounds */
+
+.balign 32
+.Ls8_group:
+	/* Input words broadcast to all eight lanes (map: see above); x2 to
+	 * SB; the per-lane counter words: low (x8) to SA, high (x9) ymm9. */
+	vpbroadcastd 8(%rdi), T
+	vmovdqa	T, SB				/* SB = x2 */
+	CTR8	T, %ymm9, U, %xmm8
+	vmovdqa	T, SA				/* SA = x8 */
+	vpbroadcastd 0(%rdi), %ymm0
+	vpbroadcastd 4(%rdi), %ymm1
+	vpbroadcastd 12(%rdi), %ymm3
+	vpbroadcastd 16(%rdi), %ymm4
+	vpbroadcastd 20(%rdi), %ymm5
+	vpbroadcastd 24(%rdi), %ymm6
+	vpbroadcastd 28(%rdi), %ymm7
+	vpbroadcastd 40(%rdi), %ymm10
+	vpbroadcastd 44(%rdi), %ymm11
+	vpbroadcastd 48(%rdi), %ymm12
+	vpbroadcastd 52(%rdi), %ymm13
+	vpbroadcastd 56(%rdi), %ymm14
+	vpbroadcastd 60(%rdi), %ymm15
+
+	movl	%r8d, %r10d			/* r10d = double rounds left */
+	testl	%r10d, %r10d
+	jz	.Ls8_rounds_done
+
+.balign 32
+.Ls8_dround:
+	/* ---- column round, lanes 0..7 ---- */
+	/* step 1: x4, x9, x14, x3 */
+	QSTEP	%ymm4,  %ymm0,  %ymm12, 7
+	QSTEP	%ymm9,  %ymm5,  %ymm1,  7
+	QSTEP	%ymm14, %ymm10, %ymm6,  7
+	QSTEP	%ymm3,  %ymm15, %ymm11, 7
+	/* step 2: x8, x13, x2, x7.  x0 -> SA, ymm0 := x8; x10 -> SB, ymm10 := x2 */
+	QSTEP_SWAP %ymm0,  %ymm4,  %ymm0,  9, SA
+	QSTEP	%ymm13, %ymm9,  %ymm5,  9
+	QSTEP_SWAP %ymm10, %ymm14, %ymm10, 9, SB
+	QSTEP	%ymm7,  %ymm3,  %ymm15, 9
+	/* step 3: x12, x1, x6, x11   (x8 in ymm0, x2 in ymm10) */
+	QSTEP	%ymm12, %ymm0,  %ymm4,  13
+	QSTEP	%ymm1,  %ymm13, %ymm9,  13
+	QSTEP	%ymm6,  %ymm10, %ymm14, 13
+	QSTEP	%ymm11, %ymm7,  %ymm3,  13
+	/* step 4: x0, x5, x10, x15.  x8 -> SA, ymm0 := x0; x2 -> SB, ymm10 := x10 */
+	QSTEP_SWAP %ymm0,  %ymm12, %ymm0,  18, SA
+	QSTEP	%ymm5,  %ymm1,  %ymm13, 18
+	QSTEP_SWAP %ymm10, %ymm6,  %ymm10, 18, SB
+	QSTEP	%ymm15, %ymm11, %ymm7,  18
+
+	/* ---- row round, lanes 0..7 ---- */
+	/* step 1: x1, x6, x11, x12 */
+	QSTEP	%ymm1,  %ymm0,  %ymm3,  7
+	QSTEP	%ymm6,  %ymm5,  %ymm4,  7
+	QSTEP	%ymm11, %ymm10, %ymm9,  7
+	QSTEP	%ymm12, %ymm15, %ymm14, 7
+	/* step 2: x2, x7, x8, x13.  x0 -> SB, ymm0 := x2; x10 -> SA, ymm10 := x8 */
+	QSTEP_SWAP %ymm0,  %ymm1,  %ymm0,  9, SB
+	QSTEP	%ymm7,  %ymm6,  %ymm5,  9
+	QSTEP_SWAP %ymm10, %ymm11, %ymm10, 9, SA
+	QSTEP	%ymm13, %ymm12, %ymm15, 9
+	/* step 3: x3, x4, x9, x14   (x2 in ymm0, x8 in ymm10) */
+	QSTEP	%ymm3,  %ymm0,  %ymm1,  13
+	QSTEP	%ymm4,  %ymm7,  %ymm6,  13
+	QSTEP	%ymm9,  %ymm10, %ymm11, 13
+	QSTEP	%ymm14, %ymm13, %ymm12, 13
+	/* step 4: x0, x5, x10, x15.  x2 -> SB, ymm0 := x0; x8 -> SA, ymm10 := x10 */
+	QSTEP_SWAP %ymm0,  %ymm3,  %ymm0,  18, SB
+	QSTEP	%ymm5,  %ymm4,  %ymm7,  18
+	QSTEP_SWAP %ymm10, %ymm9,  %ymm10, 18, SA
+	QSTEP	%ymm15, %ymm14, %ymm13, 18
+
+	subl	$1, %r10d
+	jnz	.Ls8_dround
+
+.Ls8_rounds_done:
+	/* Words 0-7: x2 back from SB; feed-forward with broadcasts in ymm8;
+	 * x9 parks in SB to free a second transpose temporary; transpose;
+	 * xor and store bytes 0-31 of blocks 0..7. */
+	vmovdqa	SB, %ymm2
+	FF	%ymm0, 0, %ymm8
+	FF	%ymm1, 1, %ymm8
+	FF	%ymm2, 2, %ymm8
+	FF	%ymm3, 3, %ymm8
+	FF	%ymm4, 4, %ymm8
+	FF	%ymm5, 5, %ymm8
+	FF	%ymm6, 6, %ymm8
+	FF	%ymm7, 7, %ymm8
+	vmovdqa	%ymm9, SB			/* SB = x9 */
+	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9	/* -> 1,8,3,0 */
+	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm9	/* -> 5,2,7,4 */
+	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
+	OUT2	%ymm8, %ymm2, %ymm9, 1, 0
+	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
+	OUT2	%ymm0, %ymm4, %ymm9, 3, 0
+
+	/* Words 8-15: x8 from SA, x9 from SB; counter lanes rebuilt from r9;
+	 * feed-forward, transpose, xor and store bytes 32-63. */
+	vmovdqa	SA, %ymm8
+	vmovdqa	SB, %ymm9
+	CTR8	%ymm0, %ymm1, %ymm2, %xmm2
+	vpaddd	%ymm0, %ymm8, %ymm8
+	vpaddd	%ymm1, %ymm9, %ymm9
+	FF	%ymm10, 10, %ymm2
+	FF	%ymm11, 11, %ymm3
+	FF	%ymm12, 12, %ymm4
+	FF	%ymm13, 13, %ymm5
+	FF	%ymm14, 14, %ymm6
+	FF	%ymm15, 15, %ymm7
+	TRANSPOSE4 %ymm8, %ymm9, %ymm10, %ymm11, %ymm0, %ymm1	/* -> 9,0,11,8 */
+	TRANSPOSE4 %ymm12, %ymm13, %ymm14, %ymm15, %ymm2, %ymm3	/* -> 13,2,15,12 */
+	OUT2	%ymm9, %ymm13, %ymm1, 0, 32
+	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
+	OUT2	%ymm11, %ymm15, %ymm1, 2, 32
+	OUT2	%ymm8, %ymm12, %ymm3, 3, 32
+
+	addq	$8, %r9
+	addq	$512, %rdx
+	addq	$512, %rsi
+	subq	$1, %rcx
+	jnz	.Ls8_group
+
+	movq	%r9, 32(%rdi)			/* words 8-9 only */
+	vzeroall
+	/* Burn depth: entry rsp down to the lowest spill byte. */
+	movq	%rsp, %rax
+	subq	%r11, %rax
+.Ls8_done:
+	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx2_blocks8)
+
+#undef T
+#undef U
+#undef SA
+#undef SB
+
+/**********************************************************************
+ * HSalsa20, one block, row/diagonal form in four xmm registers (VEX).
+ *
+ * Lane j of each register belongs to column quarter-round j:
+ *   A = x0  x5  x10 x15   (a words)       B = x4  x9  x14 x3   (b)
+ *   C = x8  x13 x2  x7    (c)             D = x12 x1  x6  x11  (d)
+ * Column round:  B ^= (A+D)<<<7; C ^= (B+A)<<<9; D ^= (C+B)<<<13;
+ *                A ^= (D+C)<<<18.
+ * For the row round the same registers are rotated by lanes so that lane j
+ * belongs to row quarter-round j: D -> (x1 x6 x11 x12) by pshufd 0x39 takes
+ * the b role, C -> (x2 x7 x8 x13) by 0x4e the c role, B -> (x3 x4 x9 x14)
+ * by 0x93 the d role:
+ *                D ^= (A+B)<<<7; C ^= (D+A)<<<9; B ^= (C+D)<<<13;
+ *                A ^= (B+C)<<<18,
+ * and rotated back afterwards.  Each rotation is issued right after the
+ * register's last use in its half-round, so all six are off the step chain
+ * (4 cycles a step: add, shift, xor, xor).
+ *
+ * xmm0 A, xmm1 B, xmm2 C, xmm3 D, xmm4/xmm5 step temporaries (and setup /
+ * output scratch with xmm6, xmm7); rdi state, rsi out32, edx double rounds.
+ * No stack use.
+ **********************************************************************/
+
+/* x ^= (p + q) <<< k, temporaries xmm4, xmm5 */
+.macro HSTEP x, p, q, k
+	vpaddd	\q, \p, %xmm4
+	vpslld	$\k, %xmm4, %xmm5
+	vpsrld	$(32 - \k), %xmm4, %xmm4
+	vpxor	%xmm5, \x, \x
+	vpxor	%xmm4, \x, \x
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_avx2)
+	/* Rows R0..R3 (words 4r..4r+3) -> diagonal form.  First the qword
+	 * blends M02 = (x0 x1 x10 x11), M20 = (x8 x9 x2 x3),
+	 * M13 = (x4 x5 x14 x15), M31 = (x12 x13 x6 x7); then each register is
+	 * shufps(lanes 0,2 of one, lanes 1,3 of the next) = (e.g.) x0 x10 x5
+	 * x15, put in order by pshufd 0xd8. */
+	vmovdqu	0(%rdi), %xmm4			/* R0 */
+	vmovdqu	16(%rdi), %xmm5			/* R1 */
+	vmovdqu	32(%rdi), %xmm6			/* R2 */
+	vmovdqu	48(%rdi), %xmm7			/* R3 */
+	vpblendd $0x0c, %xmm6, %xmm4, %xmm0	/* M02 */
+	vpblendd $0x0c, %xmm4, %xmm6, %xmm2	/* M20 */
+	vpblendd $0x0c, %xmm7, %xmm5, %xmm1	/* M13 */
+	vpblendd $0x0c, %xmm5, %xmm7, %xmm3	/* M31 */
+	vshufps	$0xd8, %xmm1, %xmm0, %xmm4	/* x0  x10 x5  x15 */
+	vshufps	$0xd8, %xmm2, %xmm1, %xmm5	/* x4  x14 x9  x3  */
+	vshufps	$0xd8, %xmm3, %xmm2, %xmm6	/* x8  x2  x13 x7  */
+	vshufps	$0xd8, %xmm0, %xmm3, %xmm7	/* x12 x6  x1  x11 */
+	vpshufd	$0xd8, %xmm4, %xmm0		/* A */
+	vpshufd	$0xd8, %xmm5, %xmm1		/* B */
+	vpshufd	$0xd8, %xmm6, %xmm2		/* C */
+	vpshufd	$0xd8, %xmm7, %xmm3		/* D */
+
+	shrl	$1, %edx			/* double rounds */
+	jz	.Lhs_out
+
+.balign 32
+.Lhs_dround:
+	/* column round */
+	HSTEP	%xmm1, %xmm0, %xmm3, 7		/* B ^= (A+D)<<<7 */
+	HSTEP	%xmm2, %xmm1, %xmm0, 9		/* C ^= (B+A)<<<9 */
+	HSTEP	%xmm3, %xmm2, %xmm1, 13		/* D ^= (C+B)<<<13 */
+	vpshufd	$0x93, %xmm1, %xmm1		/* B -> x3 x4 x9 x14 (d role) */
+	vpaddd	%xmm2, %xmm3, %xmm4		/* A ^= (D+C)<<<18 ... */
+	vpshufd	$0x39, %xmm3, %xmm3		/* D -> x1 x6 x11 x12 (b role) */
+	vpshufd	$0x4e, %xmm2, %xmm2		/* C -> x2 x7 x8 x13 (c role) */
+	vpslld	$18, %xmm4, %xmm5
+	vpsrld	$14, %xmm4, %xmm4
+	vpxor	%xmm5, %xmm0, %xmm0
+	vpxor	%xmm4, %xmm0, %xmm0
+	/* row round */
+	HSTEP	%xmm3, %xmm0, %xmm1, 7		/* D ^= (A+B)<<<7 */
+	HSTEP	%xmm2, %xmm3, %xmm0, 9		/* C ^= (D+A)<<<9 */
+	HSTEP	%xmm1, %xmm2, %xmm3, 13		/* B ^= (C+D)<<<13 */
+	vpshufd	$0x93, %xmm3, %xmm3		/* D back to x12 x1 x6 x11 */
+	vpaddd	%xmm2, %xmm1, %xmm4		/* A ^= (B+C)<<<18 ... */
+	vpshufd	$0x39, %xmm1, %xmm1		/* B back to x4 x9 x14 x3 */
+	vpshufd	$0x4e, %xmm2, %xmm2		/* C back to x8 x13 x2 x7 */
+	vpslld	$18, %xmm4, %xmm5
+	vpsrld	$14, %xmm4, %xmm4
+	vpxor	%xmm5, %xmm0, %xmm0
+	vpxor	%xmm4, %xmm0, %xmm0
+	subl	$1, %edx
+	jnz	.Lhs_dround
+
+.Lhs_out:
+	/* out32 = A (x0 x5 x10 x15), then x6 x7 x8 x9:
+	 *   unpacklo(C, B) = x8 x4 x13 x9,  unpackhi(D, C) = x6 x2 x11 x7,
+	 *   shufps 0xcc picks lanes 0,3 of each. */
+	vmovdqu	%xmm0, 0(%rsi)
+	vpunpckldq %xmm1, %xmm2, %xmm4		/* x8 x4 x13 x9 */
+	vpunpckhdq %xmm2, %xmm3, %xmm5		/* x6 x2 x11 x7 */
+	vshufps	$0xcc, %xmm4, %xmm5, %xmm5	/* x6 x7 x8 x9 */
+	vmovdqu	%xmm5, 16(%rsi)
+	vzeroall
+	xorl	%eax, %eax
+	ret
+GCRY_FUNC_END(_gcry_hsalsa20_amd64_avx2)
+
+#endif /* __x86_64__ */

@@ -1,0 +1,151 @@
+/* secretbox_glue.c - NaCl crypto_secretbox: XSalsa20-Poly1305.
+ *
+ * Written from the NaCl/libsodium documentation of crypto_secretbox_easy:
+ * the XSalsa20 stream of (key, 24-byte nonce) is laid over 32 zero bytes
+ * followed by the message; the first 32 bytes of the stream are the
+ * one-time Poly1305 key, the rest encrypts the message (the ciphertext
+ * starts at byte 32 of keystream block 0), and the tag is Poly1305 of the
+ * ciphertext alone.  The box is tag || ciphertext (16 + n bytes).
+ *
+ * Data is processed in chunks that stay in L1: each chunk is encrypted and
+ * then authenticated (or authenticated and then decrypted) while hot.  The
+ * first chunk is 32 bytes longer than the rest, so that after the 32 bytes
+ * left in block 0 every chunk starts on a keystream block boundary and the
+ * wide SIMD routines see whole groups of blocks.  One stack burn per public
+ * call covers both primitives. */
+#include "secretbox.h"
+
+/* Bytes per stitched step (after the first): a multiple of the 8-block
+ * SIMD group, small enough to stay in the L1 cache. */
+#define SECRETBOX_CHUNK 4096
+
+size_t
+gcry_secretbox_ctxsize (void)
+{
+  return sizeof (secretbox_ctx);
+}
+
+int
+gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
+                       unsigned int salsa_impl, unsigned int poly_impl)
+{
+  secretbox_ctx *ctx = c;
+  int rc;
+
+  if (keylen != SECRETBOX_KEY)
+    return GCRY_ERR_INV_KEYLEN;
+  if (!poly1305_impl_ok (poly_impl))
+    return GCRY_ERR_NOT_SUPPORTED;
+  gcry_wipememory (ctx, sizeof *ctx);
+  rc = gcry_salsa20_setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
+  if (rc)
+    return rc;
+  ctx->poly_impl = poly_impl;
+  return GCRY_OK;
+}
+
+/* XSalsa20 over SRC into DST (N bytes) and Poly1305 over the ciphertext
+ * side, into TAG.  ENCRYPTING: SRC is plaintext and DST ciphertext;
+ * otherwise SRC is ciphertext (authenticated before it is overwritten in
+ * place).  The keyed context is not changed. */
+static unsigned int
+crypt_and_mac (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+               const uint8_t *src, size_t n, uint8_t *dst, uint8_t tag[SECRETBOX_TAG],
+               int encrypting, int *rc)
+{
+  static const uint8_t zeros[32];
+  salsa20_ctx stream;
+  poly1305_ctx mac;
+  uint8_t polykey[32];
+  unsigned int burn;
+  size_t step = SECRETBOX_CHUNK + sizeof polykey;
+
+  memcpy (&stream, &keyed->xsalsa, sizeof stream);
+  burn = salsa20_setiv_noburn (&stream, nonce, noncelen, rc);
+  if (*rc)
+    {
+      gcry_wipememory (&stream, sizeof stream);
+      return burn + sizeof (stream) + sizeof (mac) + sizeof (polykey) + GCRY_C_FRAME;
+    }
+
+  /* one-time Poly1305 key: keystream bytes 0-31; the data uses 32 on */
+  burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, polykey, zeros,
+                                                    sizeof polykey));
+  mac.table_ready = 0;
+  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&mac, polykey, keyed->poly_impl));
+  gcry_wipememory (polykey, sizeof polykey);
+
+  while (n)
+    {
+      size_t len = n < step ? n : step;
+      if (encrypting)
+        {
+          burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, len));
+          burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, dst, len));
+        }
+      else
+        {
+          burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, src, len));
+          burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, len));
+        }
+      dst += len;
+      src += len;
+      n -= len;
+      step = SECRETBOX_CHUNK;
+    }
+  burn = gcry_max_burn (burn, poly1305_tag_noburn (&mac, tag));
+
+  poly1305_wipe (&mac);
+  gcry_wipememory (&stream, sizeof stream);
+  return burn + sizeof (stream) + sizeof (mac) + sizeof (polykey) + GCRY_C_FRAME;
+}
+
+/* OUT = tag || ciphertext (16 + N bytes).  SRC may be OUT + 16 (in place)
+ * but must not overlap the ciphertext otherwise. */
+int
+gcry_secretbox_seal (void *c, const uint8_t *nonce, size_t noncelen,
+                     const uint8_t *src, size_t n, uint8_t *out)
+{
+  uint8_t tag[SECRETBOX_TAG];
+  int rc;
+
+  if (gcry_bad_overlap (out + SECRETBOX_TAG, src, n))
+    return GCRY_ERR_INV_ARG;
+  gcry_burn_stack (crypt_and_mac (c, nonce, noncelen, src, n, out + SECRETBOX_TAG, tag,
+                                  1, &rc));
+  if (!rc)
+    memcpy (out, tag, sizeof tag);
+  gcry_wipememory (tag, sizeof tag);
+  return rc;
+}
+
+/* SRC is the box, tag || ciphertext (N >= 16 bytes); OUT gets the N - 16
+ * bytes of plaintext only if the tag verifies.  On a mismatch OUT is wiped
+ * and CHECKSUM returned: no plaintext is released.  OUT may be SRC + 16. */
+int
+gcry_secretbox_open (void *c, const uint8_t *nonce, size_t noncelen,
+                     const uint8_t *src, size_t n, uint8_t *out)
+{
+  uint8_t want[SECRETBOX_TAG], tag[SECRETBOX_TAG];
+  int rc, bad;
+
+  if (n < SECRETBOX_TAG)
+    return noncelen == SECRETBOX_NONCE ? GCRY_ERR_CHECKSUM : GCRY_ERR_INV_IV;
+  n -= SECRETBOX_TAG;
+  if (gcry_bad_overlap (out, src + SECRETBOX_TAG, n))
+    return GCRY_ERR_INV_ARG;
+  /* the box's tag, before OUT (which may overlap it) is written */
+  memcpy (want, src, sizeof want);
+  gcry_burn_stack (crypt_and_mac (c, nonce, noncelen, src + SECRETBOX_TAG, n, out, tag,
+                                  0, &rc));
+  if (rc)
+    return rc;
+  bad = gcry_ct_memcmp (tag, want, sizeof tag);
+  gcry_wipememory (tag, sizeof tag);
+  if (bad)
+    {
+      gcry_wipememory (out, n);
+      return GCRY_ERR_CHECKSUM;
+    }
+  return GCRY_OK;
+}

@@ -1,0 +1,130 @@
+"""NaCl's secretbox as a one-shot class (the way PyNaCl users know it)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import _registry
+from ._aead import _Keyed, _new_output, _raise
+from ._core import ffi
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
+from ._handle import _BYTES_OUTPUT_OK, _ZERO, as_cbuffer
+
+#: The registry name of the secretbox spec (ciphers/secretbox).
+ALGORITHM = "XSALSA20-POLY1305"
+
+
+class SecretBox(_Keyed):
+    """NaCl's ``crypto_secretbox`` (XSalsa20-Poly1305): 32-byte key,
+    24-byte nonce (random nonces are safe), box = 16-byte tag || ciphertext,
+    byte for byte what ``crypto_secretbox_easy`` and PyNaCl's
+    ``SecretBox.encrypt`` (after its nonce) produce.
+
+    >>> box = SecretBox(key)
+    >>> sealed = box.encrypt(nonce, b"data")       # 16 + 4 bytes
+    >>> box.decrypt(nonce, sealed)
+    b'data'
+
+    One keyed context; every call works on its own copy of it in C, so an
+    object may be shared by threads.  :meth:`decrypt` checks the tag before
+    it releases anything: a wrong box raises :class:`AuthenticationFailed`.
+    """
+
+    __slots__ = ("_fast", "_seal", "_open")
+
+    KEY_SIZE = 32
+    NONCE_SIZE = 24
+    MACBYTES = 16
+
+    def __init__(self, key: Any, *, impl: str | None = None) -> None:
+        spec = _registry.lookup(ALGORITHM, "secretbox")
+        super().__init__(spec, _registry.choose(spec, impl), impl is None)
+        self._fast: Any = None
+        self._seal, self._open = spec.seal, spec.open
+        self.setkey(key)
+        # bytes in, a fresh bytes object out, one native call (see _handle.py)
+        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK else None
+
+    @classmethod
+    def generate_key(cls) -> bytes:
+        """A fresh random key from the operating system."""
+        return os.urandom(cls.KEY_SIZE)
+
+    @property
+    def driver(self) -> str:
+        """The implementation in use."""
+        return self._impl.driver
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has wiped the key."""
+        return self._ctx is None
+
+    def _failed(self, rc: int, nonce: Any) -> None:
+        if rc == ErrorCode.INV_IV:
+            raise InvalidIVLength(f"{self._spec.name} nonce must be {self.NONCE_SIZE} bytes, "
+                                  f"got {len(nonce)}")
+        _raise(rc, self._spec.name)
+
+    def encrypt(self, nonce: Any, data: Any) -> bytes:
+        """The box of ``data``: 16-byte tag || ciphertext."""
+        ptr = self._fast
+        if ptr is not None and type(nonce) is bytes and type(data) is bytes:
+            n = len(data)
+            out = _ZERO * (n + 16)
+            rc = self._seal(ptr, nonce, len(nonce), data, n, out)
+            if rc:
+                self._failed(rc, nonce)
+            return out
+        ctx = self._keyed()
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
+            n = len(src)
+            out = _new_output(n + 16)
+            with ffi.from_buffer(out) as dst:
+                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+            if rc:
+                self._failed(rc, nbuf)
+        return out if type(out) is bytes else bytes(out)
+
+    def decrypt(self, nonce: Any, box: Any) -> bytes:
+        """Verify, then return the message of ``box`` (tag || ciphertext).
+        A wrong or truncated box raises :class:`AuthenticationFailed` and
+        releases no plaintext."""
+        ptr = self._fast
+        if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
+            out = _ZERO * (len(box) - 16)
+            rc = self._open(ptr, nonce, len(nonce), box, len(box), out)
+            if rc:
+                self._failed(rc, nonce)  # the C side wiped ``out``
+            return out
+        ctx = self._keyed()
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
+            n = len(src)
+            if len(nbuf) != self.NONCE_SIZE:
+                self._failed(ErrorCode.INV_IV, nbuf)
+            if n < 16:
+                raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
+                                           "shorter than its 16-byte tag")
+            out = _new_output(n - 16)
+            with ffi.from_buffer(out) as dst:
+                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+            if rc:
+                self._failed(rc, nbuf)
+        return out if type(out) is bytes else bytes(out)
+
+    def close(self) -> None:
+        """Wipe and free the keyed context; later calls raise HandleClosed."""
+        self._fast = None
+        super().close()
+
+    def __enter__(self) -> SecretBox:
+        self._live()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._ctx is None else "keyed"
+        return f"<SecretBox via {self._impl.driver}, {state}>"

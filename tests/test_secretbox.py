@@ -1,0 +1,577 @@
+"""NaCl's secretbox (XSalsa20-Poly1305): ``gcrylike.SecretBox`` on every
+implementation, and its registry entry.
+
+Independent answers only: NaCl's published ``tests/secretbox.c`` box,
+libsodium's ``crypto_secretbox_easy``/``_open_easy`` through ctypes (the
+system's library or the copy PyNaCl bundles) and PyNaCl's
+``nacl.secret.SecretBox`` (whose ``encrypt`` returns nonce || box: the box
+part is compared).  Tests that need them skip with the reason when neither
+loads.
+
+Every driver is reached twice, as tests/conftest.py does for ciphers:
+forced with ``impl=`` and chosen under a hardware-feature deny list (the
+``sbox`` fixture, same ids).  Randomness comes from ``random.Random`` with
+fixed seeds, never per driver, so oracle results are computed once.
+"""
+
+from __future__ import annotations
+
+import array
+import random
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+from nacl_oracle import (
+    NO_ORACLE,
+    PYNACL,
+    SODIUM,
+    pynacl_secretbox,
+    pynacl_secretbox_open,
+    sodium_secretbox,
+    sodium_secretbox_open,
+)
+
+import gcrylike
+from gcrylike import ErrorCode
+from gcrylike._core import ffi
+
+SEED = 0x5EC2E7B0
+TAG = 16
+NAME = "XSALSA20-POLY1305"
+CHUNK = 4096  # the glue's stitching step (its first step is 32 bytes longer)
+NEEDS_SODIUM = pytest.mark.skipif(SODIUM is None, reason=NO_ORACLE)
+NEEDS_PYNACL = pytest.mark.skipif(PYNACL is None, reason="PyNaCl is not installed")
+
+# NaCl tests/secretbox.c: firstkey, the nonce and the 131-byte message; the
+# box is NaCl's output without its 16 leading zero bytes.
+NACL_KEY = bytes.fromhex("1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389")
+NACL_NONCE = bytes.fromhex("69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37")
+NACL_MESSAGE = bytes.fromhex(
+    "be075fc53c81f2d5cf141316ebeb0c7b5228c52a4c62cbd44b66849b64244ffc"
+    "e5ecbaaf33bd751a1ac728d45e6c61296cdc3c01233561f41db66cce314adb31"
+    "0e3be8250c46f06dceea3a7fa1348057e2f6556ad6b1318a024a838f21af1fde"
+    "048977eb48f59ffd4924ca1c60902e52f0a089bc76897040e082f93776384864"
+    "5e0705")
+NACL_BOX = bytes.fromhex(
+    "f3ffc7703f9400e52a7dfb4b3d3305d98e993b9f48681273c29650ba32fc76ce"
+    "48332ea7164d96a4476fb8c531a1186ac0dfc17c98dce87b4da7f011ec48c972"
+    "71d2c20f9b928fe2270d6fb863d51738b48eeee314a7cc8ab932164548e526ae"
+    "90224368517acfeabd6bb3732bc0e9da99832b61ca01b6de56244a9e88d5f9b3"
+    "7973f622a43d14a6599b1f654cb45a74e355a5")
+KNOWN_DRIVERS = ("xsalsa20-poly1305-amd64-avx2", "xsalsa20-poly1305-amd64-sse2",
+                 "xsalsa20-poly1305-generic")
+
+
+def rng_for(*tags: object) -> random.Random:
+    return random.Random(f"{SEED}/" + "/".join(map(str, tags)))
+
+
+# ---------------------------------------------------------------------------
+# Every driver, by impl= and by the deny list
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Route:
+    driver: str
+    via: str                                # "impl" or "hwf"
+    deny: frozenset[str] = frozenset()
+
+    @property
+    def id(self) -> str:
+        if self.via == "impl":
+            return f"{self.driver}:impl"
+        if not self.deny:
+            return f"{self.driver}:auto"
+        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
+
+
+def routes() -> list:
+    infos = gcrylike.implementations(NAME)  # best first
+    params = []
+    for idx, info in enumerate(infos):
+        marks = [] if info.available else [
+            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
+        for via in ("impl", "hwf"):
+            deny: frozenset[str] = frozenset()
+            if via == "hwf":
+                for better in infos[:idx]:
+                    deny |= better.features - info.features
+            route = Route(info.driver, via, deny)
+            params.append(pytest.param(route, id=route.id, marks=marks))
+    built = {i.driver for i in infos}
+    for name in KNOWN_DRIVERS:
+        if name not in built:
+            why = (f"{name} is not in this build (use_amd64="
+                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
+            params.append(pytest.param(Route(name, "impl"), id=f"{name}:impl",
+                                       marks=[pytest.mark.skip(reason=why)]))
+    return params
+
+
+class BoxDriver:
+    """Makes SecretBox objects guaranteed to use one driver."""
+
+    def __init__(self, route: Route) -> None:
+        self.route = route
+        self.name = route.driver
+        self._impl = self.name if route.via == "impl" else None
+
+    def box(self, key: object) -> gcrylike.SecretBox:
+        b = gcrylike.SecretBox(key, impl=self._impl)
+        if b.driver != self.name:
+            got = b.driver
+            b.close()
+            raise AssertionError(f"SecretBox chose {got}, expected {self.name} (route "
+                                 f"{self.route.id}, active {sorted(gcrylike.hw_features())})")
+        return b
+
+    def __repr__(self) -> str:
+        return f"<BoxDriver {self.route.id}>"
+
+
+@pytest.fixture
+def sbox(request: pytest.FixtureRequest) -> Iterator[BoxDriver]:
+    route: Route = request.param
+    previous = gcrylike.set_hwf_deny(())
+    gcrylike.set_hwf_deny(previous | route.deny)
+    try:
+        d = BoxDriver(route)
+        d.box(bytes(32)).close()  # the route really reaches this driver
+        yield d
+    finally:
+        gcrylike.set_hwf_deny(previous)
+
+
+EVERY_DRIVER = pytest.mark.parametrize("sbox", routes(), indirect=True)
+
+EXPECTED = {
+    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
+    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
+    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
+    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
+    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
+    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
+    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
+    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
+}
+
+
+@contextmanager
+def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
+    """Exactly ``cls``, which is also the natural Python exception and
+    carries the documented code."""
+    natural, code = EXPECTED[cls]
+    try:
+        yield
+    except gcrylike.GcryError as e:
+        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
+        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
+        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
+        return
+    pytest.fail(f"{cls.__name__} was not raised")
+
+
+def raw_open(box: gcrylike.SecretBox, nonce: bytes, sealed: bytes) -> tuple[int, bytes]:
+    """The spec's open hook on the box's keyed context, into a buffer filled
+    with 0xa5 first: what a refused open leaves there is visible."""
+    spec = gcrylike._registry.lookup(NAME)
+    out = bytearray(b"\xa5" * max(len(sealed) - TAG, 0))
+    with ffi.from_buffer(out) as buf:
+        rc = spec.open(box._ctx.ptr, nonce, len(nonce), sealed, len(sealed), buf)
+    return rc, bytes(out)
+
+
+# ---------------------------------------------------------------------------
+# Registry
+# ---------------------------------------------------------------------------
+
+def test_registered_as_a_secretbox():
+    for name in ("xsalsa20-poly1305", "secretbox", "crypto_secretbox", "XSalsa20Poly1305",
+                 1103):
+        spec = gcrylike._registry.lookup(name)
+        assert spec.name == NAME and spec.kind == "secretbox"
+        assert isinstance(spec, gcrylike.SecretBoxSpec)
+    assert NAME in gcrylike.algorithms()
+    assert spec.key_sizes == (32,) and spec.iv_sizes == (24,) and spec.tag_size == 16
+    infos = gcrylike.implementations("secretbox")
+    assert [i.priority for i in infos] == sorted((i.priority for i in infos), reverse=True)
+    assert infos[-1].driver == "xsalsa20-poly1305-generic" and infos[-1].available
+    if gcrylike.config().use_amd64:
+        assert [i.driver for i in infos] == list(KNOWN_DRIVERS)
+        assert infos[0].features == {"sse2", "avx2"} and infos[1].features == {"sse2"}
+    # not a cipher, not an AEAD mode
+    with refused(gcrylike.UnknownAlgorithm):
+        gcrylike.cipher_open("secretbox")
+    with pytest.raises(gcrylike.GcryError):
+        gcrylike.cipher_open("xsalsa20", mode="poly1305")
+    assert "SecretBox" in gcrylike.__all__ and "SecretBoxSpec" in gcrylike.__all__
+
+
+def test_deny_list_routing(hwf_deny):
+    key = bytes(32)
+    if "avx2" in gcrylike.hw_features() and gcrylike.config().use_amd64:
+        with gcrylike.SecretBox(key) as b:
+            assert b.driver == "xsalsa20-poly1305-amd64-avx2"
+        hwf_deny(["avx2"])
+        with gcrylike.SecretBox(key) as b:
+            assert b.driver == "xsalsa20-poly1305-amd64-sse2"
+        with refused(gcrylike.NotSupported):
+            gcrylike.SecretBox(key, impl="xsalsa20-poly1305-amd64-avx2")
+    hwf_deny(["sse2"])
+    with gcrylike.SecretBox(key) as b:
+        assert b.driver == "xsalsa20-poly1305-generic"
+
+
+def test_impl_keyword(available_drivers):
+    for name in available_drivers(NAME):
+        with gcrylike.SecretBox(NACL_KEY, impl=name.upper()) as b:
+            assert b.driver == name
+            assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+    for bad in ("xsalsa20-poly1305-nonesuch", "xsalsa20-generic", "chacha20-poly1305-generic"):
+        with refused(gcrylike.UnknownName):
+            gcrylike.SecretBox(NACL_KEY, impl=bad)
+    with pytest.raises(gcrylike.InvalidType):
+        gcrylike.SecretBox(NACL_KEY, impl=3)
+
+
+# ---------------------------------------------------------------------------
+# Known answers and the oracles, every driver
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+def test_nacl_vector(sbox):
+    with sbox.box(NACL_KEY) as b:
+        assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+    info = next(i for i in gcrylike.implementations(NAME) if i.driver == sbox.name)
+    assert info.selftest == "passed"
+
+
+@NEEDS_SODIUM
+def test_oracles_agree():
+    assert sodium_secretbox(NACL_KEY, NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+    if PYNACL is not None:
+        assert pynacl_secretbox(NACL_KEY, NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+        rng = rng_for("oracles")
+        for n in (0, 1, 100, 5000):
+            key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
+            assert pynacl_secretbox(key, nonce, msg) == sodium_secretbox(key, nonce, msg)
+
+
+@cache
+def every_length_cases() -> list[tuple[bytes, bytes, bytes, bytes]]:
+    rng = rng_for("every-length")
+    cases = []
+    for n in range(2101):
+        key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
+        cases.append((key, nonce, msg, sodium_secretbox(key, nonce, msg)))
+    return cases
+
+
+@EVERY_DRIVER
+@NEEDS_SODIUM
+def test_every_length_against_libsodium(sbox):
+    for key, nonce, msg, want in every_length_cases():
+        with sbox.box(key) as b:
+            assert b.encrypt(nonce, msg) == want, len(msg)
+            assert b.decrypt(nonce, want) == msg, len(msg)
+
+
+def _long_lengths() -> list[int]:
+    # around the glue's chunk steps (32 + 4096, then every 4096) and the
+    # 8-, 4- and 1-block SIMD groups
+    near = {32 + CHUNK * k + d for k in (1, 2, 3) for d in (-65, -64, -1, 0, 1, 63, 64, 65)}
+    near |= {CHUNK * k + d for k in (1, 2, 4) for d in (-1, 0, 1)}
+    return sorted(near) + [65536 + 7, (1 << 20) + 13, 3 << 20]
+
+
+@cache
+def long_cases() -> list[tuple[bytes, bytes, bytes, bytes]]:
+    rng = rng_for("long")
+    key, nonce = rng.randbytes(32), rng.randbytes(24)
+    return [(key, nonce, msg, sodium_secretbox(key, nonce, msg))
+            for msg in (rng.randbytes(n) for n in _long_lengths())]
+
+
+@EVERY_DRIVER
+@NEEDS_SODIUM
+def test_long_messages_against_libsodium(sbox):
+    key = long_cases()[0][0]
+    with sbox.box(key) as b:
+        for _, nonce, msg, want in long_cases():
+            assert b.encrypt(nonce, msg) == want, len(msg)
+            assert b.decrypt(nonce, want) == msg, len(msg)
+
+
+@NEEDS_SODIUM
+def test_drivers_agree(available_drivers):
+    rng = rng_for("agree")
+    key = rng.randbytes(32)
+    boxes = [gcrylike.SecretBox(key, impl=n) for n in available_drivers(NAME)]
+    try:
+        for n in [rng.randrange(20000) for _ in range(60)] + [(2 << 20) + 5]:
+            nonce, msg = rng.randbytes(24), rng.randbytes(n)
+            outs = {b.driver: b.encrypt(nonce, msg) for b in boxes}
+            assert len(set(outs.values())) == 1, (n, {k: v[:8].hex() for k, v in outs.items()})
+            assert next(iter(outs.values())) == sodium_secretbox(key, nonce, msg), n
+    finally:
+        for b in boxes:
+            b.close()
+
+
+@EVERY_DRIVER
+@NEEDS_PYNACL
+def test_pynacl_both_ways(sbox):
+    rng = rng_for("pynacl")
+    for n in (0, 1, 15, 16, 17, 31, 32, 33, 64, 255, 1000, 4127, 4128, 4129, 20000):
+        key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
+        with sbox.box(key) as b:
+            mine = b.encrypt(nonce, msg)
+            assert mine == pynacl_secretbox(key, nonce, msg), n
+            assert pynacl_secretbox_open(key, nonce, mine) == msg
+            assert b.decrypt(nonce, pynacl_secretbox(key, nonce, msg)) == msg
+    # PyNaCl's own wire form: nonce || box
+    with sbox.box(NACL_KEY) as b:
+        sealed = PYNACL.SecretBox(NACL_KEY).encrypt(NACL_MESSAGE, NACL_NONCE)
+        assert sealed.ciphertext == NACL_BOX
+        assert b.decrypt(sealed.nonce, sealed.ciphertext) == NACL_MESSAGE
+
+
+# ---------------------------------------------------------------------------
+# Forgeries: nothing released
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+@pytest.mark.parametrize("n", [0, 1, 64, 100, 1000, 5000])
+def test_tampering(sbox, n):
+    rng = rng_for("tamper", n)
+    key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
+    with sbox.box(key) as b:
+        sealed = b.encrypt(nonce, msg)
+        assert len(sealed) == TAG + n
+        # every bit of the tag, and of the ciphertext (sampled for long ones)
+        bits = list(range(8 * TAG))
+        ct_bits = range(8 * TAG, 8 * len(sealed))
+        bits += list(ct_bits) if n <= 100 else rng.sample(ct_bits, 400)
+        for bit in bits:
+            forged = bytearray(sealed)
+            forged[bit // 8] ^= 1 << (bit % 8)
+            forged = bytes(forged)
+            with refused(gcrylike.AuthenticationFailed):
+                b.decrypt(nonce, forged)
+            rc, plain = raw_open(b, nonce, forged)
+            assert rc == ErrorCode.CHECKSUM and not any(plain), bit
+            if SODIUM is not None and bit % 97 == 0:
+                assert sodium_secretbox_open(key, nonce, forged) is None
+        # wrong nonce (each part of it), wrong key
+        for other in (bytes([nonce[0] ^ 1]) + nonce[1:], nonce[:16] + bytes(8),
+                      nonce[:23] + bytes([nonce[23] ^ 0x80])):
+            with refused(gcrylike.AuthenticationFailed):
+                b.decrypt(other, sealed)
+            rc, plain = raw_open(b, other, sealed)
+            assert rc == ErrorCode.CHECKSUM and not any(plain)
+        with gcrylike.SecretBox(bytes([key[0] ^ 1]) + key[1:], impl=sbox.name) as wrong:
+            with refused(gcrylike.AuthenticationFailed):
+                wrong.decrypt(nonce, sealed)
+        # truncated, extended, or a box shorter than its tag
+        for bad in {sealed[:-1], sealed + b"\x00", sealed[1:], sealed[:TAG], sealed[:TAG - 1],
+                    b"", b"\x00", bytes(TAG)} - {sealed}:
+            with refused(gcrylike.AuthenticationFailed):
+                b.decrypt(nonce, bad)
+            for conv in (bytearray, memoryview):
+                with refused(gcrylike.AuthenticationFailed):
+                    b.decrypt(nonce, conv(bad))
+            if len(bad) >= TAG:
+                rc, plain = raw_open(b, nonce, bad)
+                assert rc == ErrorCode.CHECKSUM and not any(plain)
+        # the object still works after the refusals
+        assert b.decrypt(nonce, sealed) == msg
+
+
+# ---------------------------------------------------------------------------
+# Inputs: types, lengths, buffers
+# ---------------------------------------------------------------------------
+
+@EVERY_DRIVER
+def test_input_types(sbox):
+    rng = rng_for("types")
+    key, nonce = rng.randbytes(32), rng.randbytes(24)
+    for n in (0, 1, 2, 3, 17, 300):
+        msg = rng.randbytes(n)
+        with sbox.box(key) as b:
+            want = b.encrypt(nonce, msg)
+            assert type(want) is bytes
+        convs = (bytes, bytearray, memoryview, lambda d: array.array("B", d),
+                 lambda d: memoryview(bytearray(b"...") + d)[3:])
+        for conv in convs:
+            with sbox.box(conv(key)) as b:
+                got = b.encrypt(conv(nonce), conv(msg))
+                assert type(got) is bytes and got == want, (n, conv)
+                plain = b.decrypt(conv(nonce), conv(want))
+                assert type(plain) is bytes and plain == msg, (n, conv)
+
+
+@EVERY_DRIVER
+def test_results_are_fresh(sbox):
+    with sbox.box(NACL_KEY) as b:
+        a1, a2 = b.encrypt(NACL_NONCE, b""), b.encrypt(NACL_NONCE, b"")
+        assert a1 == a2 and a1 is not a2
+        p1, p2 = b.decrypt(NACL_NONCE, a1), b.decrypt(NACL_NONCE, a2)
+        assert p1 == p2 == b""
+        x1 = b.encrypt(NACL_NONCE, b"ab")
+        x2 = b.encrypt(NACL_NONCE, b"ab")
+        assert x1 == x2 and x1 is not x2
+        d1, d2 = b.decrypt(NACL_NONCE, x1), b.decrypt(NACL_NONCE, x1)
+        assert d1 == d2 == b"ab" and d1 is not d2
+        assert b.decrypt(NACL_NONCE, b.encrypt(NACL_NONCE, b"a")) == b"a"
+
+
+@EVERY_DRIVER
+@pytest.mark.parametrize("noncelen", [0, 1, 8, 12, 16, 23, 25, 32])
+def test_bad_nonce_length(sbox, noncelen):
+    with sbox.box(NACL_KEY) as b:
+        for conv in (bytes, bytearray):
+            nonce = conv(noncelen)
+            for data in (b"", b"x", NACL_MESSAGE):
+                with refused(gcrylike.InvalidIVLength):
+                    b.encrypt(nonce, data)
+            # the nonce is checked before the box: also for a short one
+            for box in (b"", bytes(15), NACL_BOX, bytearray(NACL_BOX)):
+                with refused(gcrylike.InvalidIVLength):
+                    b.decrypt(nonce, box)
+        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+
+
+@pytest.mark.parametrize("keylen", [0, 1, 16, 24, 31, 33, 64])
+def test_bad_key_length(keylen):
+    for key in (bytes(keylen), bytearray(keylen)):
+        with refused(gcrylike.InvalidKeyLength):
+            gcrylike.SecretBox(key)
+
+
+@pytest.mark.parametrize("what", ["key", "nonce", "data", "box"])
+@pytest.mark.parametrize("bad", ["x" * 24, 24, None, 1.5, [0] * 24])
+def test_wrong_types(what, bad):
+    if what == "key":
+        with refused(gcrylike.InvalidType):
+            gcrylike.SecretBox(bad)
+        return
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        with refused(gcrylike.InvalidType):
+            if what == "nonce":
+                b.encrypt(bad, b"data")
+            elif what == "data":
+                b.encrypt(NACL_NONCE, bad)
+            else:
+                b.decrypt(NACL_NONCE, bad)
+        if what == "nonce":
+            with refused(gcrylike.InvalidType):
+                b.decrypt(bad, NACL_BOX)
+        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+
+
+def test_generate_key():
+    keys = {gcrylike.SecretBox.generate_key() for _ in range(8)}
+    assert len(keys) == 8 and all(type(k) is bytes and len(k) == 32 for k in keys)
+    k = keys.pop()
+    with gcrylike.SecretBox(k) as b:
+        assert b.decrypt(bytes(24), b.encrypt(bytes(24), b"hi")) == b"hi"
+    assert (gcrylike.SecretBox.KEY_SIZE, gcrylike.SecretBox.NONCE_SIZE,
+            gcrylike.SecretBox.MACBYTES) == (32, 24, 16)
+
+
+@EVERY_DRIVER
+def test_close_and_context_manager(sbox):
+    b = sbox.box(NACL_KEY)
+    assert not b.closed and "keyed" in repr(b) and sbox.name in repr(b)
+    with b as same:
+        assert same is b
+        assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+    assert b.closed and "closed" in repr(b)
+    for call in (lambda: b.encrypt(NACL_NONCE, NACL_MESSAGE),
+                 lambda: b.encrypt(bytearray(NACL_NONCE), NACL_MESSAGE),
+                 lambda: b.decrypt(NACL_NONCE, NACL_BOX),
+                 lambda: b.decrypt(NACL_NONCE, b"")):
+        with refused(gcrylike.HandleClosed):
+            call()
+    b.close()  # twice is fine
+    with refused(gcrylike.HandleClosed):
+        with b:
+            pass
+
+
+@EVERY_DRIVER
+def test_raw_hooks_in_place_and_overlap(sbox):
+    """The C seal/open hooks: in place (box at out, message at out + 16, and
+    plaintext over the ciphertext) works; other overlaps are refused."""
+    spec = gcrylike._registry.lookup(NAME)
+    rng = rng_for("raw")
+    msg = rng.randbytes(1000)
+    with sbox.box(NACL_KEY) as b:
+        want = b.encrypt(NACL_NONCE, msg)
+        ptr = b._ctx.ptr
+        buf = bytearray(TAG) + bytearray(msg)
+        with ffi.from_buffer(buf) as p:
+            assert spec.seal(ptr, NACL_NONCE, 24, p + TAG, len(msg), p) == 0
+        assert buf == want
+        with ffi.from_buffer(buf) as p:
+            assert spec.open(ptr, NACL_NONCE, 24, p, len(buf), p + TAG) == 0
+        assert buf[TAG:] == msg
+        buf = bytearray(want)
+        with ffi.from_buffer(buf) as p:
+            assert spec.seal(ptr, NACL_NONCE, 24, p + 8, 100, p) == ErrorCode.INV_ARG
+            assert spec.open(ptr, NACL_NONCE, 24, p, len(buf), p) == ErrorCode.INV_ARG
+        assert buf == want  # refused before anything was written
+
+
+def test_threads_share_one_object(available_drivers):
+    rng = rng_for("threads")
+    key = rng.randbytes(32)
+    nthreads, per_thread = 4, 10
+    jobs = []
+    for _ in range(nthreads):
+        mine = []
+        for _i in range(per_thread):
+            nonce = rng.randbytes(24)
+            msg = rng.randbytes(rng.choice((rng.randrange(3000), rng.randrange(200000))))
+            mine.append((nonce, msg))
+        jobs.append(mine)
+    with gcrylike.SecretBox(key, impl="xsalsa20-poly1305-generic") as ref:
+        jobs = [[(nonce, msg, ref.encrypt(nonce, msg)) for nonce, msg in mine] for mine in jobs]
+    for name in available_drivers(NAME):
+        box = gcrylike.SecretBox(key, impl=name)
+        start = threading.Barrier(nthreads)
+        errors: list[str] = []
+
+        def work(t: int, box=box, start=start, errors=errors) -> None:
+            start.wait()
+            for rounds in range(2):
+                for i, (nonce, msg, sealed) in enumerate(jobs[t]):
+                    if box.encrypt(nonce, msg) != sealed:
+                        errors.append(f"thread {t} encrypt {i} round {rounds}")
+                    if box.decrypt(nonce, sealed) != msg:
+                        errors.append(f"thread {t} decrypt {i} round {rounds}")
+
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(nthreads)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=120)
+        assert not any(th.is_alive() for th in threads), name
+        assert not errors, (name, errors[:5])
+        box.close()
+
+
+def test_cli_lists_and_selftests(capsys):
+    from gcrylike._cli import main
+
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert f"{NAME} [secretbox, id 1103]" in out and "tag 16 bytes" in out
+    reports = [r for r in gcrylike.selftest() if r.algorithm == NAME]
+    assert reports and all(r.status in ("passed", "skipped") for r in reports)
+    assert any(r.status == "passed" for r in reports)
