@@ -48,9 +48,17 @@ html_static_path = []
 # With autodoc_typehints = "description" every class gets a "Parameters" list
 # built from its __init__.  Integrators never construct handles, result
 # records or exceptions, so keep that list only for the classes plugin authors
-# build themselves, and describe the other classes' attributes in the pages.
+# or integrators build themselves (specs, the one-shot AEADs and secretbox,
+# Adiantum), and
+# describe the other classes' attributes in the pages.
 _KEEP_CONSTRUCTOR_PARAMETERS = {
-    "gcrylike.CipherSpec", "gcrylike.Implementation", "gcrylike.Context",
+    # plugin authors build these
+    "gcrylike.CipherSpec", "gcrylike.MacSpec", "gcrylike.AeadSpec",
+    "gcrylike.BlockCipherSpec", "gcrylike.TweakableCipherSpec", "gcrylike.SecretBoxSpec",
+    "gcrylike.Implementation", "gcrylike.Context",
+    # integrators construct these keyed objects themselves
+    "gcrylike.ChaCha20Poly1305", "gcrylike.XChaCha20Poly1305", "gcrylike.SecretBox",
+    "gcrylike.Adiantum",
 }
 
 
@@ -71,6 +79,18 @@ def _drop_constructor_parameters(app, domain, objtype, contentnode):
     annotations.pop(fullname, None)
 
 
+# -- data without a docstring --------------------------------------------------
+# autodoc falls back to the docstring of the value's type for module data, so
+# ``__version__`` would be described by ``str.__doc__``; the page says it.
+def _drop_type_docstrings(app, what, name, obj, options, lines):
+    if what != "data" or type(obj).__module__ != "builtins":
+        return
+    type_doc = " ".join((type(obj).__doc__ or "").split())
+    if type_doc and " ".join(" ".join(lines).split()) == type_doc:
+        lines.clear()
+
+
 def setup(app):
     # Before autodoc's own handler (priority 500) merges the annotations.
     app.connect("object-description-transform", _drop_constructor_parameters, priority=400)
+    app.connect("autodoc-process-docstring", _drop_type_docstrings)
