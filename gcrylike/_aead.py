@@ -3,6 +3,7 @@ one-shot classes (the way Python users know from ``cryptography``)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +73,9 @@ class _Keyed:
         return ctx
 
     def setkey(self, key: Any) -> None:
+        """Install a key (runs the self-test on each implementation's first
+        use).  On a one-shot object this re-keys it for every thread that
+        shares it."""
         ctx = self._live()
         with as_cbuffer(key, "key") as kbuf:
             if len(kbuf) not in self._spec.key_sizes:
@@ -208,7 +212,8 @@ class _OneShotAead(_Keyed):
         self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
         # bytes in, a fresh bytes object out, one native call (see _handle.py)
-        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK else None
+        native = inspect.isbuiltin(spec.seal) and inspect.isbuiltin(spec.open)
+        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK and native else None
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -233,7 +238,7 @@ class _OneShotAead(_Keyed):
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
                 and type(aad) is bytes:
             n = len(data)
-            out = _ZERO * (n + 16)
+            out = _ZERO * (n + self._spec.tag_size)
             rc = self._seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)

@@ -11,7 +11,7 @@ from . import _hwf, _registry
 
 @dataclass(frozen=True)
 class Config:
-    """What :func:`gcrylike.config` reports; :meth:`format` gives the text
+    """What :func:`gcrylike.config` reports; ``format()`` gives the text
     ``gcrylike config`` prints."""
 
     version: str

@@ -63,13 +63,15 @@ class InvalidKeyLength(GcryError, ValueError):
 
 
 class InvalidIVLength(GcryError, ValueError):
-    """The IV (nonce) length is not one the algorithm accepts."""
+    """The IV, nonce or tweak length is not one the algorithm accepts
+    (an Adiantum tweak is at most 32 bytes)."""
 
     code = ErrorCode.INV_IV
 
 
 class InvalidLength(GcryError, ValueError):
-    """A buffer is too short (e.g. ``out=``)."""
+    """A length the operation cannot take: ``out=`` too short, not whole
+    blocks or sectors, an Adiantum message under 16 bytes."""
 
     code = ErrorCode.INV_LENGTH
 
@@ -99,7 +101,8 @@ class CounterExhausted(GcryError, OverflowError):
 
 
 class UnknownAlgorithm(GcryError, LookupError):
-    """No registered algorithm has that name, alias or id."""
+    """No registered algorithm has that name, alias or id, or it is of
+    another kind than the opener serves (a MAC given to ``cipher_open``)."""
 
     code = ErrorCode.CIPHER_ALGO
 
@@ -117,7 +120,9 @@ class NameConflict(GcryError, ValueError):
 
 
 class NotSupported(GcryError, RuntimeError):
-    """The implementation cannot run here (not built, or CPU lacks features)."""
+    """The implementation cannot run here (not built, or the CPU lacks or
+    the deny list removed its features), or a cipher has no such mode
+    (code INV_CIPHER_MODE)."""
 
     code = ErrorCode.NOT_SUPPORTED
 
@@ -129,7 +134,9 @@ class SelftestFailed(GcryError, RuntimeError):
 
 
 class AuthenticationFailed(GcryError, ValueError):
-    """A tag did not verify; no plaintext is released."""
+    """A tag did not verify.  One-shot decryption (``ChaCha20Poly1305``,
+    ``SecretBox``) then releases no plaintext; a streaming ``AeadHandle`` has
+    already returned what it decrypted, as in libgcrypt."""
 
     code = ErrorCode.CHECKSUM
 

@@ -110,8 +110,14 @@ class MacHandle:
         """The tag of everything absorbed so far; updates may continue."""
         ctx = self._ready()
         n = self._spec.digest_size
-        out = _ZERO * n
-        rc = self._spec.read(ctx.ptr, out, n)
+        if _BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
+            out = _ZERO * n
+            rc = self._spec.read(ctx.ptr, out, n)
+        else:
+            out = bytearray(n)
+            with ffi.from_buffer(out) as buf:
+                rc = self._spec.read(ctx.ptr, buf, n)
+            out = bytes(out)
         if rc:
             raise error_for(rc, self._spec.name)
         return out
@@ -126,8 +132,10 @@ class MacHandle:
             raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
 
     def final(self) -> bytes:
-        """The tag; afterwards the state is wiped and the handle needs
-        ``setkey`` or ``reset`` (a one-time key is not used twice by accident)."""
+        """The tag; afterwards the live state is wiped and the handle needs
+        ``setkey`` or ``reset`` (a one-time key is not used twice by
+        accident).  The post-setkey copy that ``reset`` restores keeps the key
+        until the next ``setkey`` or :meth:`close`."""
         tag = self.digest()
         self._finished = True
         self._fast_ptr = None
@@ -183,8 +191,9 @@ def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> byt
             return h.digest()
     chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
     n = spec.digest_size
-    tag = _ZERO * n if _BYTES_OUTPUT_OK else bytearray(n)
-    if type(key) is bytes and type(data) is bytes and type(tag) is bytes:
+    native = _BYTES_OUTPUT_OK and inspect.isbuiltin(spec.oneshot)
+    tag = _ZERO * n if native else bytearray(n)
+    if native and type(key) is bytes and type(data) is bytes:
         rc = spec.oneshot(key, len(key), data, len(data), tag, chosen.token)
     else:
         with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \

@@ -141,6 +141,11 @@ def _check_free(spec: AnySpec) -> None:
     for d in drivers:
         if d in _by_driver:
             raise NameConflict(f"driver {d!r} is taken by {_by_driver[d].name}")
+    if spec.kind == "aead":
+        for other in _by_id.values():
+            if (other.kind == "aead" and other.cipher.lower() == spec.cipher.lower()
+                    and other.mode.lower() == spec.mode.lower()):
+                raise NameConflict(f"{spec.cipher} in mode {spec.mode} is {other.name} already")
 
 
 def _insert(spec: AnySpec) -> None:
@@ -155,7 +160,8 @@ def _insert(spec: AnySpec) -> None:
 
 
 def register(spec: AnySpec) -> AnySpec:
-    """Register a plugin cipher after self-testing its runnable implementations.
+    """Register a plugin spec of any kind after self-testing its runnable
+    implementations.
 
     Implementations that fail are marked failed and never used; if every
     runnable one fails the spec is refused with :class:`SelftestFailed`.
@@ -175,7 +181,7 @@ def register(spec: AnySpec) -> AnySpec:
 
 
 def unregister(name: str) -> None:
-    """Remove a registered cipher (tests and plugin reloads)."""
+    """Remove a registered spec of any kind (tests and plugin reloads)."""
     with _lock:
         spec = lookup(name)
         for n in spec.names:

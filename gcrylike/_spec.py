@@ -58,8 +58,10 @@ class CipherSpec:
 
     Stream ciphers provide ``encrypt_stream``/``decrypt_stream`` (and usually
     ``setiv``); ``context_size`` bytes of zeroed, 64-byte aligned C memory are
-    given to every hook as ``ctx`` (a cffi ``void *``).  Room is left for block-cipher, MAC and
-    AEAD hooks in ``extra_hooks``.
+    given to every hook as ``ctx`` (a cffi ``void *``).  Other kinds have
+    their own spec classes (:class:`MacSpec`, :class:`AeadSpec`, ...);
+    ``extra_hooks`` carries algorithm-specific extras a plugin wants to keep
+    with its spec (gcrylike itself does not read it).
     """
 
     #: Which open function serves this spec (``cipher_open``).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,12 +77,15 @@ class TweakableHandle:
             self._fast_ptr = None
             self._spec.setkey(self._ctx.ptr, kbuf, self._impl)
         self._haskey = True
-        if _BYTES_OUTPUT_OK:
+        # cffi functions take bytes as they are and check lengths natively
+        if _BYTES_OUTPUT_OK and all(inspect.isbuiltin(getattr(self._spec, hook))
+                                    for hook in ("encrypt", "decrypt")):
             self._fast_ptr = self._ctx.ptr
 
     def encrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
-        """Encrypt one message (``len(data) >= 16``) under ``tweak`` (0 to 32
-        bytes); the result has the length of ``data``."""
+        """Encrypt one message of at least ``info.min_length`` bytes (16 for
+        Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
+        Adiantum); the result has the length of ``data``."""
         return self._run(self._spec.encrypt, data, tweak, out)
 
     def decrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:

@@ -235,6 +235,10 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
 
 @dataclass(frozen=True)
 class Report:
+    """The self-test outcome of one implementation (``gcrylike.SelftestReport``):
+    ``status`` is "passed", "failed" or "skipped" (cannot run here), with
+    ``reason`` saying why when not passed."""
+
     algorithm: str
     driver: str
     status: str  # "passed", "failed" or "skipped"

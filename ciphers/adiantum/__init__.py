@@ -42,7 +42,7 @@ def _implementations(prefix: str) -> tuple[Implementation, ...]:
         if not built["poly"] >> _POLY["generic64"] & 1 and poly == "generic64":
             poly = "generic32"
         for aes, bonus, aes_feats in (("generic", 0, frozenset()),
-                                      ("aesni", 50, frozenset({"aesni"}))):
+                                      ("aesni", 50, frozenset({"aesni", "sse2"}))):
             tok = token(chacha, nh, poly, aes)
             if all(built[k] >> t & 1 for k, t in zip(("chacha", "nh", "poly", "aes"), tok,
                                                       strict=True)):
