@@ -37,14 +37,15 @@ class HandleInfo:
 
 
 def writable_view(obj: Any) -> Any:
-    """A cffi view of a bytearray or a writable contiguous memoryview, else
-    None (the caller then takes its general path, which explains errors)."""
-    kind = type(obj)
-    if kind is bytearray:
-        return ffi.from_buffer(obj)
-    if kind is memoryview and not obj.readonly and obj.c_contiguous:
-        return ffi.from_buffer(obj)
-    return None
+    """A cffi view of a writable contiguous buffer, else None (the caller
+    then takes its general path, which explains the error)."""
+    if obj is None or isinstance(obj, (bytes, str)):
+        return None
+    try:
+        # positional arguments: cffi parses keywords far more slowly
+        return ffi.from_buffer(_U8_ARRAY, obj, True)
+    except (TypeError, ValueError, BufferError):
+        return None
 
 
 def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
@@ -57,7 +58,7 @@ def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
     if isinstance(obj, str):
         raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
     try:
-        return ffi.from_buffer(obj, require_writable=writable)
+        return ffi.from_buffer(_CHAR_ARRAY, obj, writable)
     except (TypeError, BufferError) as exc:
         kind = "a writable bytes-like object" if writable else "bytes-like"
         raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
@@ -185,29 +186,50 @@ class CipherHandle:
         buffer at least as long, possibly ``data`` itself) writes there and
         returns the number of bytes written."""
         ptr = self._fast_ptr
-        if ptr is not None and out is None and type(data) is bytes:
-            n = len(data)
-            if n > 1:
-                # Fast path: one cffi call straight into a new bytes object
-                # (see _bytes_output_ok); cffi passes both buffers as they are.
-                result = _ZERO * n
-                rc = self._enc(ptr, result, data, n)
-                if rc:
-                    raise error_for(rc, self._spec.name)
-                return result
+        if ptr is not None:
+            if out is None:
+                if type(data) is bytes and len(data) > 1:
+                    # one cffi call straight into a new bytes object (see
+                    # _bytes_output_ok); cffi passes both buffers as they are
+                    n = len(data)
+                    result = _ZERO * n
+                    rc = self._enc(ptr, result, data, n)
+                    if rc:
+                        raise error_for(rc, self._spec.name)
+                    return result
+            elif out is data:
+                # in place: one view of the caller's buffer
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    rc = self._enc(ptr, dst, dst, n)
+                    if rc:
+                        ffi.release(dst)  # no buffer export outlives the call
+                        raise error_for(rc, self._spec.name)
+                    return n
         return self._crypt(self._enc, data, out)
 
     def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
         """Decrypt ``data``; same conventions as :meth:`encrypt`."""
         ptr = self._fast_ptr
-        if ptr is not None and out is None and type(data) is bytes:
-            n = len(data)
-            if n > 1:
-                result = _ZERO * n
-                rc = self._dec(ptr, result, data, n)
-                if rc:
-                    raise error_for(rc, self._spec.name)
-                return result
+        if ptr is not None:
+            if out is None:
+                if type(data) is bytes and len(data) > 1:
+                    n = len(data)
+                    result = _ZERO * n
+                    rc = self._dec(ptr, result, data, n)
+                    if rc:
+                        raise error_for(rc, self._spec.name)
+                    return result
+            elif out is data:
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    rc = self._dec(ptr, dst, dst, n)
+                    if rc:
+                        ffi.release(dst)
+                        raise error_for(rc, self._spec.name)
+                    return n
         return self._crypt(self._dec, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
@@ -281,6 +303,7 @@ _BYTES_OUTPUT_OK = _bytes_output_ok()
 # Output buffers are written in full before they are read: skip the zeroing.
 _new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)
 _U8_ARRAY = ffi.typeof("uint8_t[]")
+_CHAR_ARRAY = ffi.typeof("char[]")
 _cbuffer = ffi.buffer
 
 
