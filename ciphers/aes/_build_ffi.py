@@ -8,6 +8,7 @@ uint32_t gcry_aes_impls(void);
 int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_aes256_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(

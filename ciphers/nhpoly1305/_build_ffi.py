@@ -11,6 +11,7 @@ int gcry_nhpoly1305_setkey(void *ctx, const uint8_t *key, size_t keylen,
 int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_nhpoly1305_read(void *ctx, uint8_t *out, size_t outlen);
 int gcry_nhpoly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
+int gcry_nhpoly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(

@@ -11,6 +11,7 @@ int gcry_poly1305_read(void *ctx, uint8_t *tag, size_t taglen);
 int gcry_poly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
 int gcry_poly1305_oneshot(const uint8_t *key, size_t keylen, const uint8_t *m, size_t n,
                           uint8_t *tag, unsigned int impl);
+int gcry_poly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
