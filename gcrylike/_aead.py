@@ -9,20 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
-from ._context import Context
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output, sizes_text
 from ._core import ffi
-from ._errors import (
-    AuthenticationFailed,
-    ErrorCode,
-    HandleClosed,
-    InvalidIVLength,
-    InvalidKeyLength,
-    InvalidLength,
-    MissingKey,
-    error_for,
-)
-from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer
-from ._spec import AeadSpec, Implementation
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
+from ._keyed import KeyedHandle
 
 
 @dataclass(frozen=True)
@@ -42,60 +32,7 @@ def _raise(rc: int, name: str) -> None:
     raise error_for(rc, name)
 
 
-def _new_output(n: int) -> Any:
-    """A fresh buffer native code can fill: bytes where safe, else a bytearray."""
-    return _ZERO * n if (n > 1 and _BYTES_OUTPUT_OK) else bytearray(n)
-
-
-class _Keyed:
-    """A spec, an implementation chosen and self-tested, and a keyed context."""
-
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
-
-    def __init__(self, spec: AeadSpec, impl: Implementation, auto: bool,
-                 selftesting: bool = False) -> None:
-        self._spec = spec
-        self._impl = impl
-        self._auto = auto
-        self._ctx: Context | None = Context(spec.context_size)
-        self._haskey = False
-        self._selftesting = selftesting
-
-    def _live(self) -> Context:
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        return self._ctx
-
-    def _keyed(self) -> Context:
-        ctx = self._live()
-        if not self._haskey:
-            raise MissingKey(f"{self._spec.name}: setkey() first")
-        return ctx
-
-    def setkey(self, key: Any) -> None:
-        """Install a key (runs the self-test on each implementation's first
-        use).  On a one-shot object this re-keys it for every thread that
-        shares it."""
-        ctx = self._live()
-        with as_cbuffer(key, "key") as kbuf:
-            if len(kbuf) not in self._spec.key_sizes:
-                raise InvalidKeyLength(f"{self._spec.name} key must be "
-                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
-            if not self._selftesting:
-                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._haskey = False
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
-        ctx.save()
-        self._haskey = True
-
-    def close(self) -> None:
-        """Wipe and free the context; later calls raise HandleClosed."""
-        if self._ctx is not None:
-            self._ctx.free()
-            self._ctx = None
-
-
-class AeadHandle(_Keyed):
+class AeadHandle(KeyedHandle):
     """A streaming AEAD: ``setkey``, ``setiv``, ``authenticate`` (any number
     of calls, before data), ``encrypt``/``decrypt`` (any split), then
     ``gettag``/``checktag`` — exactly RFC 8439 section 2.8.
@@ -112,18 +49,13 @@ class AeadHandle(_Keyed):
         s = self._spec
         return AeadInfo(s.name, self._impl.driver, s.key_sizes, s.iv_sizes, s.tag_size)
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has wiped the context."""
-        return self._ctx is None
-
     def setiv(self, iv: Any) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
         ctx = self._keyed()
         with as_cbuffer(iv, "iv") as ibuf:
             if len(ibuf) not in self._spec.iv_sizes:
                 raise InvalidIVLength(f"{self._spec.name} nonce must be "
-                                      f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
+                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
             rc = self._spec.setiv(ctx.ptr, ibuf)
         if rc:
             _raise(rc, self._spec.name)
@@ -149,7 +81,7 @@ class AeadHandle(_Keyed):
         with as_cbuffer(data, "data") as src:
             n = len(src)
             if out is None:
-                result = _new_output(n)
+                result = new_output(n)
                 with ffi.from_buffer(result) as dst:
                     rc = hook(ctx.ptr, dst, src, n)
                 if rc:
@@ -186,19 +118,9 @@ class AeadHandle(_Keyed):
         """Back to the state right after setkey (a nonce is needed again)."""
         self._keyed().restore()
 
-    def __enter__(self) -> AeadHandle:
-        self._live()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
-        return f"<AeadHandle {self._spec.name} via {self._impl.driver}, {state}>"
 
 
-class _OneShotAead(_Keyed):
+class _OneShotAead(KeyedHandle):
     """Shared body of the one-shot classes: one keyed context, and each call
     works on its own copy of it in C, so an object may be shared by threads."""
 
@@ -211,9 +133,11 @@ class _OneShotAead(_Keyed):
         self._fast: Any = None
         self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
-        # bytes in, a fresh bytes object out, one native call (see _handle.py)
-        native = inspect.isbuiltin(spec.seal) and inspect.isbuiltin(spec.open)
-        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK and native else None
+
+    def _key_installed(self, ctx: Any) -> None:
+        # bytes in, a fresh bytes object out, one native call (see _buffers.py)
+        native = inspect.isbuiltin(self._seal) and inspect.isbuiltin(self._open)
+        self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -228,7 +152,7 @@ class _OneShotAead(_Keyed):
     def _failed(self, rc: int, nonce: Any) -> None:
         if rc == ErrorCode.INV_IV:
             raise InvalidIVLength(f"{self._spec.name} nonce must be "
-                                  f"{_sizes(self._spec.iv_sizes)} bytes, got {len(nonce)}")
+                                  f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(nonce)}")
         _raise(rc, self._spec.name)
 
     def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
@@ -238,7 +162,7 @@ class _OneShotAead(_Keyed):
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
                 and type(aad) is bytes:
             n = len(data)
-            out = _ZERO * (n + self._spec.tag_size)
+            out = ZERO * (n + self._spec.tag_size)
             rc = self._seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)
@@ -247,7 +171,7 @@ class _OneShotAead(_Keyed):
         with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
                 as_cbuffer(aad, "associated_data") as abuf:
             n = len(src)
-            out = _new_output(n + self._spec.tag_size)
+            out = new_output(n + self._spec.tag_size)
             with ffi.from_buffer(out) as dst:
                 rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
             if rc:
@@ -263,7 +187,7 @@ class _OneShotAead(_Keyed):
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
                 and type(aad) is bytes and len(data) >= tag_size + 2:
             n = len(data)
-            out = _ZERO * (n - tag_size)
+            out = ZERO * (n - tag_size)
             rc = self._open(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)  # the C side wiped ``out``
@@ -276,23 +200,16 @@ class _OneShotAead(_Keyed):
                 self._failed(ErrorCode.INV_IV, nbuf)
             if n < tag_size:
                 raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-            out = _new_output(n - tag_size)
+            out = new_output(n - tag_size)
             with ffi.from_buffer(out) as dst:
                 rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
             if rc:
                 self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
 
-    def close(self) -> None:
-        """Wipe and free the keyed context."""
+    def _forget_key(self) -> None:
+        super()._forget_key()
         self._fast = None
-        super().close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class ChaCha20Poly1305(_OneShotAead):

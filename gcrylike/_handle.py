@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import inspect
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_uninit, sizes_text, writable_view
 from ._context import Context
 from ._core import ffi
 from ._errors import (
-    HandleClosed,
     InvalidArgument,
     InvalidIVLength,
-    InvalidKeyLength,
     InvalidLength,
     InvalidState,
     InvalidType,
-    MissingKey,
     NotSupported,
     error_for,
 )
+from ._keyed import KeyedHandle
 from ._spec import CipherSpec, Implementation
 
 
@@ -36,57 +34,21 @@ class HandleInfo:
     iv_sizes: tuple[int, ...]
 
 
-def writable_view(obj: Any) -> Any:
-    """A cffi view of a writable contiguous buffer, else None (the caller
-    then takes its general path, which explains the error)."""
-    if obj is None or isinstance(obj, (bytes, str)):
-        return None
-    try:
-        # positional arguments: cffi parses keywords far more slowly
-        return ffi.from_buffer(_U8_ARRAY, obj, True)
-    except (TypeError, ValueError, BufferError):
-        return None
-
-
-def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
-    """A cffi view of a bytes-like object, with our errors for bad input.
-
-    Use it in a ``with`` block: the view is released on the way out, also
-    when an exception propagates (a view kept alive by a traceback and
-    collected after its memoryview crashes the interpreter).
-    """
-    if isinstance(obj, str):
-        raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
-    try:
-        return ffi.from_buffer(_CHAR_ARRAY, obj, writable)
-    except (TypeError, BufferError) as exc:
-        kind = "a writable bytes-like object" if writable else "bytes-like"
-        raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
-    except ValueError as exc:  # e.g. a non-contiguous memoryview
-        raise InvalidArgument(f"{what}: {exc}") from exc
-
-
-class CipherHandle:
+class CipherHandle(KeyedHandle):
     """An open cipher: ``setkey``, ``setiv``, then ``encrypt``/``decrypt``.
 
     The state lives in C memory that :meth:`close` wipes; use the handle as a
     context manager to close it on every path.
     """
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_hasiv", "_selftesting",
-                 "_fast_ptr", "_native", "_enc", "_dec")
+    __slots__ = ("_hasiv", "_fast_ptr", "_native", "_enc", "_dec")
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
-        self._spec = spec
-        self._impl = impl
-        self._auto = auto
-        self._ctx: Context | None = Context(spec.context_size)
-        self._haskey = False
+        super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._hasiv = False
-        self._selftesting = _selftesting
         # cffi functions take bytes directly and need no Python wrapper.
-        self._native = _BYTES_OUTPUT_OK and inspect.isbuiltin(
+        self._native = BYTES_OUTPUT_OK and inspect.isbuiltin(
             spec.encrypt_stream) and inspect.isbuiltin(spec.decrypt_stream)
         # The context pointer while the fast path may run (native hooks, key
         # and IV set, not closed), else None: its one state check.
@@ -99,48 +61,21 @@ class CipherHandle:
             self._hasiv or not self._spec.needs_iv)
         self._fast_ptr = self._ctx.ptr if ready and self._native else None
 
-    # -- state ------------------------------------------------------------
+    def _forget_key(self) -> None:
+        super()._forget_key()
+        self._hasiv = False
+        self._fast_ptr = None
+
+    def _key_installed(self, ctx: Context) -> None:
+        self._update_ready()
+
     @property
     def info(self) -> HandleInfo:
         """Algorithm, driver in use and sizes."""
         s = self._spec
         return HandleInfo(s.name, self._impl.driver, s.block_size, s.key_sizes, s.iv_sizes)
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has wiped the context."""
-        return self._ctx is None
-
-    def _live(self) -> Context:
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        return self._ctx
-
-    def _keyed(self) -> Context:
-        ctx = self._live()
-        if not self._haskey:
-            raise MissingKey(f"{self._spec.name}: setkey() first")
-        return ctx
-
-    # -- key, nonce, position ----------------------------------------------
-    def setkey(self, key: bytes) -> None:
-        """Install a key.  The first setkey of each implementation in the
-        process runs its known-answer self-test; if it fails, a handle that
-        chose its driver automatically moves to the next best one."""
-        ctx = self._live()
-        with as_cbuffer(key, "key") as kbuf:
-            if len(kbuf) not in self._spec.key_sizes:
-                raise InvalidKeyLength(f"{self._spec.name} key must be "
-                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
-            if not self._selftesting:
-                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._haskey = self._hasiv = False
-            self._fast_ptr = None
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
-        ctx.save()
-        self._haskey = True
-        self._update_ready()
-
+    # -- nonce, position ------------------------------------------------------
     def setiv(self, iv: bytes) -> None:
         """Install a nonce and rewind to the start of its keystream."""
         ctx = self._keyed()
@@ -149,7 +84,7 @@ class CipherHandle:
         with as_cbuffer(iv, "iv") as ibuf:
             if len(ibuf) not in self._spec.iv_sizes:
                 raise InvalidIVLength(f"{self._spec.name} IV must be "
-                                      f"{_sizes(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
+                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
             self._hasiv = False
             self._fast_ptr = None
             self._spec.setiv(ctx.ptr, ibuf)
@@ -192,7 +127,7 @@ class CipherHandle:
                     # one cffi call straight into a new bytes object (see
                     # _bytes_output_ok); cffi passes both buffers as they are
                     n = len(data)
-                    result = _ZERO * n
+                    result = ZERO * n
                     rc = self._enc(ptr, result, data, n)
                     if rc:
                         raise error_for(rc, self._spec.name)
@@ -216,7 +151,7 @@ class CipherHandle:
             if out is None:
                 if type(data) is bytes and len(data) > 1:
                     n = len(data)
-                    result = _ZERO * n
+                    result = ZERO * n
                     rc = self._dec(ptr, result, data, n)
                     if rc:
                         raise error_for(rc, self._spec.name)
@@ -250,75 +185,20 @@ class CipherHandle:
         with as_cbuffer(data, "data") as src:
             n = len(src)
             if out is None:
-                dst = _new_uninit(n)
+                dst = new_uninit(n)
                 _run(hook, ctx.ptr, dst, src, n, self._spec.name)
-                return _cbuffer(dst, n)[:]
+                return ffi.buffer(dst, n)[:]
             with as_cbuffer(out, "out", writable=True) as dst:
                 if len(dst) < n:
                     raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
                 _run(hook, ctx.ptr, dst, src, n, self._spec.name)
                 return n
 
-    # -- lifetime -----------------------------------------------------------
-    def close(self) -> None:
-        """Wipe and free the context; later calls raise HandleClosed."""
-        if self._ctx is not None:
-            self._fast_ptr = None
-            self._ctx.free()
-            self._ctx = None
-
-    def __enter__(self) -> CipherHandle:
-        self._live()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
-        return f"<CipherHandle {self._spec.name} via {self._impl.driver}, {state}>"
-
-
-def _bytes_output_ok() -> bool:
-    """Whether native code may fill a brand-new ``bytes`` object.
-
-    ``_ZERO * n`` with n >= 2 is a fresh, unshared object in CPython, and cffi
-    passes a bytes argument to a pointer parameter as its own buffer, so
-    filling it before anyone else sees it is what ``PyBytes_FromStringAndSize
-    (NULL, n)`` does in C, and saves an allocation and a copy per call.
-    Other interpreters may copy the argument, so check that a write lands.
-    """
-    if sys.implementation.name != "cpython":
-        return False
-    from ._core import lib
-
-    probe, other = _ZERO * 16, _ZERO * 16
-    lib.gcry_fill(probe, 0xA5, len(probe))
-    return probe is not other and probe == b"\xa5" * 16 and other == bytes(16)
-
-
-_ZERO = b"\0"
-_BYTES_OUTPUT_OK = _bytes_output_ok()
-
-# Output buffers are written in full before they are read: skip the zeroing.
-_new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)
-_U8_ARRAY = ffi.typeof("uint8_t[]")
-_CHAR_ARRAY = ffi.typeof("char[]")
-_cbuffer = ffi.buffer
-
-
-def _new_uninit(n: int) -> Any:
-    return _new_uninit_alloc(_U8_ARRAY, n)
-
 
 def _run(hook: Any, ptr: Any, dst: Any, src: Any, n: int, name: str) -> None:
     rc = hook(ptr, dst, src, n)
     if rc:
         raise error_for(rc, name)
-
-
-def _sizes(sizes: tuple[int, ...]) -> str:
-    return " or ".join(str(s) for s in sizes)
 
 
 def cipher_open(name: str | int, impl: str | None = None, *, mode: str | None = None) -> Any:

@@ -7,17 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer
 from ._context import Context
 from ._core import ffi
-from ._errors import (
-    AuthenticationFailed,
-    HandleClosed,
-    InvalidKeyLength,
-    InvalidState,
-    MissingKey,
-    error_for,
-)
-from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer
+from ._errors import AuthenticationFailed, InvalidState, error_for
+from ._keyed import KeyedHandle
 from ._spec import Implementation, MacSpec
 
 
@@ -31,24 +25,18 @@ class MacInfo:
     key_sizes: tuple[int, ...]
 
 
-class MacHandle:
+class MacHandle(KeyedHandle):
     """An open MAC: ``setkey``, any number of ``update`` calls, then
     ``digest``/``verify`` (the state is left as it was) or ``final``.
 
     The state lives in C memory that :meth:`close` wipes.
     """
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_finished", "_fast_ptr",
-                 "_update", "_selftesting")
+    __slots__ = ("_finished", "_fast_ptr", "_update")
 
     def __init__(self, spec: MacSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
-        self._selftesting = _selftesting
-        self._spec = spec
-        self._impl = impl
-        self._auto = auto
-        self._ctx: Context | None = Context(spec.context_size)
-        self._haskey = False
+        super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._finished = False
         self._update = spec.update
         self._fast_ptr: Any = None
@@ -59,39 +47,19 @@ class MacHandle:
         s = self._spec
         return MacInfo(s.name, self._impl.driver, s.digest_size, s.key_sizes)
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has wiped the context."""
-        return self._ctx is None
-
     def _ready(self) -> Context:
-        ctx = self._ctx
-        if ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        if not self._haskey:
-            raise MissingKey(f"{self._spec.name}: setkey() first")
+        ctx = self._keyed()
         if self._finished:
             raise InvalidState(f"{self._spec.name}: final() was called; setkey() or reset()")
         return ctx
 
-    def setkey(self, key: bytes) -> None:
-        """Install a key (runs the self-test on each implementation's first use)."""
-        ctx = self._ctx
-        if ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        with as_cbuffer(key, "key") as kbuf:
-            if len(kbuf) not in self._spec.key_sizes:
-                raise InvalidKeyLength(f"{self._spec.name} key must be "
-                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
-            if not self._selftesting:
-                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._haskey = False
-            self._fast_ptr = None
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
-        ctx.save()
-        self._haskey = True
+    def _forget_key(self) -> None:
+        super()._forget_key()
+        self._fast_ptr = None
+
+    def _key_installed(self, ctx: Context) -> None:
         self._finished = False
-        if _BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
+        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
             self._fast_ptr = ctx.ptr
 
     def update(self, data: Any) -> None:
@@ -110,8 +78,8 @@ class MacHandle:
         """The tag of everything absorbed so far; updates may continue."""
         ctx = self._ready()
         n = self._spec.digest_size
-        if _BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
-            out = _ZERO * n
+        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
+            out = ZERO * n
             rc = self._spec.read(ctx.ptr, out, n)
         else:
             out = bytearray(n)
@@ -144,34 +112,9 @@ class MacHandle:
 
     def reset(self) -> None:
         """Back to the state right after setkey (nothing absorbed)."""
-        ctx = self._ctx
-        if ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        if not self._haskey:
-            raise MissingKey(f"{self._spec.name}: setkey() first")
+        ctx = self._keyed()
         ctx.restore()
-        self._finished = False
-        if _BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
-            self._fast_ptr = ctx.ptr
-
-    def close(self) -> None:
-        """Wipe and free the context; later calls raise HandleClosed."""
-        if self._ctx is not None:
-            self._fast_ptr = None
-            self._ctx.free()
-            self._ctx = None
-
-    def __enter__(self) -> MacHandle:
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
-        return f"<MacHandle {self._spec.name} via {self._impl.driver}, {state}>"
+        self._key_installed(ctx)
 
 
 def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
@@ -191,8 +134,8 @@ def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> byt
             return h.digest()
     chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
     n = spec.digest_size
-    native = _BYTES_OUTPUT_OK and inspect.isbuiltin(spec.oneshot)
-    tag = _ZERO * n if native else bytearray(n)
+    native = BYTES_OUTPUT_OK and inspect.isbuiltin(spec.oneshot)
+    tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:
         rc = spec.oneshot(key, len(key), data, len(data), tag, chosen.token)
     else:

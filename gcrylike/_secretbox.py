@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any
 
 from . import _registry
-from ._aead import _Keyed, _new_output, _raise
+from ._aead import _raise
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
-from ._handle import _BYTES_OUTPUT_OK, _ZERO, as_cbuffer
+from ._keyed import KeyedHandle
 
 #: The registry name of the secretbox spec (ciphers/secretbox).
 ALGORITHM = "XSALSA20-POLY1305"
 
 
-class SecretBox(_Keyed):
+class SecretBox(KeyedHandle):
     """NaCl's ``crypto_secretbox`` (XSalsa20-Poly1305): 32-byte key,
     24-byte nonce (random nonces are safe), box = 16-byte tag || ciphertext,
     byte for byte what ``crypto_secretbox_easy`` and PyNaCl's
@@ -43,8 +45,11 @@ class SecretBox(_Keyed):
         self._fast: Any = None
         self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
-        # bytes in, a fresh bytes object out, one native call (see _handle.py)
-        self._fast = self._ctx.ptr if _BYTES_OUTPUT_OK else None
+
+    def _key_installed(self, ctx: Any) -> None:
+        # bytes in, a fresh bytes object out, one native call (see _buffers.py)
+        native = inspect.isbuiltin(self._seal) and inspect.isbuiltin(self._open)
+        self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -55,11 +60,6 @@ class SecretBox(_Keyed):
     def driver(self) -> str:
         """The implementation in use."""
         return self._impl.driver
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has wiped the key."""
-        return self._ctx is None
 
     def _failed(self, rc: int, nonce: Any) -> None:
         if rc == ErrorCode.INV_IV:
@@ -72,7 +72,7 @@ class SecretBox(_Keyed):
         ptr = self._fast
         if ptr is not None and type(nonce) is bytes and type(data) is bytes:
             n = len(data)
-            out = _ZERO * (n + 16)
+            out = ZERO * (n + 16)
             rc = self._seal(ptr, nonce, len(nonce), data, n, out)
             if rc:
                 self._failed(rc, nonce)
@@ -80,7 +80,7 @@ class SecretBox(_Keyed):
         ctx = self._keyed()
         with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
             n = len(src)
-            out = _new_output(n + 16)
+            out = new_output(n + 16)
             with ffi.from_buffer(out) as dst:
                 rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
             if rc:
@@ -93,7 +93,7 @@ class SecretBox(_Keyed):
         releases no plaintext."""
         ptr = self._fast
         if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
-            out = _ZERO * (len(box) - 16)
+            out = ZERO * (len(box) - 16)
             rc = self._open(ptr, nonce, len(nonce), box, len(box), out)
             if rc:
                 self._failed(rc, nonce)  # the C side wiped ``out``
@@ -106,25 +106,13 @@ class SecretBox(_Keyed):
             if n < 16:
                 raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
                                            "shorter than its 16-byte tag")
-            out = _new_output(n - 16)
+            out = new_output(n - 16)
             with ffi.from_buffer(out) as dst:
                 rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
             if rc:
                 self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
 
-    def close(self) -> None:
-        """Wipe and free the keyed context; later calls raise HandleClosed."""
+    def _forget_key(self) -> None:
+        super()._forget_key()
         self._fast = None
-        super().close()
-
-    def __enter__(self) -> SecretBox:
-        self._live()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        state = "closed" if self._ctx is None else "keyed"
-        return f"<SecretBox via {self._impl.driver}, {state}>"

@@ -52,8 +52,19 @@ class Implementation:
     description: str = ""
 
 
+class _Named:
+    """What every spec kind shares beyond its fields."""
+
+    __slots__ = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by the aliases."""
+        return (self.name, *self.aliases)
+
+
 @dataclass(frozen=True, eq=False)
-class CipherSpec:
+class CipherSpec(_Named):
     """A cipher module.  ``block_size`` is 1 for stream ciphers.
 
     Stream ciphers provide ``encrypt_stream``/``decrypt_stream`` (and usually
@@ -88,10 +99,6 @@ class CipherSpec:
     description: str = ""
     extra_hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)
 
     @property
     def needs_iv(self) -> bool:
@@ -111,7 +118,7 @@ VerifyHook = Callable[[Any, Any, int], Any]
 
 
 @dataclass(frozen=True, eq=False)
-class MacSpec:
+class MacSpec(_Named):
     """A message authentication code module (libgcrypt's ``gcry_mac_spec_t``).
 
     Shares the registry, implementations, priorities and self-tests with
@@ -138,14 +145,10 @@ class MacSpec:
     #: whole MAC in one native call, used by :func:`gcrylike.mac`.
     oneshot: Callable[..., Any] | None = None
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)
 
 
 @dataclass(frozen=True, eq=False)
-class AeadSpec:
+class AeadSpec(_Named):
     """An authenticated cipher (libgcrypt: a cipher in an AEAD mode).
 
     Opened with ``cipher_open(cipher, mode=mode)`` as a streaming handle, or
@@ -182,14 +185,10 @@ class AeadSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)
 
 
 @dataclass(frozen=True, eq=False)
-class SecretBoxSpec:
+class SecretBoxSpec(_Named):
     """Secret-key authenticated encryption in NaCl's ``crypto_secretbox``
     form: one-shot only, no associated data, the box is tag || ciphertext.
 
@@ -220,10 +219,6 @@ class SecretBoxSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)
 
 
 #: ``encrypt_blocks(ctx, dst, src, n) -> int``: ``n`` bytes, a multiple of the block size.
@@ -231,7 +226,7 @@ BlocksHook = Callable[[Any, Any, Any, int], Any]
 
 
 @dataclass(frozen=True, eq=False)
-class BlockCipherSpec:
+class BlockCipherSpec(_Named):
     """A block cipher as a building block (the raw permutation on whole
     blocks, libgcrypt's ``encrypt``/``decrypt`` hooks over many blocks).
     It is deliberately not an encryption mode for end users."""
@@ -252,14 +247,10 @@ class BlockCipherSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)
 
 
 @dataclass(frozen=True, eq=False)
-class TweakableCipherSpec:
+class TweakableCipherSpec(_Named):
     """A length-preserving tweakable cipher for storage (Adiantum).
 
     ``encrypt(ctx, dst, src, n, tweak, tweaklen) -> int`` (and ``decrypt``)
@@ -287,7 +278,3 @@ class TweakableCipherSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The name followed by the aliases."""
-        return (self.name, *self.aliases)

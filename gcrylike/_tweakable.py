@@ -7,20 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output, writable_view
 from ._context import Context
 from ._core import ffi
 from ._errors import (
     ErrorCode,
-    HandleClosed,
     InvalidArgument,
     InvalidIVLength,
-    InvalidKeyLength,
     InvalidLength,
     InvalidType,
-    MissingKey,
     error_for,
 )
-from ._handle import _BYTES_OUTPUT_OK, _ZERO, _sizes, as_cbuffer, writable_view
+from ._keyed import KeyedHandle
 from ._spec import Implementation, TweakableCipherSpec
 
 
@@ -34,23 +32,17 @@ class TweakableInfo:
     max_tweak: int
 
 
-class TweakableHandle:
+class TweakableHandle(KeyedHandle):
     """``setkey``, then ``encrypt(data, tweak)``/``decrypt(data, tweak)``
     (same length out as in) or the in-place sector calls."""
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_fast_ptr",
-                 "_enc", "_dec")
+    __slots__ = ("_fast_ptr", "_enc", "_dec")
 
     def __init__(self, spec: TweakableCipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
+        super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._fast_ptr: Any = None
         self._enc, self._dec = spec.encrypt, spec.decrypt
-        self._spec = spec
-        self._impl = impl
-        self._auto = auto
-        self._ctx: Context | None = Context(spec.context_size)
-        self._haskey = False
-        self._selftesting = _selftesting
 
     @property
     def info(self) -> TweakableInfo:
@@ -58,31 +50,14 @@ class TweakableHandle:
         s = self._spec
         return TweakableInfo(s.name, self._impl.driver, s.min_length, s.max_tweak)
 
-    def _keyed(self) -> Context:
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        if not self._haskey:
-            raise MissingKey(f"{self._spec.name}: setkey() first")
-        return self._ctx
+    def _forget_key(self) -> None:
+        super()._forget_key()
+        self._fast_ptr = None
 
-    def setkey(self, key: Any) -> None:
-        """Install a key and derive the subkeys (self-test on first use)."""
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        with as_cbuffer(key, "key") as kbuf:
-            if len(kbuf) not in self._spec.key_sizes:
-                raise InvalidKeyLength(f"{self._spec.name} key must be "
-                                       f"{_sizes(self._spec.key_sizes)} bytes, got {len(kbuf)}")
-            if not self._selftesting:
-                self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._haskey = False
-            self._fast_ptr = None
-            self._spec.setkey(self._ctx.ptr, kbuf, self._impl)
-        self._haskey = True
+    def _key_installed(self, ctx: Context) -> None:
         # cffi functions take bytes as they are and check lengths natively
-        if _BYTES_OUTPUT_OK and all(inspect.isbuiltin(getattr(self._spec, hook))
-                                    for hook in ("encrypt", "decrypt")):
-            self._fast_ptr = self._ctx.ptr
+        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
+            self._fast_ptr = ctx.ptr
 
     def encrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
@@ -122,7 +97,7 @@ class TweakableHandle:
             # place; the native code checks the lengths
             if out is None and type(data) is bytes:
                 n = len(data)
-                result = _ZERO * n
+                result = ZERO * n
                 rc = hook(ptr, result, data, n, tweak, len(tweak))
                 if rc:
                     self._refused(rc, n, len(tweak))
@@ -145,7 +120,7 @@ class TweakableHandle:
                 raise InvalidIVLength(f"{self._spec.name} tweak is at most "
                                       f"{self._spec.max_tweak} bytes, got {tlen}")
             if out is None:
-                result = _ZERO * n if _BYTES_OUTPUT_OK else bytearray(n)
+                result = new_output(n)
                 with ffi.from_buffer(result) as dst:
                     rc = hook(ctx.ptr, dst, src, n, tbuf, tlen)
                 if rc:
@@ -196,20 +171,6 @@ class TweakableHandle:
         if rc:
             raise error_for(rc, self._spec.name)
 
-    def close(self) -> None:
-        """Wipe and free the key schedule and subkeys."""
-        self._fast_ptr = None
-        if self._ctx is not None:
-            self._ctx.free()
-            self._ctx = None
-
-    def __enter__(self) -> TweakableHandle:
-        if self._ctx is None:
-            raise HandleClosed(f"{self._spec.name} handle is closed")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def tweakable_open(name: str | int, impl: str | None = None) -> TweakableHandle:

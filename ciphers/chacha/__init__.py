@@ -111,7 +111,7 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     """HChaCha (draft-irtf-cfrg-xchacha 2.2): 32-byte key and 16-byte input
     to a 32-byte subkey, on the implementation XChaCha would use."""
     from gcrylike import _registry
-    from gcrylike._handle import as_cbuffer
+    from gcrylike._buffers import as_cbuffer
 
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise InvalidType("rounds must be an int")

@@ -4,9 +4,6 @@
  * the narrow ones, and one stack burn per call. */
 #include "chacha.h"
 
-/* "expand 32-byte k" / "expand 16-byte k" as little-endian words */
-static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
-static const uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
 
 size_t
 gcry_chacha_ctxsize (void)
@@ -56,7 +53,7 @@ hchacha_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds
 static void
 load_key (uint32_t state[16], const uint8_t *key, size_t keylen)
 {
-  const uint32_t *c = keylen == 32 ? sigma : tau;
+  const uint32_t *c = keylen == 32 ? gcry_sigma : gcry_tau;
   const uint8_t *key_hi = keylen == 32 ? key + 16 : key;
   int i;
 
@@ -140,7 +137,7 @@ xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
 
   for (i = 0; i < 4; i++)
     {
-      state[i] = sigma[i];
+      state[i] = gcry_sigma[i];
       state[12 + i] = gcry_load_le32 (iv + 4 * i);
     }
   for (i = 0; i < 8; i++)

@@ -111,7 +111,7 @@ def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = No
     """HSalsa20 ("Extending the Salsa20 nonce"): 32-byte key and 16-byte
     input to a 32-byte subkey, on the implementation XSalsa20 would use."""
     from gcrylike import _registry
-    from gcrylike._handle import as_cbuffer
+    from gcrylike._buffers import as_cbuffer
 
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise InvalidType("rounds must be an int")

@@ -4,9 +4,6 @@
  * the portable block function, and one stack burn per call. */
 #include "salsa20.h"
 
-/* "expand 32-byte k" and "expand 16-byte k" as little-endian words */
-static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
-static const uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
 
 size_t
 gcry_salsa20_ctxsize (void)
@@ -32,11 +29,11 @@ impl_ok (unsigned int impl)
 }
 
 /* Constants and key into the Salsa20 state layout (words 0, 5, 10, 15 and
- * 1-4, 11-14); a 16-byte key is used twice with tau. */
+ * 1-4, 11-14); a 16-byte key is used twice with gcry_tau. */
 static void
 load_key (uint32_t state[16], const uint8_t *key, size_t keylen)
 {
-  const uint32_t *k = keylen == 32 ? sigma : tau;
+  const uint32_t *k = keylen == 32 ? gcry_sigma : gcry_tau;
   const uint8_t *key_hi = keylen == 32 ? key + 16 : key;
   int i;
 
@@ -147,10 +144,10 @@ xsalsa_subkey (salsa20_ctx *ctx, const uint8_t *iv)
   unsigned int burn;
   int i;
 
-  state[0] = sigma[0];
-  state[5] = sigma[1];
-  state[10] = sigma[2];
-  state[15] = sigma[3];
+  state[0] = gcry_sigma[0];
+  state[5] = gcry_sigma[1];
+  state[10] = gcry_sigma[2];
+  state[15] = gcry_sigma[3];
   for (i = 0; i < 4; i++)
     {
       state[1 + i] = ctx->key[i];

@@ -35,6 +35,11 @@ enum gcry_err_code {
   GCRY_ERR_INV_IV = 1024
 };
 
+/* Salsa20 and ChaCha constants: "expand 32-byte k" for 32-byte keys and
+ * "expand 16-byte k" for 16-byte keys, as little-endian words. */
+static const uint32_t gcry_sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+static const uint32_t gcry_tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
+
 /* Wipe LEN bytes at P in a way the compiler cannot elide. */
 void gcry_wipememory (void *p, size_t len);
 
