@@ -274,10 +274,23 @@ class Clock:
         return self.mhz
 
 
+def estimate_mhz() -> float | None:
+    """The core clock from a timed chain of one-cycle adds (bench-slope's
+    "auto"), or None where the core extension has no such loop."""
+    from ._core import lib
+
+    mhz = lib.gcry_estimate_mhz()
+    return mhz if mhz > 0 else None
+
+
 def detect_clock(cpu_mhz: float | None) -> Clock:
     tsc = measure_tsc_mhz()
     if cpu_mhz:
         return Clock(cpu_mhz, "--cpu-mhz", auto=False, tsc_mhz=tsc)
+    mhz = estimate_mhz()
+    if mhz:
+        return Clock(mhz, "a timed chain of dependent one-cycle adds (re-estimated after "
+                     "each row)", auto=True, reread=estimate_mhz, tsc_mhz=tsc)
     found = sysfs_max_mhz()
     if found:
         return Clock(found[0], f"{found[1]} (the highest clock cpufreq allows)", auto=True,

@@ -674,3 +674,17 @@ def test_bench_survives_a_failing_mac_peer(capsys, monkeypatch):
     assert main(["bench", "--quick", "--format", "tcrypt", "--seconds", "0.001", "--peers",
                  "poly1305"]) == 0
     assert "# poly1305 peer brokenmac 0.2 via ctypes: failed" in capsys.readouterr().out
+
+
+def test_core_clock_estimate_is_plausible():
+    """bench-slope's "auto" clock: a timed chain of one-cycle adds."""
+    import platform
+
+    mhz = _bench.estimate_mhz()
+    if platform.machine() not in ("x86_64", "AMD64"):
+        assert mhz is None
+        return
+    assert mhz is not None and 200 < mhz < 10000
+    clock = _bench.detect_clock(None)
+    assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
+    assert _bench.detect_clock(1234.0).mhz == 1234.0

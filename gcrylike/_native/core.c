@@ -2,6 +2,7 @@
  * context memory, and a cycle counter for the benchmarks. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common.h"
 #include "hwf.h"
 
@@ -137,4 +138,47 @@ void
 gcry_fill (uint8_t *p, int c, size_t n)
 {
   memset (p, c, n);
+}
+
+/* The core clock in MHz, estimated like libgcrypt's bench-slope "auto"
+ * mode: time a chain of dependent register adds (one cycle each) against
+ * the monotonic clock, best of three; 0 where we have no such loop.  The
+ * TSC is no use for this: on many machines it ticks at a fixed rate below
+ * the core clock. */
+double
+gcry_estimate_mhz (void)
+{
+#if defined(__x86_64__)
+  double best = 0;
+  int round;
+
+  for (round = 0; round < 3; round++)
+    {
+      struct timespec t0, t1;
+      uint64_t x = 0, n = 2000000;
+      double ns;
+
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      /* 16 dependent adds per iteration: 16 cycles; the counter runs beside */
+      __asm__ volatile ("1:\n\t"
+                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+                        "decq %1\n\t"
+                        "jnz 1b\n\t"
+                        : "+r"(x), "+r"(n) : : "cc");
+      clock_gettime (CLOCK_MONOTONIC, &t1);
+      ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+      if (ns > 0)
+        {
+          double mhz = 2000000.0 * 16 / ns * 1000.0;
+          if (mhz > best)
+            best = mhz;
+        }
+    }
+  return best;
+#else
+  return 0;
+#endif
 }

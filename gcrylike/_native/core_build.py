@@ -10,6 +10,7 @@ void gcry_wipememory(void *p, size_t len);
 uint64_t gcry_cycles(void);
 int gcry_build_use_amd64(void);
 void gcry_fill(uint8_t *p, int c, size_t n);
+double gcry_estimate_mhz(void);
 """
 
 ffibuilder = make_ffi(
