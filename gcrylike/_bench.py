@@ -1013,7 +1013,58 @@ def _slope_spec(spec: Any, args: argparse.Namespace, st: Settings, clock: Clock,
     finally:
         for target in opened:
             target.close()
+    if spec.kind == "tweakable" and drivers:
+        default = _registry.choose(spec).driver  # what a user gets
+        _sector_batches(spec, drivers, default if default in drivers else best_driver(),
+                        args.peers, st)
     _print(f" {'':>{_LABEL}} =")
+
+
+#: The storage call: whole sectors per native call (encrypt_sectors).
+BATCH_SECTOR, BATCH_COUNT = 4096, 16
+
+
+def _sector_batches(spec: Any, drivers: list[str], best: str | None, peers: bool,
+                    st: Settings) -> None:
+    """Per-sector cost of ``encrypt_sectors`` on batches of 4 KiB sectors
+    (one native call per batch, as storage uses it), for the default and
+    the portable driver, and with peers the reference peer per 4 KiB call,
+    all timed turn about."""
+    buf = bytearray(BATCH_SECTOR * BATCH_COUNT)
+    chosen = [d for d in (best, drivers[-1]) if d is not None]
+    handles, fns = [], {}
+    try:
+        for driver in dict.fromkeys(chosen):
+            h = _keyed(gcrylike.tweakable_open(spec.name, impl=driver), _key_for(spec.key_sizes))
+            handles.append(h)
+            fns[driver] = (lambda h=h: h.encrypt_sectors(buf, 0, BATCH_SECTOR))
+        reference = None
+        if peers:
+            for peer, offer in _peers.peers_for(spec.name):
+                if offer.reference and not peer.unavailable_reason():
+                    crypter = peer.crypter(offer.reference, _key_for(offer.key_sizes),
+                                           _NONCE[:offer.nonce_sizes[0]])
+                    handles.append(crypter)
+                    view = memoryview(bytearray(BATCH_SECTOR))
+                    reference = f"{peer.name} {offer.reference} (one 4 KiB call)"
+                    fns[reference] = crypter.bind(view, view, False)
+                    break
+        t = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
+    finally:
+        for h in handles:
+            h.close()
+    per = {k: v / (BATCH_COUNT if k != reference else 1) for k, v in t.items()}
+    _print(f" {'encrypt_sectors':>{_LABEL}} |  {BATCH_COUNT} x {BATCH_SECTOR}-byte sectors per "
+           "call, ns per sector:")
+    for key, ns in per.items():
+        _print(f" {'':>{_LABEL}} |  {key}: {ns:.0f} ns ({BATCH_SECTOR / ns * 1e9 / 2**20:.1f} "
+               "MiB/s)")
+    if best and len(chosen) == 2 and chosen[0] != chosen[1]:
+        _print(f" {'':>{_LABEL}} |  {chosen[0]} / {chosen[1]}: "
+               f"x{per[chosen[1]] / per[chosen[0]]:.2f}")
+    if best and reference:
+        _print(f" {'ours/peer':>{_LABEL}} |  4 KiB sectors x{per[reference] / per[best]:.2f}   "
+               f"[ours: {best} encrypt_sectors; peer: {reference}]")
 
 
 def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]) -> None:

@@ -688,3 +688,20 @@ def test_core_clock_estimate_is_plausible():
     clock = _bench.detect_clock(None)
     assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
     assert _bench.detect_clock(1234.0).mhz == 1234.0
+
+
+def test_adiantum_sector_batches(capsys):
+    """The storage call: per-sector cost of encrypt_sectors for the default
+    and the portable driver, with the reference ratio when a peer is there."""
+    assert main(["bench", "--quick", "--peers", "adiantum"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"encrypt_sectors \|  16 x 4096-byte sectors per call", out), out
+    default = gcrylike._registry.choose(gcrylike._registry.lookup("adiantum")).driver
+    assert re.search(rf"\|  {re.escape(default)}: \d+ ns \([\d.]+ MiB/s\)", out), out
+    if default != "adiantum-xchacha12-generic":
+        assert re.search(rf"{re.escape(default)} / adiantum-xchacha12-generic: x[\d.]+", out)
+    try:
+        import cryptography  # noqa: F401
+    except ImportError:
+        return
+    assert re.search(r"ours/peer \|  4 KiB sectors x[\d.]+", out), out
