@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import gcrylike
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except gcrylike.GcryError as exc:
         print(f"gcrylike: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `gcrylike list | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import platform
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import _hwf, _registry
 
@@ -23,6 +23,8 @@ class Config:
     #: algorithm name -> driver a new handle would use (or why none)
     chosen: dict[str, str]
     plugin_errors: dict[str, str]
+    #: algorithm name -> its kind ("cipher", "mac", "aead", ...)
+    kinds: dict[str, str] = field(default_factory=dict)
 
     def format(self) -> str:
         def order(names):
@@ -36,7 +38,8 @@ class Config:
             f"hwf-detected:{order(self.detected_features)}",
             f"hwf-denied:{order(self.denied_features)}",
         ]
-        lines += [f"cipher:{name}:{driver}" for name, driver in self.chosen.items()]
+        lines += [f"{self.kinds.get(name, 'cipher')}:{name}:{driver}"
+                  for name, driver in self.chosen.items()]
         lines += [f"plugin-error:{k}:{v}" for k, v in self.plugin_errors.items()]
         return "\n".join(lines)
 
@@ -53,8 +56,9 @@ def config() -> Config:
     each algorithm would use now."""
     from . import __version__
 
-    chosen = {}
+    chosen, kinds = {}, {}
     for spec in _registry.all_specs():
+        kinds[spec.name] = spec.kind
         try:
             chosen[spec.name] = _registry.choose(spec).driver
         except Exception as exc:  # report, don't fail: this is a diagnostic
@@ -68,4 +72,5 @@ def config() -> Config:
         active_features=tuple(sorted(_hwf.active())),
         chosen=chosen,
         plugin_errors=_registry.plugin_errors(),
+        kinds=kinds,
     )
