@@ -32,6 +32,8 @@ def test_config(capsys):
     drivers = {i.driver for i in gcrylike.implementations("salsa20")}
     assert cfg.use_amd64 == ("salsa20-amd64-sse2" in drivers)
     assert cfg.chosen["SALSA20"] in drivers
+    for spec in gcrylike._registry.all_specs():  # one kind:NAME:driver line each
+        assert f"{spec.kind}:{spec.name}:{cfg.chosen[spec.name]}" in out.splitlines()
 
 
 def test_hwf_deny_option(capsys):
