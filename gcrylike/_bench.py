@@ -17,7 +17,10 @@ What one call is depends on the kind of algorithm, as in bench-slope:
   ("MAC", bench-slope's ``gcry_mac_reset``/``write``/``read``);
 * AEADs: one message on a keyed handle, ``setiv`` + ``encrypt`` + ``gettag``,
   ``setiv`` + ``decrypt`` + ``checktag``, ``setiv`` + ``authenticate`` +
-  ``gettag`` ("POLY1305 enc"/"dec"/"auth", bench-slope's POLY1305 mode rows).
+  ``gettag`` ("POLY1305 enc"/"dec"/"auth", bench-slope's POLY1305 mode rows);
+* the NaCl secretbox: one box per call, ``SecretBox(key).encrypt(nonce,
+  data)`` and ``decrypt(nonce, box)`` ("SECRETBOX enc"/"dec"); these rows are
+  our one-shot API itself, so its peers are compared with them directly.
 
 ``--format tcrypt`` prints the Linux kernel's tcrypt view instead (operations
 per fixed time at fixed block sizes; for MACs the kernel's hash lines with
@@ -48,6 +51,7 @@ from typing import Any
 import gcrylike
 
 from . import _peers, _registry
+from ._secretbox import ALGORITHM as _SECRETBOX
 
 #: Buffer sizes of the default slope fit: 1 KiB to 16 KiB in 1 KiB steps.
 DEFAULT_SIZES = tuple(range(1024, 16 * 1024 + 1, 1024))
@@ -532,6 +536,29 @@ def _aead_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
                   tcrypt=((f"{mode} enc", "encryption"), (f"{mode} dec", "decryption")))
 
 
+def _secretbox_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
+    """One box per call on ``SecretBox(key, impl=driver)``: our one-shot
+    API itself (one keyed object, bytes in, a new bytes box out), so the
+    peers are compared with these rows (``api`` one-shot)."""
+    key = _key_for(spec.key_sizes)
+    nonce = _NONCE[:spec.iv_sizes[0]]
+    box = gcrylike.SecretBox(key, impl=driver)
+    encrypt, decrypt = box.encrypt, box.decrypt
+
+    def enc(n: int) -> Callable[[], Any]:
+        data = bufs.data(n)
+        return lambda: encrypt(nonce, data)
+
+    def dec(n: int) -> Callable[[], Any]:
+        sealed = encrypt(nonce, bufs.data(n))  # a valid box, made once per size
+        return lambda: decrypt(nonce, sealed)
+
+    return Target(f"{driver} (ours: SecretBox(key).encrypt(nonce, data))", driver,
+                  {"SECRETBOX enc": enc, "SECRETBOX dec": dec}, box.close, IMPL, 8 * len(key),
+                  tcrypt=(("SECRETBOX enc", "encryption"), ("SECRETBOX dec", "decryption")),
+                  api=_peers.ONE_SHOT)
+
+
 #: Storage sizes: the tcrypt lines and ratios of tweakable (sector) ciphers.
 SECTOR_SIZES = (16, 64, 256, 512, 1024, 4096, 8192)
 SECTOR_POINTS = (512, 4096)
@@ -565,6 +592,7 @@ _OUR_TARGETS: dict[str, Callable[[Any, str, _Buffers], Target]] = {
     "mac": _mac_target,
     "aead": _aead_target,
     "tweakable": _tweakable_target,
+    "secretbox": _secretbox_target,
 }
 
 #: Row labels of one-shot calls (ours and peers').
@@ -639,6 +667,12 @@ def _peer_target(spec: Any, peer: _peers.Peer, offer: _peers.Offer,
         raise ValueError(f"no nonce size in common (ours {spec.iv_sizes}, "
                          f"{peer.name} {offer.nonce_sizes})")
     nonce = _NONCE[:nonce_size]
+    if offer.kind == _peers.SECRETBOX:
+        boxer = peer.boxer(spec.name, key)
+        return Target(title, driver,
+                      {"SECRETBOX enc": lambda n: boxer.bind(nonce, bufs.data(n))},
+                      boxer.close, PEER, 8 * len(key),
+                      tcrypt=(("SECRETBOX enc", "encryption"),), api=offer.api)
     if offer.kind == _peers.AEAD:
         sealer = peer.sealer(spec.name, key)
         label = (f"{spec.mode.upper()} enc" if offer.api == _peers.HANDLE
@@ -757,8 +791,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "with bytes-per-update splits for MACs)")
     parser.add_argument("--peers", action="store_true",
                         help="also measure installed peer libraries offering the same "
-                             "algorithm (pycryptodome, libsodium, libgcrypt, cryptography), "
-                             "and for MACs/AEADs our one-shot API they are compared with")
+                             "algorithm (pycryptodome, libsodium, libgcrypt, cryptography, "
+                             "PyNaCl), and for MACs/AEADs our one-shot API they are compared "
+                             "with")
     parser.add_argument("--sizes", type=parse_sizes, metavar="LIST",
                         help="buffer sizes of the slope fit, e.g. 1k,4k,16k or 1k-16k:1k "
                              "(default 1k-16k:1k)")
@@ -842,7 +877,7 @@ def _describe_sizes(sizes: Sequence[int]) -> str:
 
 #: The slope table's sections (bench-slope prints one table per kind) and
 #: the kinds of spec each holds.
-_SECTIONS = (("Cipher", ("cipher", "block", "aead")), ("MAC", ("mac",)),
+_SECTIONS = (("Cipher", ("cipher", "block", "aead", "secretbox")), ("MAC", ("mac",)),
              ("Storage", ("tweakable",)))
 
 
@@ -874,6 +909,9 @@ def _our_drivers(spec: Any, only: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _unsupported(spec: Any) -> str | None:
+    if spec.kind == "secretbox" and spec.name.upper() != _SECRETBOX:
+        return (f"not measured: a plugin secretbox has no public opener (SecretBox opens "
+                f"{_SECRETBOX} only)")
     if spec.kind in _OUR_TARGETS:
         return None
     return f"not measured: gcrylike bench has no rows for {spec.kind} algorithms yet"
@@ -1007,7 +1045,8 @@ def _slope_spec(spec: Any, args: argparse.Namespace, st: Settings, clock: Clock,
                     target.close()
             if target.role == IMPL and (best is None or _speed(res.main) < _speed(best.main)):
                 best = res
-                yardstick[_peers.HANDLE] = target
+                # a handle, or (secretbox) our one-shot API itself
+                yardstick[target.api] = target
             elif target.role == ONE_SHOT:
                 yardstick[_peers.ONE_SHOT] = target
     finally:
@@ -1087,6 +1126,11 @@ def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]
                      "setiv + encrypt(buf, out=buf) + gettag / setiv + decrypt(ct, out=other) "
                      "+ checktag (a valid tag) / setiv + authenticate(buf) + gettag; call ns "
                      "includes setiv's Poly1305 key derivation (one ChaCha20 block).")
+    if "secretbox" in kinds:
+        lines.append("SECRETBOX enc/dec: one box per call on one keyed SecretBox: "
+                     "encrypt(nonce, data) -> a new bytes tag || ciphertext / decrypt(nonce, "
+                     "box) of a valid box (made once per size); data a bytes object.  These "
+                     "rows are our one-shot API: peers are compared with the fastest of them.")
     if clock.mhz:
         src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
     else:
@@ -1104,7 +1148,8 @@ def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]
                      "inverse ratio of time per call).  Ours is our fastest implementation "
                      "(lowest ns/B) through the API doing the same work: the handle for "
                      "stream ciphers and for peers used through a keyed handle (libgcrypt), "
-                     "the 'ours one-shot' row for one-shot peers.")
+                     "the 'ours one-shot' row for one-shot peers (for the secretbox, whose "
+                     "rows are that one-shot API, its fastest SECRETBOX enc row).")
         lines.append("Bindings differ: ours goes through cffi and our Python API; libsodium "
                      "and libgcrypt through ctypes with pre-converted buffers (and, for "
                      "MACs/AEADs, output written into a preallocated buffer where ours "
@@ -1113,6 +1158,11 @@ def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]
         if "cipher" in peer_kinds:
             lines.append("libsodium's one-shot crypto_stream_*_xor restarts the keystream "
                          "each call (same work per byte); the others continue it.")
+        if "secretbox" in peer_kinds:
+            lines.append("secretbox peers: libsodium's crypto_secretbox_easy (the key passed "
+                         "per call, the box written into a preallocated buffer) and PyNaCl's "
+                         "SecretBox.encrypt (its nonce check and a new nonce || box object "
+                         "per call, as its users call it).")
         if peer_kinds & {"mac", "aead"}:
             lines.append("one-shot rows set the key up inside every call: gcrylike.mac, "
                          "libsodium, cryptography's Poly1305.generate_tag and pycryptodome "

@@ -1,7 +1,7 @@
 """Peer libraries that ``gcrylike bench --peers`` measures against ours.
 
 Each :class:`Peer` is one installed library (pycryptodome, libsodium,
-libgcrypt, cryptography/OpenSSL) with a loader that raises
+libgcrypt, cryptography/OpenSSL, PyNaCl) with a loader that raises
 :class:`PeerUnavailable` when it is missing, and a table of :class:`Offer`
 rows: the algorithms it provides, by *our* names, with the key and nonce
 sizes it takes and a factory for the adapter of its kind:
@@ -10,11 +10,13 @@ sizes it takes and a factory for the adapter of its kind:
   into another (``crypter(src, dst)``) for a fixed key and nonce;
 * MACs (``MAC``): a :class:`Tagger`, ``tagger(data) -> tag`` for a fixed key;
 * AEADs (``AEAD``): a :class:`Sealer`, ``sealer(nonce, data, aad) ->
-  ciphertext || tag`` for a fixed key.
+  ciphertext || tag`` for a fixed key;
+* NaCl secretboxes (``SECRETBOX``): a :class:`Boxer`, ``boxer(nonce, data)
+  -> tag || ciphertext`` for a fixed key (no associated data, tag first).
 
 Adding an algorithm for a peer is adding one row to :data:`PEERS`.
 
-Taggers and sealers are built from one ``bind`` function that returns the
+Taggers, sealers and boxers are built from one ``bind`` function that returns the
 exact zero-argument call the bench times plus a reader that turns its result
 into the output bytes (kept on the call as ``call.read``), so the path the
 tests check against our output is the path the bench measures.
@@ -49,10 +51,11 @@ from dataclasses import dataclass
 from typing import Any
 
 #: Offer kinds: a stream cipher (:class:`Crypter`), a MAC (:class:`Tagger`),
-#: an authenticated cipher (:class:`Sealer`).
+#: an authenticated cipher (:class:`Sealer`), a NaCl secretbox (:class:`Boxer`).
 STREAM = "stream"
 MAC = "mac"
 AEAD = "aead"
+SECRETBOX = "secretbox"
 
 #: ``Offer.api`` values: which of our APIs does the same work per call.
 ONE_SHOT = "one-shot"
@@ -119,13 +122,13 @@ def _check_lengths(src: Any, dst: Any) -> None:
         raise ValueError(f"src has {ls} bytes but dst has {ld}")
 
 
-#: What a MAC or AEAD adapter's ``bind`` returns: the call the bench times,
+#: What a MAC, AEAD or secretbox adapter's ``bind`` returns: the call the bench times,
 #: and a reader turning that call's return value into the output bytes.
 Bound = tuple[Callable[[], Any], Callable[[Any], bytes]]
 
 
 class _OneMessage:
-    """Shared body of :class:`Tagger` and :class:`Sealer`."""
+    """Shared body of :class:`Tagger`, :class:`Sealer` and :class:`Boxer`."""
 
     def __init__(self, bind: Callable[..., Bound],
                  close: Callable[[], None] | None = None) -> None:
@@ -189,13 +192,32 @@ class Sealer(_OneMessage):
         return _with_reader(self._bind_fn(bytes(nonce), bytes(data), bytes(aad)))
 
 
+class Boxer(_OneMessage):
+    """NaCl's ``crypto_secretbox`` of one message under a fixed key.
+
+    ``boxer(nonce, data)`` returns the box, tag || ciphertext (the layout of
+    ``crypto_secretbox_easy`` and of our :class:`gcrylike.SecretBox`); there
+    is no associated data to pass, so none can be silently dropped.
+    :meth:`bind` returns the zero-argument call the bench times, with
+    ``call.read(call())`` giving the box.
+    """
+
+    def __call__(self, nonce: bytes, data: Any) -> bytes:
+        call = self.bind(nonce, data)
+        return call.read(call())  # type: ignore[attr-defined]
+
+    def bind(self, nonce: bytes, data: Any) -> Callable[[], Any]:
+        return _with_reader(self._bind_fn(bytes(nonce), bytes(data)))
+
+
 # ---------------------------------------------------------------------------
 # Offers and peers
 # ---------------------------------------------------------------------------
 
 
 #: ``make(lib, key, nonce) -> Crypter`` for stream ciphers, ``make(lib, key) ->
-#: Tagger | Sealer`` for MACs and AEADs; ``lib`` is what the peer's loader returned.
+#: Tagger | Sealer | Boxer`` for MACs, AEADs and secretboxes; ``lib`` is what the
+#: peer's loader returned.
 Factory = Callable[..., Any]
 
 
@@ -212,7 +234,7 @@ class Offer:
     label: str = ""
     #: Whether successive calls continue the keystream (see the module doc).
     stateful: bool = True
-    #: MAC and AEAD offers: which of our APIs does the same work per call
+    #: MAC, AEAD and secretbox offers: which of our APIs does the same work per call
     #: (:data:`ONE_SHOT` or :data:`HANDLE`, see the module doc).
     api: str = ONE_SHOT
     #: Not this algorithm but a yardstick for it: the name of the algorithm
@@ -295,6 +317,21 @@ class Peer:
         o = self._offer_of(algorithm, AEAD, key)
         lib, _ = self._load()
         return _NonceChecked(o, self.name, o.make(lib, bytes(key)))
+
+    def boxer(self, algorithm: str, key: bytes) -> Boxer:
+        """A :class:`Boxer` for secretbox ``algorithm`` (our name) under
+        ``key``; nonces (of ``Offer.nonce_sizes``, checked) are given per message."""
+        o = self._offer_of(algorithm, SECRETBOX, key)
+        lib, _ = self._load()
+        inner = o.make(lib, bytes(key))
+
+        def bind(nonce: bytes, data: bytes) -> Bound:
+            if len(nonce) not in o.nonce_sizes:
+                raise ValueError(f"{self.name} {o.algorithm}: nonce must be "
+                                 f"{o.nonce_sizes} bytes")
+            return inner._bind_fn(nonce, data)
+
+        return Boxer(bind, inner.close)
 
     def __repr__(self) -> str:
         return f"<Peer {self.name} via {self.via}: {', '.join(o.algorithm for o in self.offers)}>"
@@ -537,6 +574,54 @@ def _sodium_aead(func: str) -> Factory:
         return Sealer(bind)
 
     return make
+
+
+def _sodium_secretbox(lib: Any, key: bytes) -> Boxer:
+    """``crypto_secretbox_easy``: the box (tag || ciphertext) written into
+    one caller buffer."""
+    # int crypto_secretbox_easy(unsigned char *c, const unsigned char *m,
+    #                           unsigned long long mlen, const unsigned char *n,
+    #                           const unsigned char *k)
+    f = _fn(lib, "crypto_secretbox_easy", ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p,
+            ctypes.c_ulonglong, ctypes.c_char_p, ctypes.c_char_p)
+
+    def bind(nonce: bytes, data: bytes) -> Bound:
+        out = ctypes.create_string_buffer(len(data) + 16)
+        call = functools.partial(f, ctypes.addressof(out), data, len(data), nonce, key)
+
+        def read(rc: int) -> bytes:
+            if rc != 0:
+                raise RuntimeError(f"crypto_secretbox_easy failed ({rc})")
+            return out.raw
+
+        return call, read
+
+    return Boxer(bind)
+
+
+# ---------------------------------------------------------------------------
+# PyNaCl (nacl.secret.SecretBox): its own cffi binding of a bundled libsodium
+# ---------------------------------------------------------------------------
+
+
+def _load_pynacl() -> tuple[Any, str]:
+    try:
+        import nacl
+        import nacl.secret
+    except ImportError as exc:
+        raise PeerUnavailable(f"not installed ({exc})") from exc
+    return nacl.secret, getattr(nacl, "__version__", "?")
+
+
+def _pynacl_secretbox(secret: Any, key: bytes) -> Boxer:
+    """``SecretBox(key).encrypt(data, nonce)`` as its users call it, keyed
+    once; it returns nonce || box, and ``.ciphertext`` is the box alone."""
+    box = secret.SecretBox(key)
+
+    def bind(nonce: bytes, data: bytes) -> Bound:
+        return functools.partial(box.encrypt, data, nonce), lambda m: bytes(m.ciphertext)
+
+    return Boxer(bind)
 
 
 # ---------------------------------------------------------------------------
@@ -803,6 +888,12 @@ PEERS: tuple[Peer, ...] = (
         Offer("XCHACHA20-POLY1305", AEAD, (32,), (24,),
               _sodium_aead("crypto_aead_xchacha20poly1305_ietf_encrypt"),
               "crypto_aead_xchacha20poly1305_ietf_encrypt"),
+        Offer("XSALSA20-POLY1305", SECRETBOX, (32,), (24,), _sodium_secretbox,
+              "crypto_secretbox_easy"),
+    )),
+    Peer("PyNaCl", "its own cffi binding", _load_pynacl, (
+        Offer("XSALSA20-POLY1305", SECRETBOX, (32,), (24,), _pynacl_secretbox,
+              "secret.SecretBox(key).encrypt(data, nonce).ciphertext"),
     )),
     Peer("libgcrypt", "ctypes", _load_gcrypt, (
         Offer("SALSA20", STREAM, (16, 32), (8,), _gcrypt(313), "GCRY_CIPHER_SALSA20"),

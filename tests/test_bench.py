@@ -28,6 +28,7 @@ ROWS_BY_KIND = {
     "mac": ("MAC",),
     "aead": ("POLY1305 enc", "POLY1305 dec", "POLY1305 auth"),
     "tweakable": ("SECTOR enc", "SECTOR dec"),
+    "secretbox": ("SECRETBOX enc", "SECRETBOX dec"),
 }
 
 
@@ -48,7 +49,8 @@ def _assert_rows_or_selftest_skip(out: str, driver: str,
     """Rows for ``driver``, or a note that it failed its selftest (an
     implementation may be broken while someone works on it; the bench must
     then say so instead of measuring it)."""
-    rows = re.search(rf"^ {re.escape(driver)} \(ours\)\n{_rows(labels)}", out + "\n", re.M)
+    rows = re.search(rf"^ {re.escape(driver)} \(ours(?:: [^\n]*)?\)\n{_rows(labels)}", out + "\n",
+                     re.M)
     if rows is None:
         assert re.search(rf"# {re.escape(driver)}: skipped \(.*SELFTEST", out), out
 
@@ -161,15 +163,15 @@ def test_bench_quick_default_covers_every_kind(capsys):
     assert main(["bench", "--quick"]) == 0
     out = capsys.readouterr().out
     kinds = {s.kind for s in gcrylike._registry.all_specs()}
-    assert {"cipher", "mac", "aead"} <= kinds
+    assert {"cipher", "mac", "aead", "secretbox"} <= kinds
     for spec in gcrylike._registry.all_specs():
         if spec.kind in ROWS_BY_KIND:
             _assert_spec_table(out, spec)
         else:  # a kind the bench does not know yet says so instead of vanishing
             assert re.search(rf"^ {re.escape(spec.name)} +\|.*\n # not measured: ", out,
                              re.M), spec.name
-    # bench-slope's sections: ciphers (stream, block, AEAD modes), then MACs
-    assert out.index("\nCipher:\n") < out.index("\nMAC:\n")
+    # bench-slope's sections: ciphers (stream, block, AEAD modes, secretbox), then MACs
+    assert out.index("\nCipher:\n") < out.index("\n XSALSA20-POLY1305 ") < out.index("\nMAC:\n")
     assert "# MAC: one message per call" in out and "# POLY1305 enc/dec/auth:" in out
 
 
@@ -705,3 +707,112 @@ def test_adiantum_sector_batches(capsys):
     except ImportError:
         return
     assert re.search(r"ours/peer \|  4 KiB sectors x[\d.]+", out), out
+
+
+# -- the secretbox: our rows and its peers ------------------------------------------
+
+SECRETBOX_OFFERS = [(p, o) for p in _peers.PEERS for o in p.offers
+                    if o.kind == _peers.SECRETBOX]
+
+
+def test_secretbox_offers_are_listed():
+    assert {p.name for p, _ in SECRETBOX_OFFERS} >= {"libsodium", "PyNaCl"}
+    assert all(o.algorithm == "XSALSA20-POLY1305" for _, o in SECRETBOX_OFFERS)
+
+
+@pytest.mark.parametrize("algo", ["secretbox", "xsalsa20-poly1305"])
+def test_bench_secretbox_rows(capsys, algo):
+    assert main(["bench", "--quick", "--repeats", "1", algo]) == 0
+    out = capsys.readouterr().out
+    assert "Cipher:" in out.splitlines() and "Other:" not in out.splitlines()
+    assert "not measured" not in out
+    _assert_spec_table(out, gcrylike._registry.lookup(algo))
+    assert "# SECRETBOX enc/dec: one box per call" in out
+
+
+def test_bench_secretbox_peers_rows(capsys):
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "secretbox"]) == 0
+    out = capsys.readouterr().out
+    ratio = (r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+"
+             r" \(\d+ vs \d+ ns/call\)   \[ours: (.+)\]\n")
+    assert "(ours one-shot:" not in out  # our rows are the one-shot API already
+    for p, _ in SECRETBOX_OFFERS:
+        reason = p.unavailable_reason()
+        if reason:
+            assert f"# peer {p.name}: not available" in out
+            continue
+        m = re.search(rf"^ {re.escape(p.name)} \S+.* \(peer, [^\n]*\)\n"
+                      rf"{_rows(['SECRETBOX enc'])}{ratio}", out, re.M)
+        assert m, (p.name, out)
+        assert m[1] in _runnable("XSALSA20-POLY1305"), m[0]
+
+
+def test_bench_tcrypt_secretbox(capsys):
+    assert main(["bench", "--format", "tcrypt", "--quick", "--seconds", "0.001", "--peers",
+                 "secretbox"]) == 0
+    out = capsys.readouterr().out
+    for d in _runnable("XSALSA20-POLY1305"):
+        if f"# xsalsa20-poly1305 {d}: skipped" in out:
+            continue
+        for word in ("encryption", "decryption"):
+            assert f"testing speed of xsalsa20-poly1305 ({d}) {word}\n" in out, (d, word)
+    for p, _ in SECRETBOX_OFFERS:
+        if p.unavailable_reason() is None:
+            assert re.search(rf"^testing speed of xsalsa20-poly1305 \(peer {re.escape(p.name)} ",
+                             out, re.M), p.name
+
+
+def test_secretbox_targets_compute_the_box():
+    spec = gcrylike._registry.lookup("XSALSA20-POLY1305")
+    key = _bench._key_for(spec.key_sizes)
+    nonce = _bench._NONCE[:spec.iv_sizes[0]]
+    bufs = _bench._Buffers(4096)
+    drivers = _runnable("XSALSA20-POLY1305")
+    assert drivers
+    for driver in drivers:
+        target = _bench._secretbox_target(spec, driver, bufs)
+        try:
+            assert target.api == _peers.ONE_SHOT and target.main == "SECRETBOX enc"
+            for n in (0, 64, 1000, 4096):
+                with gcrylike.SecretBox(key, impl=driver) as box:
+                    want = box.encrypt(nonce, bufs.data(n))
+                assert target.bind(n, "SECRETBOX enc")() == want, (driver, n)
+                assert target.bind(n, "SECRETBOX dec")() == bufs.data(n), (driver, n)
+        finally:
+            target.close()
+
+
+@pytest.mark.parametrize("peer, offer", SECRETBOX_OFFERS, ids=_offer_ids(SECRETBOX_OFFERS))
+def test_secretbox_peer_matches_ours(peer, offer):
+    _usable(peer, offer)
+    rng = random.Random(f"{peer.name}/{offer.algorithm}")
+    for n in LENGTHS:
+        for _ in range(2):
+            key, nonce, data = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
+            want = gcrylike.SecretBox(key).encrypt(nonce, data)
+            assert len(want) == n + 16
+            try:
+                boxer = peer.boxer(offer.algorithm, key)
+            except _peers.PeerUnavailable as exc:
+                pytest.skip(str(exc))
+            with boxer:
+                assert boxer(nonce, data) == want, (peer.name, n)
+                # the call the bench times, kept alone, twice
+                call = boxer.bind(nonce, data)
+                junk = [bytearray(rng.randbytes(n + 16)) for _ in range(20)]
+                assert call.read(call()) == want, (peer.name, n)
+                assert call.read(call()) == want, (peer.name, n)
+                del junk
+            assert gcrylike.SecretBox(key).decrypt(nonce, want) == data
+
+
+def test_boxer_checks_its_offer():
+    p = next((p for p, _ in SECRETBOX_OFFERS if not p.unavailable_reason()), None)
+    if p is None:
+        pytest.skip("neither PyNaCl nor libsodium loads here")
+    with pytest.raises(TypeError):
+        p.sealer("XSALSA20-POLY1305", KEY)
+    with pytest.raises(ValueError):
+        p.boxer("XSALSA20-POLY1305", KEY[:16])
+    with p.boxer("XSALSA20-POLY1305", KEY) as b, pytest.raises(ValueError, match="nonce"):
+        b(bytes(12), b"data")
