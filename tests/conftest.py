@@ -18,11 +18,14 @@ An implementation that cannot run here (``.available`` is False in
 through ``GCRYLIKE_HWF_DENY``) is skipped with its ``.reason``.
 
 Nothing here knows about a particular cipher; it works for any registered
-algorithm (CHACHA20, XCHACHA20, ...).
+algorithm (CHACHA20, XCHACHA20, ...).  Test files for the other kinds (MACs,
+AEADs, ...) build their own fixture on :func:`drivers` and :func:`denied_for`,
+with a small driver class that opens their kind of handle.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -79,17 +82,15 @@ class Driver:
 
 
 def _canonical(name: str | int) -> str:
-    try:
-        with gcrylike.cipher_open(name) as h:
-            return h.info.algorithm
-    except gcrylike.NotSupported:  # nothing runnable: keep the caller's spelling
-        return str(name)
+    return gcrylike._registry.lookup(name).name
 
 
-def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF)) -> list:
-    """Every implementation of ``algo`` as ``pytest.param(DriverCase)``s, one
-    per route; implementations that cannot run here are skipped with their
-    ``.reason``."""
+def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF),
+            known: Iterable[str] = ()) -> list:
+    """Every implementation of ``algo`` (any kind) as ``pytest.param(DriverCase)``s,
+    one per route; implementations that cannot run here are skipped with
+    their ``.reason``, and ``known`` driver names missing from this build
+    (the portable-only build has no assembly) are skipped saying so."""
     infos = gcrylike.implementations(algo)  # best first
     name = _canonical(algo)
     params = []
@@ -112,7 +113,26 @@ def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF)) ->
                                    f"{better.driver} needs no feature it lacks"))
             case = DriverCase(name, info.driver, route, deny)
             params.append(pytest.param(case, id=case.id, marks=route_marks))
+    built = {i.driver for i in infos}
+    for missing in known:
+        if missing not in built:
+            why = (f"{missing} is not in this build (use_amd64="
+                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
+            case = DriverCase(name, missing, ROUTE_IMPL)
+            params.append(pytest.param(case, id=case.id, marks=[pytest.mark.skip(reason=why)]))
     return params
+
+
+@contextlib.contextmanager
+def denied_for(case: DriverCase) -> Iterator[None]:
+    """Deny the features that route ``case`` needs denied, on top of the
+    current list, and restore the list afterwards whatever happens."""
+    previous = _set_deny(())       # read the current list ...
+    _set_deny(previous | case.deny)  # ... and deny more on top (nothing for impl=)
+    try:
+        yield
+    finally:
+        _set_deny(previous)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -141,14 +161,10 @@ def driver(request: pytest.FixtureRequest) -> Iterator[Driver]:
     case: DriverCase = getattr(request, "param", None)
     if case is None:
         pytest.fail("the `driver` fixture needs @pytest.mark.algorithms(...)")
-    previous = _set_deny(())       # read the current list ...
-    _set_deny(previous | case.deny)  # ... and deny more on top (nothing for impl=)
-    try:
+    with denied_for(case):
         d = Driver(case)
         d.open().close()  # the route really reaches this driver
         yield d
-    finally:
-        _set_deny(previous)
 
 
 @pytest.fixture

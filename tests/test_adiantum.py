@@ -51,6 +51,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import DriverCase, denied_for, drivers
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -61,6 +62,7 @@ SEED = 0xAD1A7
 VARIANTS = ("xchacha12", "xchacha20")
 ROUNDS = {"xchacha12": 12, "xchacha20": 20}
 SPEC_NAME = {"xchacha12": "ADIANTUM(XCHACHA12,AES)", "xchacha20": "ADIANTUM(XCHACHA20,AES)"}
+VARIANT_OF = {name: variant for variant, name in SPEC_NAME.items()}
 TIERS = ("amd64-avx2-aesni", "amd64-avx2", "amd64-sse2-aesni", "amd64-sse2",
          "generic-aesni", "generic")
 BLOCK = 16
@@ -252,75 +254,25 @@ ALL_VECTORS = {v: _load(v) for v in VARIANTS}
 # Drivers: every registered implementation, forced (impl=) and chosen
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Route:
-    """One driver and how a test reaches it (ids as in tests/conftest.py)."""
-
-    variant: str
-    driver: str
-    via: str                                # "impl" or "hwf"
-    deny: frozenset[str] = frozenset()      # features denied on top ("hwf")
-
-    @property
-    def id(self) -> str:
-        if self.via == "impl":
-            return f"{self.driver}:impl"
-        if not self.deny:
-            return f"{self.driver}:auto"
-        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
-
-
-def routes(variant: str) -> list:
-    algo = SPEC_NAME[variant]
-    infos = gcrylike.implementations(algo)  # best first
-    params = []
-    for idx, info in enumerate(infos):
-        marks = [] if info.available else [
-            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
-        for via in ("impl", "hwf"):
-            deny: frozenset[str] = frozenset()
-            route_marks = list(marks)
-            if via == "hwf":
-                for better in infos[:idx]:
-                    extra = better.features - info.features
-                    if extra:
-                        deny |= extra
-                    elif better.available and not marks:
-                        route_marks.append(pytest.mark.skip(
-                            reason=f"{info.driver} cannot be chosen through the deny list: "
-                                   f"{better.driver} needs no feature it lacks"))
-            route = Route(variant, info.driver, via, deny)
-            params.append(pytest.param(route, id=route.id, marks=route_marks))
-    built = {i.driver for i in infos}
-    for tier in TIERS:
-        name = f"adiantum-{variant}-{tier}"
-        if name not in built:
-            why = (f"{name} is not in this build (use_amd64="
-                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
-            params.append(pytest.param(Route(variant, name, "impl"), id=f"{name}:impl",
-                                       marks=[pytest.mark.skip(reason=why)]))
-    return params
-
-
 class AdiDriver:
     """What the ``adi`` fixture hands a test: handles on one driver."""
 
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.name = route.driver
-        self.variant = route.variant
-        self.algo = SPEC_NAME[route.variant]
-        self.rounds = ROUNDS[route.variant]
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.name = case.driver
+        self.variant = VARIANT_OF[case.algorithm]
+        self.algo = case.algorithm
+        self.rounds = ROUNDS[self.variant]
 
     def _impl(self) -> str | None:
-        return self.name if self.route.via == "impl" else None
+        return self.name if self.case.route == "impl" else None
 
     def _check(self, h: gcrylike.TweakableHandle, how: str) -> None:
         if h.info.driver != self.name:
             got = h.info.driver
             h.close()
             raise AssertionError(f"{how} chose {got}, expected {self.name} (route "
-                                 f"{self.route.id}, active {sorted(gcrylike.hw_features())})")
+                                 f"{self.case.id}, active {sorted(gcrylike.hw_features())})")
 
     def open(self) -> gcrylike.TweakableHandle:
         h = gcrylike.tweakable_open(self.algo, impl=self._impl())
@@ -342,25 +294,23 @@ class AdiDriver:
         return ref_encrypt(bytes(key), bytes(tweak), bytes(data), self.rounds)
 
     def __repr__(self) -> str:
-        return f"<AdiDriver {self.route.id}>"
+        return f"<AdiDriver {self.case.id}>"
 
 
 @pytest.fixture
 def adi(request: pytest.FixtureRequest) -> Iterator[AdiDriver]:
     """One Adiantum driver; the deny list is restored afterwards."""
-    route: Route = request.param
-    previous = gcrylike.set_hwf_deny(())
-    gcrylike.set_hwf_deny(previous | route.deny)
-    try:
-        d = AdiDriver(route)
+    case: DriverCase = request.param
+    with denied_for(case):
+        d = AdiDriver(case)
         d.open().close()  # the route really reaches this driver
         yield d
-    finally:
-        gcrylike.set_hwf_deny(previous)
 
 
-EVERY_DRIVER = pytest.mark.parametrize("adi", [p for v in VARIANTS for p in routes(v)],
-                                       indirect=True)
+EVERY_DRIVER = pytest.mark.parametrize(
+    "adi", [p for v in VARIANTS
+            for p in drivers(SPEC_NAME[v], known=[f"adiantum-{v}-{tier}" for tier in TIERS])],
+    indirect=True)
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import DriverCase, denied_for, drivers
 from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
 
@@ -221,69 +222,21 @@ def load_wycheproof(algo_name: str) -> tuple[dict, list[WycheproofCase]]:
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Route:
-    """One driver of one AEAD and how a test reaches it (ids as in conftest)."""
-
-    algorithm: str
-    driver: str
-    via: str                                # "impl" or "hwf"
-    deny: frozenset[str] = frozenset()
-
-    @property
-    def id(self) -> str:
-        if self.via == "impl":
-            return f"{self.driver}:impl"
-        if not self.deny:
-            return f"{self.driver}:auto"
-        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
-
-
-def routes(algo: Algo, vias: tuple[str, ...] = ("impl", "hwf")) -> list:
-    infos = gcrylike.implementations(algo.name)  # best first
-    params = []
-    for idx, info in enumerate(infos):
-        marks = [] if info.available else [
-            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
-        for via in vias:
-            deny: frozenset[str] = frozenset()
-            route_marks = list(marks)
-            if via == "hwf":
-                for better in infos[:idx]:
-                    extra = better.features - info.features
-                    if extra:
-                        deny |= extra
-                    elif better.available and not marks:
-                        route_marks.append(pytest.mark.skip(
-                            reason=f"{info.driver} cannot be chosen through the deny list: "
-                                   f"{better.driver} needs no feature it lacks"))
-            route = Route(algo.name, info.driver, via, deny)
-            params.append(pytest.param(route, id=route.id, marks=route_marks))
-    built = {i.driver for i in infos}
-    for name in algo.known_drivers:
-        if name not in built:
-            why = (f"{name} is not in this build (use_amd64="
-                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
-            params.append(pytest.param(Route(algo.name, name, "impl"), id=f"{name}:impl",
-                                       marks=[pytest.mark.skip(reason=why)]))
-    return params
-
-
 class AeadDriver:
     """What the ``aead`` fixture hands a test: one-shot objects and streaming
     handles that are guaranteed to use one driver."""
 
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.name = route.driver
-        self.algo = ALGOS[route.algorithm]
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.name = case.driver
+        self.algo = ALGOS[case.algorithm]
         self.nonce_size = self.algo.nonce_size
-        self._impl = self.name if route.via == "impl" else None
+        self._impl = self.name if case.route == "impl" else None
 
     def _check(self, got: str, what: str) -> None:
         if got != self.name:
             raise AssertionError(f"{what} chose {got}, expected {self.name} (route "
-                                 f"{self.route.id}, active {sorted(gcrylike.hw_features())})")
+                                 f"{self.case.id}, active {sorted(gcrylike.hw_features())})")
 
     def box(self, key: object) -> gcrylike.ChaCha20Poly1305:
         b = self.algo.cls(key, impl=self._impl)
@@ -302,22 +255,22 @@ class AeadDriver:
         return oracle(self.algo, key, nonce, data, aad)
 
     def __repr__(self) -> str:
-        return f"<AeadDriver {self.route.id}>"
+        return f"<AeadDriver {self.case.id}>"
 
 
 @pytest.fixture
 def aead(request: pytest.FixtureRequest) -> Iterator[AeadDriver]:
     """One AEAD driver; the deny list is restored afterwards."""
-    route: Route = request.param
-    previous = gcrylike.set_hwf_deny(())
-    gcrylike.set_hwf_deny(previous | route.deny)
-    try:
-        d = AeadDriver(route)
+    case: DriverCase = request.param
+    with denied_for(case):
+        d = AeadDriver(case)
         d.stream().close()
         d.box(bytes(32)).close()  # the route really reaches this driver
         yield d
-    finally:
-        gcrylike.set_hwf_deny(previous)
+
+
+def routes(algo: Algo) -> list:
+    return drivers(algo.name, known=algo.known_drivers)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("aead", routes(CHACHA) + routes(XCHACHA), indirect=True)

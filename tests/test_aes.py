@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from conftest import DriverCase, denied_for, drivers
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
@@ -259,62 +260,15 @@ ALL_KATS = [C3, *SP800_38A_F15, *AESAVS]
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Route:
-    """One driver and how a test reaches it (ids as in tests/conftest.py)."""
-
-    driver: str
-    via: str                                # "impl" or "hwf"
-    deny: frozenset[str] = frozenset()      # features denied on top ("hwf")
-
-    @property
-    def id(self) -> str:
-        if self.via == "impl":
-            return f"{self.driver}:impl"
-        if not self.deny:
-            return f"{self.driver}:auto"
-        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
-
-
-def routes(algo: str, known: tuple[str, ...]) -> list:
-    infos = gcrylike.implementations(algo)  # best first
-    params = []
-    for idx, info in enumerate(infos):
-        marks = [] if info.available else [
-            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
-        for via in ("impl", "hwf"):
-            deny: frozenset[str] = frozenset()
-            route_marks = list(marks)
-            if via == "hwf":
-                for better in infos[:idx]:
-                    extra = better.features - info.features
-                    if extra:
-                        deny |= extra
-                    elif better.available and not marks:
-                        route_marks.append(pytest.mark.skip(
-                            reason=f"{info.driver} cannot be chosen through the deny list: "
-                                   f"{better.driver} needs no feature it lacks"))
-            route = Route(info.driver, via, deny)
-            params.append(pytest.param(route, id=route.id, marks=route_marks))
-    built = {i.driver for i in infos}
-    for name in known:
-        if name not in built:
-            why = (f"{name} is not in this build (use_amd64="
-                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
-            params.append(pytest.param(Route(name, "impl"), id=f"{name}:impl",
-                                       marks=[pytest.mark.skip(reason=why)]))
-    return params
-
-
 class AesDriver:
     """What the ``aes`` fixture hands a test: block cipher handles on one driver."""
 
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.name = route.driver
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.name = case.driver
 
     def open(self) -> gcrylike.BlockCipherHandle:
-        if self.route.via == "impl":
+        if self.case.route == "impl":
             h = gcrylike.block_cipher_open(ALGO, impl=self.name)
         else:
             h = gcrylike.block_cipher_open(ALGO)
@@ -322,7 +276,7 @@ class AesDriver:
             got = h.info.driver
             h.close()
             raise AssertionError(f"block_cipher_open({ALGO!r}) chose {got}, expected "
-                                 f"{self.name} (route {self.route.id}, active features "
+                                 f"{self.name} (route {self.case.id}, active features "
                                  f"{sorted(gcrylike.hw_features())})")
         return h
 
@@ -333,24 +287,20 @@ class AesDriver:
         return h
 
     def __repr__(self) -> str:
-        return f"<AesDriver {self.route.id}>"
+        return f"<AesDriver {self.case.id}>"
 
 
 @pytest.fixture
 def aes(request: pytest.FixtureRequest) -> Iterator[AesDriver]:
     """One AES-256 driver; the deny list is restored afterwards."""
-    route: Route = request.param
-    previous = gcrylike.set_hwf_deny(())
-    gcrylike.set_hwf_deny(previous | route.deny)
-    try:
-        d = AesDriver(route)
+    case: DriverCase = request.param
+    with denied_for(case):
+        d = AesDriver(case)
         d.open().close()  # the route really reaches this driver
         yield d
-    finally:
-        gcrylike.set_hwf_deny(previous)
 
 
-EVERY_DRIVER = pytest.mark.parametrize("aes", routes(ALGO, KNOWN_DRIVERS), indirect=True)
+EVERY_DRIVER = pytest.mark.parametrize("aes", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)
 
 
 # ---------------------------------------------------------------------------

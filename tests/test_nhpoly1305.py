@@ -38,6 +38,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import DriverCase, denied_for, drivers
 
 import gcrylike
 from gcrylike import ErrorCode
@@ -138,62 +139,15 @@ NHPOLY_VECTORS = _load("NHPoly1305.json")
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Route:
-    """One driver and how a test reaches it (ids as in tests/conftest.py)."""
-
-    driver: str
-    via: str                                # "impl" or "hwf"
-    deny: frozenset[str] = frozenset()      # features denied on top ("hwf")
-
-    @property
-    def id(self) -> str:
-        if self.via == "impl":
-            return f"{self.driver}:impl"
-        if not self.deny:
-            return f"{self.driver}:auto"
-        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
-
-
-def routes(algo: str, known: tuple[str, ...]) -> list:
-    infos = gcrylike.implementations(algo)  # best first
-    params = []
-    for idx, info in enumerate(infos):
-        marks = [] if info.available else [
-            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
-        for via in ("impl", "hwf"):
-            deny: frozenset[str] = frozenset()
-            route_marks = list(marks)
-            if via == "hwf":
-                for better in infos[:idx]:
-                    extra = better.features - info.features
-                    if extra:
-                        deny |= extra
-                    elif better.available and not marks:
-                        route_marks.append(pytest.mark.skip(
-                            reason=f"{info.driver} cannot be chosen through the deny list: "
-                                   f"{better.driver} needs no feature it lacks"))
-            route = Route(info.driver, via, deny)
-            params.append(pytest.param(route, id=route.id, marks=route_marks))
-    built = {i.driver for i in infos}
-    for name in known:
-        if name not in built:
-            why = (f"{name} is not in this build (use_amd64="
-                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
-            params.append(pytest.param(Route(name, "impl"), id=f"{name}:impl",
-                                       marks=[pytest.mark.skip(reason=why)]))
-    return params
-
-
 class NhpDriver:
     """What the ``nhp`` fixture hands a test: MAC handles on one driver."""
 
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.name = route.driver
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.name = case.driver
 
     def open(self) -> gcrylike.MacHandle:
-        if self.route.via == "impl":
+        if self.case.route == "impl":
             h = gcrylike.mac_open(ALGO, impl=self.name)
         else:
             h = gcrylike.mac_open(ALGO)
@@ -201,7 +155,7 @@ class NhpDriver:
             got = h.info.driver
             h.close()
             raise AssertionError(f"mac_open({ALGO!r}) chose {got}, expected {self.name} "
-                                 f"(route {self.route.id}, active features "
+                                 f"(route {self.case.id}, active features "
                                  f"{sorted(gcrylike.hw_features())})")
         return h
 
@@ -212,28 +166,24 @@ class NhpDriver:
         return h
 
     def mac(self, key: object, data: object) -> bytes:
-        impl = self.name if self.route.via == "impl" else None
+        impl = self.name if self.case.route == "impl" else None
         return gcrylike.mac(ALGO, key, data, impl=impl)
 
     def __repr__(self) -> str:
-        return f"<NhpDriver {self.route.id}>"
+        return f"<NhpDriver {self.case.id}>"
 
 
 @pytest.fixture
 def nhp(request: pytest.FixtureRequest) -> Iterator[NhpDriver]:
     """One NHPoly1305 driver; the deny list is restored afterwards."""
-    route: Route = request.param
-    previous = gcrylike.set_hwf_deny(())
-    gcrylike.set_hwf_deny(previous | route.deny)
-    try:
-        d = NhpDriver(route)
+    case: DriverCase = request.param
+    with denied_for(case):
+        d = NhpDriver(case)
         d.open().close()  # the route really reaches this driver
         yield d
-    finally:
-        gcrylike.set_hwf_deny(previous)
 
 
-EVERY_DRIVER = pytest.mark.parametrize("nhp", routes(ALGO, KNOWN_DRIVERS), indirect=True)
+EVERY_DRIVER = pytest.mark.parametrize("nhp", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)
 
 
 # ---------------------------------------------------------------------------

@@ -21,10 +21,10 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from conftest import DriverCase, denied_for, drivers
 from nacl_oracle import (
     NO_ORACLE,
     PYNACL,
@@ -74,51 +74,13 @@ def rng_for(*tags: object) -> random.Random:
 # Every driver, by impl= and by the deny list
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Route:
-    driver: str
-    via: str                                # "impl" or "hwf"
-    deny: frozenset[str] = frozenset()
-
-    @property
-    def id(self) -> str:
-        if self.via == "impl":
-            return f"{self.driver}:impl"
-        if not self.deny:
-            return f"{self.driver}:auto"
-        return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
-
-
-def routes() -> list:
-    infos = gcrylike.implementations(NAME)  # best first
-    params = []
-    for idx, info in enumerate(infos):
-        marks = [] if info.available else [
-            pytest.mark.skip(reason=f"{info.driver} cannot run here: {info.reason}")]
-        for via in ("impl", "hwf"):
-            deny: frozenset[str] = frozenset()
-            if via == "hwf":
-                for better in infos[:idx]:
-                    deny |= better.features - info.features
-            route = Route(info.driver, via, deny)
-            params.append(pytest.param(route, id=route.id, marks=marks))
-    built = {i.driver for i in infos}
-    for name in KNOWN_DRIVERS:
-        if name not in built:
-            why = (f"{name} is not in this build (use_amd64="
-                   f"{gcrylike.config().use_amd64}: GCRYLIKE_NO_ASM or not x86-64)")
-            params.append(pytest.param(Route(name, "impl"), id=f"{name}:impl",
-                                       marks=[pytest.mark.skip(reason=why)]))
-    return params
-
-
 class BoxDriver:
     """Makes SecretBox objects guaranteed to use one driver."""
 
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.name = route.driver
-        self._impl = self.name if route.via == "impl" else None
+    def __init__(self, case: DriverCase) -> None:
+        self.case = case
+        self.name = case.driver
+        self._impl = self.name if case.route == "impl" else None
 
     def box(self, key: object) -> gcrylike.SecretBox:
         b = gcrylike.SecretBox(key, impl=self._impl)
@@ -126,27 +88,23 @@ class BoxDriver:
             got = b.driver
             b.close()
             raise AssertionError(f"SecretBox chose {got}, expected {self.name} (route "
-                                 f"{self.route.id}, active {sorted(gcrylike.hw_features())})")
+                                 f"{self.case.id}, active {sorted(gcrylike.hw_features())})")
         return b
 
     def __repr__(self) -> str:
-        return f"<BoxDriver {self.route.id}>"
+        return f"<BoxDriver {self.case.id}>"
 
 
 @pytest.fixture
 def sbox(request: pytest.FixtureRequest) -> Iterator[BoxDriver]:
-    route: Route = request.param
-    previous = gcrylike.set_hwf_deny(())
-    gcrylike.set_hwf_deny(previous | route.deny)
-    try:
-        d = BoxDriver(route)
+    case: DriverCase = request.param
+    with denied_for(case):
+        d = BoxDriver(case)
         d.box(bytes(32)).close()  # the route really reaches this driver
         yield d
-    finally:
-        gcrylike.set_hwf_deny(previous)
 
 
-EVERY_DRIVER = pytest.mark.parametrize("sbox", routes(), indirect=True)
+EVERY_DRIVER = pytest.mark.parametrize("sbox", drivers(NAME, known=KNOWN_DRIVERS), indirect=True)
 
 EXPECTED = {
     gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
