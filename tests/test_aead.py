@@ -27,12 +27,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
+from checks import refused
 from conftest import DriverCase, denied_for, drivers
 from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
@@ -282,44 +282,7 @@ XCHACHA_DRIVERS = pytest.mark.parametrize("aead", routes(XCHACHA), indirect=True
 # Refusals
 # ---------------------------------------------------------------------------
 
-#: What each refusal must be besides its own class: the natural Python
-#: exception and the libgcrypt-style code (the documented error family).
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
-    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
-    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Iterator[None]:
-    """The block raises exactly ``cls``, which is a GcryError, the natural
-    Python exception and carries the right code (``code`` overrides the
-    class's usual one).
-
-    Unlike ``pytest.raises`` this does not keep the exception (and with it
-    the library's frames and any plaintext buffer they hold) alive in a
-    cycle with the test's frame.
-    """
-    natural, usual = EXPECTED[cls]
-    code = usual if code is None else code
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 def pieces(rng: random.Random, data: bytes, most: int = 6) -> list[bytes]:

@@ -31,16 +31,15 @@ from __future__ import annotations
 import array
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from checks import refused
 from conftest import DriverCase, denied_for, drivers
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
-from gcrylike import ErrorCode
 
 SEED = 0xAE5256
 ALGO = "aes256"
@@ -307,39 +306,7 @@ EVERY_DRIVER = pytest.mark.parametrize("aes", drivers(ALGO, known=KNOWN_DRIVERS)
 # Refusals
 # ---------------------------------------------------------------------------
 
-#: What each refusal must be besides its own class: the natural Python
-#: exception and the libgcrypt-style code.
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
-    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """The block raises exactly ``cls``, which is a GcryError, the natural
-    Python exception and carries the right code.
-
-    Unlike ``pytest.raises`` this does not keep the exception (and with it
-    the library's cffi views of our buffers) alive in a cycle with the
-    test's frame.
-    """
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 # ---------------------------------------------------------------------------

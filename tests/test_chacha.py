@@ -27,18 +27,16 @@ import array
 import json
 import random
 import struct
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
+from checks import refused
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 import gcrylike
-from gcrylike import ErrorCode
 
 SEED = 0xC4AC4A20
 ROUNDS = {"CHACHA20": 20, "CHACHA12": 12, "XCHACHA20": 20, "XCHACHA12": 12}
@@ -393,43 +391,7 @@ def hchacha_on(driver, key, data) -> list[bytes]:
     return outs
 
 
-#: What each refusal must be besides its own class: the natural Python
-#: exception and the libgcrypt-style code.
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
-    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
-    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """The block raises exactly ``cls``, which is a GcryError, the natural
-    Python exception, and carries the right code.
-
-    The exception is not kept (unlike ``pytest.raises``): a kept exception's
-    traceback holds the library's cffi views of our buffers in a cycle, which
-    the garbage collector today turns into a crash when they are memoryviews
-    (see test_salsa20.py, test_gc_after_a_refused_call).
-    """
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 def assert_continues(h, rounds: int, key: bytes, iv: bytes, pos: int, n: int = 100,

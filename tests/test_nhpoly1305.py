@@ -32,16 +32,15 @@ import json
 import random
 import struct
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
+from checks import refused
 from conftest import DriverCase, denied_for, drivers
 
 import gcrylike
-from gcrylike import ErrorCode
 
 SEED = 0x4E481305
 ALGO = "nhpoly1305"
@@ -190,36 +189,7 @@ EVERY_DRIVER = pytest.mark.parametrize("nhp", drivers(ALGO, known=KNOWN_DRIVERS)
 # Refusals
 # ---------------------------------------------------------------------------
 
-#: What each refusal must be besides its own class: the natural Python
-#: exception and the libgcrypt-style code.
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
-    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """The block raises exactly ``cls``, which is a GcryError, the natural
-    Python exception and carries the right code (the exception is not kept:
-    see test_salsa20.py, test_gc_after_a_refused_call)."""
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 def absorb(h: gcrylike.MacHandle, msg: bytes, cuts: list[int]) -> None:

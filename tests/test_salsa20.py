@@ -16,17 +16,15 @@ import random
 import struct
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
+from checks import refused
 from Crypto.Cipher import Salsa20 as PyCryptodomeSalsa20
 
 import gcrylike
-from gcrylike import ErrorCode
 
 SEED = 0x5A15A20
 ROUNDS = {"SALSA20": 20, "SALSA20R12": 12}
@@ -155,42 +153,7 @@ def keyed(driver, key: bytes, nonce: bytes) -> gcrylike.CipherHandle:
     return h
 
 
-#: What each refusal must be besides its own class: the natural Python
-#: exception and the libgcrypt-style code (the documented error family).
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
-    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
-    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """The block raises exactly ``cls``, which is a GcryError, the natural
-    Python exception and carries the right code.
-
-    Unlike ``pytest.raises`` this does not keep the exception (and with it
-    the library's frames) alive in a cycle with the test's frame; whether the
-    library survives that is ``test_gc_after_a_refused_call``'s business.
-    """
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 def random_key_nonce(rng: random.Random, keylen: int | None = None) -> tuple[bytes, bytes]:

@@ -20,10 +20,10 @@ import array
 import random
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 
 import pytest
+from checks import refused
 from conftest import DriverCase, denied_for, drivers
 from nacl_oracle import (
     NO_ORACLE,
@@ -106,31 +106,7 @@ def sbox(request: pytest.FixtureRequest) -> Iterator[BoxDriver]:
 
 EVERY_DRIVER = pytest.mark.parametrize("sbox", drivers(NAME, known=KNOWN_DRIVERS), indirect=True)
 
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
-    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
-    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """Exactly ``cls``, which is also the natural Python exception and
-    carries the documented code."""
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 def raw_open(box: gcrylike.SecretBox, nonce: bytes, sealed: bytes) -> tuple[int, bytes]:

@@ -22,11 +22,10 @@ import hashlib
 import os
 import random
 import struct
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 
 import pytest
+from checks import refused
 from nacl_oracle import (
     END,
     NO_ORACLE,
@@ -42,7 +41,6 @@ from nacl_oracle import (
 )
 
 import gcrylike
-from gcrylike import ErrorCode
 
 SEED = 0x5A15A24
 BLOCK = 64
@@ -75,31 +73,7 @@ def keyed(driver, key: bytes, nonce: bytes) -> gcrylike.CipherHandle:
     return h
 
 
-EXPECTED = {
-    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
-    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
-    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
-    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
-    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
-    gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
-    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
-    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
-}
 
-
-@contextmanager
-def refused(cls: type[gcrylike.GcryError]) -> Iterator[None]:
-    """Exactly ``cls``, which is also the natural Python exception and
-    carries the documented code."""
-    natural, code = EXPECTED[cls]
-    try:
-        yield
-    except gcrylike.GcryError as e:
-        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
-        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
-        assert e.code == code, f"{cls.__name__} has code {e.code!r}, expected {code!r}"
-        return
-    pytest.fail(f"{cls.__name__} was not raised")
 
 
 # ---------------------------------------------------------------------------

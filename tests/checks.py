@@ -1,0 +1,52 @@
+"""Assertions shared by the test files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+import gcrylike
+from gcrylike import ErrorCode
+
+#: What each refusal must be besides its own class: the natural Python
+#: exception and the libgcrypt-style code.
+EXPECTED = {
+    gcrylike.InvalidKeyLength: (ValueError, ErrorCode.INV_KEYLEN),
+    gcrylike.InvalidIVLength: (ValueError, ErrorCode.INV_IV),
+    gcrylike.InvalidArgument: (ValueError, ErrorCode.INV_ARG),
+    gcrylike.InvalidType: (TypeError, ErrorCode.INV_ARG),
+    gcrylike.InvalidLength: (ValueError, ErrorCode.INV_LENGTH),
+    gcrylike.MissingKey: (ValueError, ErrorCode.MISSING_KEY),
+    gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
+    gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
+    gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
+    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
+    gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
+    gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
+    gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
+    gcrylike.SelftestFailed: (RuntimeError, ErrorCode.SELFTEST_FAILED),
+}
+
+
+@contextmanager
+def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Iterator[None]:
+    """The block raises exactly ``cls``, which is a GcryError, the natural
+    Python exception and carries the right code (``code`` overrides the
+    class's usual one, e.g. NotSupported for an unknown cipher mode).
+
+    Unlike ``pytest.raises`` this does not keep the exception (and with it
+    the library's frames) alive in a cycle with the test's frame; whether the
+    library survives that is ``test_gc_after_a_refused_call``'s business.
+    """
+    natural, usual = EXPECTED[cls]
+    want = usual if code is None else code
+    try:
+        yield
+    except gcrylike.GcryError as e:
+        assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
+        assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
+        assert e.code == want, f"{cls.__name__} has code {e.code!r}, expected {want!r}"
+        return
+    pytest.fail(f"{cls.__name__} was not raised")
