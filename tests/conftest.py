@@ -55,27 +55,53 @@ class DriverCase:
         return f"{self.driver}:deny-{'+'.join(sorted(self.deny))}"
 
 
+def open_any(algorithm: str, impl: str | None = None):
+    """A handle on ``algorithm`` with the opener of its kind."""
+    spec = gcrylike._registry.lookup(algorithm)
+    if spec.kind == "aead":
+        return gcrylike.cipher_open(spec.cipher, impl=impl, mode=spec.mode)
+    opener = {"cipher": gcrylike.cipher_open, "mac": gcrylike.mac_open,
+              "block": gcrylike.block_cipher_open,
+              "tweakable": gcrylike.tweakable_open}[spec.kind]
+    return opener(algorithm, impl=impl)
+
+
 class Driver:
-    """What the ``driver`` fixture hands a test: opens handles on one driver."""
+    """What the ``driver`` fixture hands a test: opens handles on one driver
+    (a cipher, MAC, block or tweakable handle, by the algorithm's kind)."""
 
     def __init__(self, case: DriverCase) -> None:
         self.case = case
         self.algorithm = case.algorithm
         self.name = case.driver
 
-    def open(self) -> gcrylike.CipherHandle:
+    @property
+    def impl(self) -> str | None:
+        """``impl=`` for APIs that take one: the driver, or None on the
+        automatic route (where the deny list makes the choice)."""
+        return self.name if self.case.route == ROUTE_IMPL else None
+
+    def open(self):
         """A new handle that is guaranteed to use this driver."""
-        if self.case.route == ROUTE_IMPL:
-            h = gcrylike.cipher_open(self.algorithm, impl=self.name)
-        else:
-            h = gcrylike.cipher_open(self.algorithm)
+        h = open_any(self.algorithm, self.impl)
         if h.info.driver != self.name:
             got = h.info.driver
             h.close()
             raise AssertionError(
-                f"cipher_open({self.algorithm!r}) chose {got}, expected {self.name} "
+                f"opening {self.algorithm!r} chose {got}, expected {self.name} "
                 f"(route {self.case.id}, active features {sorted(gcrylike.hw_features())})")
         return h
+
+    def keyed(self, key: bytes):
+        """``open()`` with ``key`` installed (still on this driver)."""
+        h = self.open()
+        h.setkey(key)
+        assert h.info.driver == self.name, "setkey moved the handle to another driver"
+        return h
+
+    def mac(self, key: object, data: object) -> bytes:
+        """MACs: the one-shot ``gcrylike.mac`` on this driver."""
+        return gcrylike.mac(self.algorithm, key, data, impl=self.impl)
 
     def __repr__(self) -> str:
         return f"<Driver {self.case.id}>"

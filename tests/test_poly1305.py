@@ -30,7 +30,7 @@ from functools import cache
 
 import pytest
 from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from conftest import Driver, DriverCase, denied_for, drivers
 from cryptography.hazmat.primitives.poly1305 import Poly1305 as OpenSSLPoly1305
 
 import gcrylike
@@ -148,46 +148,12 @@ RFC_VECTORS = [
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-class PolyDriver:
-    """What the ``poly`` fixture hands a test: MAC handles on one driver."""
-
-    def __init__(self, case: DriverCase) -> None:
-        self.case = case
-        self.name = case.driver
-
-    def open(self) -> gcrylike.MacHandle:
-        if self.case.route == "impl":
-            h = gcrylike.mac_open(ALGO, impl=self.name)
-        else:
-            h = gcrylike.mac_open(ALGO)
-        if h.info.driver != self.name:
-            got = h.info.driver
-            h.close()
-            raise AssertionError(f"mac_open({ALGO!r}) chose {got}, expected {self.name} "
-                                 f"(route {self.case.id}, active features "
-                                 f"{sorted(gcrylike.hw_features())})")
-        return h
-
-    def keyed(self, key: bytes) -> gcrylike.MacHandle:
-        h = self.open()
-        h.setkey(key)
-        assert h.info.driver == self.name, "setkey moved the handle to another driver"
-        return h
-
-    def mac(self, key: bytes, data: object) -> bytes:
-        impl = self.name if self.case.route == "impl" else None
-        return gcrylike.mac(ALGO, key, data, impl=impl)
-
-    def __repr__(self) -> str:
-        return f"<PolyDriver {self.case.id}>"
-
-
 @pytest.fixture
-def poly(request: pytest.FixtureRequest) -> Iterator[PolyDriver]:
+def poly(request: pytest.FixtureRequest) -> Iterator[Driver]:
     """One Poly1305 driver; the deny list is restored afterwards."""
     case: DriverCase = request.param
     with denied_for(case):
-        d = PolyDriver(case)
+        d = Driver(case)
         d.open().close()  # the route really reaches this driver
         yield d
 
