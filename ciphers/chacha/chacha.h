@@ -3,9 +3,9 @@
 #ifndef GCRYLIKE_CHACHA_H
 #define GCRYLIKE_CHACHA_H
 
-#include "common.h"
+#include "stream.h"
 
-#define CHACHA_BLOCK 64
+#define CHACHA_BLOCK GCRY_STREAM_BLOCK
 
 /* Implementation ids (registry tokens); the glue dispatches on them. */
 enum chacha_impl {
@@ -20,14 +20,12 @@ enum chacha_impl {
  * counter and running it past 2^32 - 1 is an error. */
 typedef struct {
   uint32_t input[16] GCRY_ALIGNED(64);
-  uint8_t pad[CHACHA_BLOCK];    /* keystream of the last partial block */
+  gcry_stream_pos pos;          /* leftover keystream, end of counter */
   uint32_t key[8];              /* XChaCha: the key HChaCha derives from */
-  unsigned int unused;          /* bytes of pad not used yet */
   unsigned int rounds;
   unsigned int impl;
   unsigned int ctr64;           /* words 12-13 are one 64-bit counter */
   unsigned int xchacha;         /* setiv takes a 24-byte nonce */
-  unsigned int exhausted;       /* the counter ran out */
 } chacha_ctx;
 
 /* Portable core: one keystream block (words), and HChaCha (8 words out). */

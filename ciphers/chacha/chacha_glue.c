@@ -117,14 +117,6 @@ gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
-static void
-rewind_stream (chacha_ctx *ctx)
-{
-  gcry_wipememory (ctx->pad, sizeof ctx->pad);
-  ctx->unused = 0;
-  ctx->exhausted = 0;
-}
-
 /* XChaCha: subkey = HChaCha(key, nonce[0:16]); the stream is ChaCha with
  * that subkey, a 64-bit counter from 0 and nonce[16:24] in words 14-15. */
 static unsigned int
@@ -192,7 +184,7 @@ chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
       *rc = GCRY_ERR_INV_IV;
       return 0;
     }
-  rewind_stream (ctx);
+  gcry_stream_rewind (&ctx->pos);
   return burn;
 }
 
@@ -215,7 +207,7 @@ gcry_chacha_setctr (void *c, uint64_t block)
   ctx->input[12] = (uint32_t)block;
   if (ctx->ctr64)
     ctx->input[13] = (uint32_t)(block >> 32);
-  rewind_stream (ctx);
+  gcry_stream_rewind (&ctx->pos);
   return GCRY_OK;
 }
 
@@ -230,15 +222,7 @@ counter (const chacha_ctx *ctx)
 int
 chacha_too_many (const chacha_ctx *ctx, uint64_t need)
 {
-  uint64_t ctr = counter (ctx);
-
-  if (need == 0)
-    return 0;
-  if (ctx->exhausted)
-    return 1;
-  if (ctx->ctr64)
-    return ctr != 0 && need > (uint64_t)0 - ctr;
-  return need > ((uint64_t)1 << 32) - ctr;
+  return gcry_stream_past_end (&ctx->pos, need, counter (ctx), ctx->ctr64 ? 64 : 32);
 }
 
 static unsigned int
@@ -308,11 +292,9 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   size_t nblocks, tail;
 
   /* 1. bytes left over from the previous call's partial block */
-  if (ctx->unused)
+  if (ctx->pos.unused)
     {
-      size_t take = n < ctx->unused ? n : ctx->unused;
-      gcry_xor_bytes (dst, src, ctx->pad + CHACHA_BLOCK - ctx->unused, take);
-      ctx->unused -= take;
+      size_t take = gcry_stream_take_pad (&ctx->pos, dst, src, n);
       dst += take;
       src += take;
       n -= take;
@@ -329,9 +311,8 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   /* 3. partial last block: keep the rest of its keystream in pad */
   if (tail)
     {
-      burn = gcry_max_burn (burn, whole_blocks (ctx, ctx->pad, zeros, 1));
-      gcry_xor_bytes (dst, src, ctx->pad, tail);
-      ctx->unused = CHACHA_BLOCK - tail;
+      burn = gcry_max_burn (burn, whole_blocks (ctx, ctx->pos.pad, zeros, 1));
+      gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
     }
 
   /* The routines count in 64 bits; a 32-bit counter must not carry into
@@ -339,7 +320,7 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   if (!ctx->ctr64)
     ctx->input[13] = nonce_word;
   if ((nblocks || tail) && counter (ctx) == 0)
-    ctx->exhausted = 1;
+    ctx->pos.exhausted = 1;
   return burn + GCRY_C_FRAME;
 }
 
@@ -347,8 +328,7 @@ int
 gcry_chacha_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
 {
   chacha_ctx *ctx = c;
-  size_t from_pad = n < ctx->unused ? n : ctx->unused;
-  uint64_t need = ((uint64_t)(n - from_pad) + CHACHA_BLOCK - 1) / CHACHA_BLOCK;
+  uint64_t need = gcry_stream_blocks_needed (&ctx->pos, n);
 
   if (gcry_bad_overlap (dst, src, n))
     return GCRY_ERR_INV_ARG;

@@ -3,9 +3,9 @@
 #ifndef GCRYLIKE_SALSA20_H
 #define GCRYLIKE_SALSA20_H
 
-#include "common.h"
+#include "stream.h"
 
-#define SALSA20_BLOCK 64
+#define SALSA20_BLOCK GCRY_STREAM_BLOCK
 
 /* Implementation ids: the registry passes one to setkey and the glue
  * dispatches on it for the life of the key (libgcrypt keeps use_* bits in
@@ -22,13 +22,11 @@ enum salsa20_impl {
  * key[] the key it is derived from. */
 typedef struct {
   uint32_t input[16] GCRY_ALIGNED(64);
-  uint8_t pad[SALSA20_BLOCK];   /* keystream of the last partial block */
+  gcry_stream_pos pos;          /* leftover keystream, end of counter */
   uint32_t key[8];              /* XSalsa20: the key HSalsa20 derives from */
-  unsigned int unused;          /* bytes of pad not used yet */
   unsigned int rounds;
   unsigned int impl;
   unsigned int xsalsa;          /* setiv takes a 24-byte nonce */
-  unsigned int exhausted;       /* counter wrapped past 2^64 - 1 */
 } salsa20_ctx;
 
 /* Portable core: one keystream block from IN into OUT (no counter update),

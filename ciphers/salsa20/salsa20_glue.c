@@ -126,14 +126,6 @@ gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
-static void
-rewind_stream (salsa20_ctx *ctx)
-{
-  gcry_wipememory (ctx->pad, sizeof ctx->pad);
-  ctx->unused = 0;
-  ctx->exhausted = 0;
-}
-
 /* XSalsa20: subkey = HSalsa20(key, nonce[0:16]) into the key words; the
  * caller puts nonce[16:24] in words 6-7. */
 static unsigned int
@@ -187,7 +179,7 @@ salsa20_setiv_noburn (salsa20_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc
   ctx->input[6] = gcry_load_le32 (nonce);
   ctx->input[7] = gcry_load_le32 (nonce + 4);
   ctx->input[8] = ctx->input[9] = 0;
-  rewind_stream (ctx);
+  gcry_stream_rewind (&ctx->pos);
   *rc = GCRY_OK;
   return burn;
 }
@@ -208,7 +200,7 @@ gcry_salsa20_setctr (void *c, uint64_t block)
 
   ctx->input[8] = (uint32_t)block;
   ctx->input[9] = (uint32_t)(block >> 32);
-  rewind_stream (ctx);
+  gcry_stream_rewind (&ctx->pos);
   return GCRY_OK;
 }
 
@@ -230,13 +222,7 @@ set_counter (salsa20_ctx *ctx, uint64_t v)
 int
 salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
 {
-  uint64_t ctr = get_counter (ctx);
-
-  if (need == 0)
-    return 0;
-  if (ctx->exhausted)
-    return 1;
-  return ctr != 0 && need > (uint64_t)0 - ctr;
+  return gcry_stream_past_end (&ctx->pos, need, get_counter (ctx), 64);
 }
 
 /* Generic path: one block of keystream into KS (little-endian bytes). */
@@ -262,11 +248,9 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
   int made_blocks = 0;
 
   /* 1. bytes left over from the previous call's partial block */
-  if (ctx->unused)
+  if (ctx->pos.unused)
     {
-      size_t take = n < ctx->unused ? n : ctx->unused;
-      gcry_xor_bytes (dst, src, ctx->pad + SALSA20_BLOCK - ctx->unused, take);
-      ctx->unused -= take;
+      size_t take = gcry_stream_take_pad (&ctx->pos, dst, src, n);
       dst += take;
       src += take;
       n -= take;
@@ -307,13 +291,12 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
   /* 4. partial last block: keep the rest of its keystream in pad */
   if (tail)
     {
-      burn = gcry_max_burn (burn, keystream_block (ctx, ctx->pad));
-      gcry_xor_bytes (dst, src, ctx->pad, tail);
-      ctx->unused = SALSA20_BLOCK - tail;
+      burn = gcry_max_burn (burn, keystream_block (ctx, ctx->pos.pad));
+      gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
     }
 
   if (made_blocks && get_counter (ctx) == 0)
-    ctx->exhausted = 1;
+    ctx->pos.exhausted = 1;
 
   gcry_wipememory (ks, sizeof ks);
   return burn + sizeof (ks) + GCRY_C_FRAME;
@@ -323,8 +306,7 @@ int
 gcry_salsa20_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
 {
   salsa20_ctx *ctx = c;
-  size_t from_pad = n < ctx->unused ? n : ctx->unused;
-  uint64_t need = ((uint64_t)(n - from_pad) + SALSA20_BLOCK - 1) / SALSA20_BLOCK;
+  uint64_t need = gcry_stream_blocks_needed (&ctx->pos, n);
 
   if (gcry_bad_overlap (dst, src, n))
     return GCRY_ERR_INV_ARG;

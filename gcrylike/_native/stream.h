@@ -1,0 +1,72 @@
+/* stream.h - the keystream position of the 64-byte-block stream ciphers
+ * (Salsa20 and ChaCha families): keystream left over from a partial block,
+ * and whether the block counter has run out.  Each glue keeps one in its
+ * context and uses these helpers, so the rules live in one place. */
+#ifndef GCRYLIKE_STREAM_H
+#define GCRYLIKE_STREAM_H
+
+#include "common.h"
+
+#define GCRY_STREAM_BLOCK 64
+
+typedef struct {
+  uint8_t pad[GCRY_STREAM_BLOCK]; /* keystream of the last partial block */
+  unsigned int unused;            /* bytes at the end of pad not used yet */
+  unsigned int exhausted;         /* the counter wrapped: no keystream left */
+} gcry_stream_pos;
+
+/* A new nonce or position: no leftover keystream, counter not run out. */
+static inline void
+gcry_stream_rewind (gcry_stream_pos *pos)
+{
+  gcry_wipememory (pos->pad, sizeof pos->pad);
+  pos->unused = 0;
+  pos->exhausted = 0;
+}
+
+/* Keystream blocks a request of N bytes needs beyond the leftover. */
+static inline uint64_t
+gcry_stream_blocks_needed (const gcry_stream_pos *pos, size_t n)
+{
+  size_t from_pad = n < pos->unused ? n : pos->unused;
+  return ((uint64_t)(n - from_pad) + GCRY_STREAM_BLOCK - 1) / GCRY_STREAM_BLOCK;
+}
+
+/* Whether NEED more blocks run past the end of a BITS-bit counter (64 or
+ * 32) now at CTR: the stream ends there, it never wraps into keystream
+ * already used (or, for 32 bits, into the nonce). */
+static inline int
+gcry_stream_past_end (const gcry_stream_pos *pos, uint64_t need, uint64_t ctr,
+                      unsigned int bits)
+{
+  if (need == 0)
+    return 0;
+  if (pos->exhausted)
+    return 1;
+  if (bits == 64)
+    return ctr != 0 && need > (uint64_t)0 - ctr;
+  return need > ((uint64_t)1 << bits) - ctr;
+}
+
+/* XOR the leftover keystream into the first bytes of the request; returns
+ * how many bytes it covered (the caller advances past them). */
+static inline size_t
+gcry_stream_take_pad (gcry_stream_pos *pos, uint8_t *dst, const uint8_t *src, size_t n)
+{
+  size_t take = n < pos->unused ? n : pos->unused;
+
+  gcry_xor_bytes (dst, src, pos->pad + GCRY_STREAM_BLOCK - pos->unused, take);
+  pos->unused -= (unsigned int)take;
+  return take;
+}
+
+/* The last TAIL (< 64) bytes of a request use the keystream block just
+ * written to pad; the rest of that block is kept for the next call. */
+static inline void
+gcry_stream_keep_tail (gcry_stream_pos *pos, uint8_t *dst, const uint8_t *src, size_t tail)
+{
+  gcry_xor_bytes (dst, src, pos->pad, tail);
+  pos->unused = (unsigned int)(GCRY_STREAM_BLOCK - tail);
+}
+
+#endif
