@@ -51,12 +51,30 @@ def chacha_needles(key: bytes, nonce: bytes, keystream: bytes) -> set[int]:
     return needles
 
 
+def xchacha_needles(key: bytes, nonce: bytes, keystream: bytes) -> set[int]:
+    """XChaCha: the ChaCha needles under the HChaCha subkey, and the key."""
+    subkey = gcrylike.hchacha(key, nonce[:16])
+    return chacha_needles(subkey, nonce[16:], keystream) | salsa_key_words(key)
+
+
+def xsalsa20_needles(key: bytes, nonce: bytes, keystream: bytes) -> set[int]:
+    """XSalsa20: the Salsa20 needles under the HSalsa20 subkey, and the key."""
+    subkey = gcrylike.hsalsa20(key, nonce[:16])
+    return salsa20_needles(subkey, nonce[16:], keystream) | salsa_key_words(key)
+
+
+def salsa_key_words(key: bytes) -> set[int]:
+    return set(struct.unpack(f"<{len(key) // 4}I", key)) - {0, MASK}
+
+
 CASES = [
     # (algorithm, module with the cffi lib, crypt entry point, needle maker)
     ("salsa20", "gcrylike.ciphers.salsa20", "gcry_salsa20_crypt", salsa20_needles),
     ("salsa20r12", "gcrylike.ciphers.salsa20", "gcry_salsa20_crypt", salsa20_needles),
     ("chacha20", "gcrylike.ciphers.chacha", "gcry_chacha_crypt", chacha_needles),
     ("chacha12", "gcrylike.ciphers.chacha", "gcry_chacha_crypt", chacha_needles),
+    ("xchacha20", "gcrylike.ciphers.chacha", "gcry_chacha_crypt", xchacha_needles),
+    ("xsalsa20", "gcrylike.ciphers.salsa20", "gcry_salsa20_crypt", xsalsa20_needles),
 ]
 
 
@@ -71,8 +89,9 @@ def _drivers():
 def residue(algo, module, entry, make_needles, driver, length, burn):
     mod = importlib.import_module(module)
     ffi, lib = mod.ffi, mod.lib
-    key, nonce = os.urandom(32), os.urandom(8)
     with gcrylike.cipher_open(algo, impl=driver) as h:
+        key = os.urandom(32)
+        nonce = os.urandom(8 if 8 in h.info.iv_sizes else h.info.iv_sizes[0])
         h.setkey(key)
         h.setiv(nonce)
         keystream = h.encrypt(bytes(length))
