@@ -147,6 +147,8 @@ KIND_CASES = [
      4096, False),
     ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_encrypt",
      1000, True),
+    ("xsalsa20-poly1305", "secretbox", "gcrylike.ciphers.secretbox", "gcry_secretbox_probe",
+     1000, False),
 ]
 
 
@@ -170,11 +172,14 @@ def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
     ffi, lib = mod.ffi, mod.lib
     if opener is None:
         h = gcrylike.cipher_open(algo.split("-")[0], impl=driver, mode="poly1305")
+    elif opener == "secretbox":  # keyed at construction
+        h = gcrylike.SecretBox(os.urandom(32), impl=driver)
     else:
         h = opener(algo, impl=driver)
     with h:
         key_size = h._spec.key_sizes[0]
-        h.setkey(os.urandom(key_size))
+        if opener != "secretbox":
+            h.setkey(os.urandom(key_size))
         if needs_iv:
             h.setiv(os.urandom(h._spec.iv_sizes[0]))
         data = os.urandom(length)

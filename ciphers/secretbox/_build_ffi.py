@@ -17,6 +17,7 @@ int gcry_secretbox_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
 int gcry_secretbox_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
+int gcry_secretbox_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
