@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output, sizes_text
+from ._buffers import (
+    BYTES_OUTPUT_OK,
+    CHAR_ARRAY,
+    ZERO,
+    as_cbuffer,
+    new_output,
+    sizes_text,
+    writable_view,
+)
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
 from ._keyed import KeyedHandle
@@ -41,7 +49,11 @@ class AeadHandle(KeyedHandle):
     libgcrypt; use :class:`ChaCha20Poly1305` to release nothing unverified.
     """
 
-    __slots__ = ()
+    __slots__ = ("_fast_ptr",)
+
+    def __init__(self, spec: Any, impl: Any, auto: bool, *, _selftesting: bool = False) -> None:
+        super().__init__(spec, impl, auto, _selftesting=_selftesting)
+        self._fast_ptr: Any = None
 
     @property
     def info(self) -> AeadInfo:
@@ -49,8 +61,26 @@ class AeadHandle(KeyedHandle):
         s = self._spec
         return AeadInfo(s.name, self._impl.driver, s.key_sizes, s.iv_sizes, s.tag_size)
 
+    def _forget_key(self) -> None:
+        super()._forget_key()
+        self._fast_ptr = None
+
+    def _key_installed(self, ctx: Any) -> None:
+        # cffi hooks take bytes as they are; the native code checks the state
+        s = self._spec
+        if BYTES_OUTPUT_OK and s.tag_size > 1 and all(
+                inspect.isbuiltin(h) for h in (s.encrypt, s.decrypt, s.authenticate, s.gettag)):
+            self._fast_ptr = ctx.ptr
+
     def setiv(self, iv: Any) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
+        ptr = self._fast_ptr
+        if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
+            # setiv hooks get a buffer view (their contract), even here
+            rc = self._spec.setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+            if rc:
+                _raise(rc, self._spec.name)
+            return
         ctx = self._keyed()
         with as_cbuffer(iv, "iv") as ibuf:
             if len(ibuf) not in self._spec.iv_sizes:
@@ -62,6 +92,12 @@ class AeadHandle(KeyedHandle):
 
     def authenticate(self, aad: Any) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
+        ptr = self._fast_ptr
+        if ptr is not None and type(aad) is bytes:
+            rc = self._spec.authenticate(ptr, aad, len(aad))
+            if rc:
+                _raise(rc, self._spec.name)
+            return
         ctx = self._keyed()
         with as_cbuffer(aad, "aad") as abuf:
             rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
@@ -77,6 +113,23 @@ class AeadHandle(KeyedHandle):
         return self._crypt(self._spec.decrypt, data, out)
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
+        ptr = self._fast_ptr
+        if ptr is not None:
+            if out is None and type(data) is bytes and len(data) > 1:
+                n = len(data)
+                result = ZERO * n
+                rc = hook(ptr, result, data, n)
+                if rc:
+                    _raise(rc, self._spec.name)
+                return result
+            dst = writable_view(out) if out is data else None
+            if dst is not None:
+                n = len(dst)
+                rc = hook(ptr, dst, dst, n)
+                if rc:
+                    ffi.release(dst)
+                    _raise(rc, self._spec.name)
+                return n
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src:
             n = len(src)
@@ -97,6 +150,14 @@ class AeadHandle(KeyedHandle):
 
     def gettag(self) -> bytes:
         """The tag (ends the message; calling again returns the same tag)."""
+        ptr = self._fast_ptr
+        if ptr is not None:
+            n = self._spec.tag_size
+            tag = ZERO * n
+            rc = self._spec.gettag(ptr, tag, n)
+            if rc:
+                _raise(rc, self._spec.name)
+            return tag
         ctx = self._keyed()
         out = bytearray(self._spec.tag_size)
         with ffi.from_buffer(out) as buf:
@@ -117,7 +178,6 @@ class AeadHandle(KeyedHandle):
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
         self._keyed().restore()
-
 
 
 class _OneShotAead(KeyedHandle):

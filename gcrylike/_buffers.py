@@ -10,7 +10,7 @@ from ._core import ffi
 from ._errors import InvalidArgument, InvalidType
 
 U8_ARRAY = ffi.typeof("uint8_t[]")
-_CHAR_ARRAY = ffi.typeof("char[]")
+CHAR_ARRAY = ffi.typeof("char[]")
 ZERO = b"\0"
 
 
@@ -25,7 +25,7 @@ def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
         raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
     try:
         # positional arguments: cffi parses keywords about twice as slowly
-        return ffi.from_buffer(_CHAR_ARRAY, obj, writable)
+        return ffi.from_buffer(CHAR_ARRAY, obj, writable)
     except (TypeError, BufferError) as exc:
         kind = "a writable bytes-like object" if writable else "bytes-like"
         raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
