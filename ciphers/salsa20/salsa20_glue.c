@@ -2,6 +2,7 @@
  * HSalsa20: key and nonce set-up, leftover keystream, counter exhaustion,
  * per-call dispatch from the widest SIMD routine the length fills down to
  * the portable block function, and one stack burn per call. */
+#include <string.h>
 #include "salsa20.h"
 
 
@@ -243,6 +244,7 @@ GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   uint8_t ks[SALSA20_BLOCK];
+  uint8_t ks4[4 * SALSA20_BLOCK];  /* SIMD tail (3a); part of the frame always */
   unsigned int burn = 0;
   size_t nblocks, tail;
   int made_blocks = 0;
@@ -279,6 +281,32 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
 #endif
 #undef RUN
 
+#ifdef USE_AMD64
+  /* 3a. SIMD drivers: the last 2-4 blocks (whole or partial) from one SSE2
+   * four-block call into a stack buffer (no portable tail): the counter is
+   * then set to just past the blocks used, and unused keystream is wiped;
+   * a single block is cheaper in portable code */
+  if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks + (tail != 0) >= 2)
+    {
+      static const uint8_t zeros4[4 * SALSA20_BLOCK];
+      const uint64_t ctr0 = get_counter (ctx);
+
+      burn = gcry_max_burn (burn, _gcry_salsa20_amd64_sse2_blocks4 (ctx->input, ks4, zeros4,
+                                                                    4, ctx->rounds));
+      set_counter (ctx, ctr0 + nblocks + (tail != 0));
+      gcry_xor_bytes (dst, src, ks4, nblocks * SALSA20_BLOCK);
+      if (tail)
+        {
+          memcpy (ctx->pos.pad, ks4 + nblocks * SALSA20_BLOCK, SALSA20_BLOCK);
+          gcry_stream_keep_tail (&ctx->pos, dst + nblocks * SALSA20_BLOCK,
+                                 src + nblocks * SALSA20_BLOCK, tail);
+        }
+      gcry_wipememory (ks4, sizeof ks4);
+      nblocks = 0;
+      tail = 0;
+    }
+#endif
+
   /* 3. remaining whole blocks, one at a time */
   for (; nblocks; nblocks--)
     {
@@ -299,7 +327,7 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
     ctx->pos.exhausted = 1;
 
   gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
+  return burn + sizeof (ks) + sizeof (ks4) + GCRY_C_FRAME;
 }
 
 int
