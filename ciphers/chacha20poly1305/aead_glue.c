@@ -41,11 +41,19 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
+/* Bytes of data a one-shot call takes from the keystream call that makes
+ * the Poly1305 key: block 0 and up to three data blocks come from one SIMD
+ * call (two or four blocks side by side) instead of two serial ones. */
+#define AEAD_SHORT (3 * CHACHA_BLOCK)
+
+/* Install the nonce and key the MAC from keystream block 0.  KS receives
+ * blocks 0 .. KSLEN/64 - 1 (KSLEN a multiple of 64, at least 64); the
+ * caller wipes it. */
 static unsigned int
-setiv_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
+start_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen,
+              uint8_t *ks, size_t kslen, int *rc)
 {
-  static const uint8_t zeros[CHACHA_BLOCK];
-  uint8_t block0[CHACHA_BLOCK];
+  static const uint8_t zeros[CHACHA_BLOCK + AEAD_SHORT];
   unsigned int burn;
 
   if (ivlen != (ctx->chacha.xchacha ? 24u : 12u))
@@ -57,11 +65,21 @@ setiv_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
   if (*rc)
     return 0;
   /* one-time Poly1305 key: the first 32 bytes of keystream block 0 */
-  burn = chacha_crypt_noburn (&ctx->chacha, block0, zeros, sizeof block0);
-  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->mac, block0, ctx->poly_impl));
-  gcry_wipememory (block0, sizeof block0);
+  burn = chacha_crypt_noburn (&ctx->chacha, ks, zeros, kslen);
+  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->mac, ks, ctx->poly_impl));
   ctx->aadlen = ctx->ctlen = 0;
   ctx->phase = AEAD_AAD;
+  return burn + GCRY_C_FRAME;
+}
+
+static unsigned int
+setiv_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc)
+{
+  uint8_t block0[CHACHA_BLOCK];
+  unsigned int burn;
+
+  burn = start_noburn (ctx, iv, ivlen, block0, sizeof block0, rc);
+  gcry_wipememory (block0, sizeof block0);
   return burn + sizeof (block0) + GCRY_C_FRAME;
 }
 
@@ -222,12 +240,37 @@ gcry_aead_checktag (void *c, const uint8_t *tag, size_t taglen)
 
 /* -- one-shot: work on a copy so one keyed context serves many threads -- */
 
+/* A message of at most AEAD_SHORT bytes: its keystream came with block 0
+ * (KS + 64); MAC and cipher in the direction's order, as crypt_noburn. */
+static unsigned int
+short_data_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+                   const uint8_t *ks, int encrypting, int *rc)
+{
+  unsigned int burn;
+
+  if (gcry_bad_overlap (dst, src, n))
+    {
+      *rc = GCRY_ERR_INV_ARG;
+      return 0;
+    }
+  burn = enter_data (ctx, encrypting, rc);
+  if (n && !encrypting)
+    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, src, n));
+  gcry_xor_bytes (dst, src, ks, n);
+  if (n && encrypting)
+    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, n));
+  ctx->ctlen = n;
+  return burn + GCRY_C_FRAME;
+}
+
 static unsigned int
 oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
          const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
          uint8_t *dst, uint8_t *tag, int encrypting, int *rc)
 {
   aead_ctx work;
+  uint8_t ks[CHACHA_BLOCK + AEAD_SHORT];
+  size_t kslen = CHACHA_BLOCK;
   unsigned int burn;
 
   /* setiv keys the MAC afresh: only the cipher state is copied */
@@ -235,24 +278,30 @@ oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   work.poly_impl = keyed->poly_impl;
   work.phase = AEAD_NEED_IV;
   work.mac.table_ready = 0;
-  burn = setiv_noburn (&work, nonce, noncelen, rc);
+  if (n <= AEAD_SHORT)
+    kslen += (n + CHACHA_BLOCK - 1) / CHACHA_BLOCK * CHACHA_BLOCK;
+  burn = start_noburn (&work, nonce, noncelen, ks, kslen, rc);
   if (!*rc && aadlen)
     {
       burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, aad, aadlen));
       work.aadlen = aadlen;
     }
-  if (!*rc)
+  if (!*rc && n <= AEAD_SHORT)
+    burn = gcry_max_burn (burn, short_data_noburn (&work, dst, src, n, ks + CHACHA_BLOCK,
+                                                   encrypting, rc));
+  else if (!*rc)
     burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, encrypting, rc));
   if (!*rc)
     burn = gcry_max_burn (burn, finish_noburn (&work, rc));
   if (!*rc)
     memcpy (tag, work.tag, POLY1305_TAG);
   /* finish_noburn wiped the MAC state; the rest holds the key */
+  gcry_wipememory (ks, kslen);
   gcry_wipememory (&work.chacha, sizeof work.chacha);
   gcry_wipememory (work.tag, sizeof work.tag);
   if (work.phase != AEAD_DONE)
     poly1305_wipe (&work.mac);
-  return burn + sizeof (work) + GCRY_C_FRAME;
+  return burn + sizeof (work) + sizeof (ks) + GCRY_C_FRAME;
 }
 
 /* out = ciphertext || tag (N + 16 bytes). */
