@@ -184,14 +184,14 @@ class _OneShotAead(KeyedHandle):
     """Shared body of the one-shot classes: one keyed context, and each call
     works on its own copy of it in C, so an object may be shared by threads."""
 
-    __slots__ = ("_fast", "_seal", "_open")
+    __slots__ = ("_fast", "_seal", "_open", "_tag")
     _ALGORITHM = ""
 
     def __init__(self, key: Any, *, impl: str | None = None) -> None:
         spec = _registry.lookup(self._ALGORITHM, "aead")
         super().__init__(spec, _registry.choose(spec, impl), impl is None)
         self._fast: Any = None
-        self._seal, self._open = spec.seal, spec.open
+        self._seal, self._open, self._tag = spec.seal, spec.open, spec.tag_size
         self.setkey(key)
 
     def _key_installed(self, ctx: Any) -> None:
@@ -222,7 +222,7 @@ class _OneShotAead(KeyedHandle):
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
                 and type(aad) is bytes:
             n = len(data)
-            out = ZERO * (n + self._spec.tag_size)
+            out = ZERO * (n + self._tag)
             rc = self._seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)
@@ -231,7 +231,7 @@ class _OneShotAead(KeyedHandle):
         with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
                 as_cbuffer(aad, "associated_data") as abuf:
             n = len(src)
-            out = new_output(n + self._spec.tag_size)
+            out = new_output(n + self._tag)
             with ffi.from_buffer(out) as dst:
                 rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
             if rc:
@@ -243,7 +243,7 @@ class _OneShotAead(KeyedHandle):
         raises :class:`AuthenticationFailed` and releases no plaintext."""
         ptr = self._fast
         aad = b"" if associated_data is None else associated_data
-        tag_size = self._spec.tag_size
+        tag_size = self._tag
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
                 and type(aad) is bytes and len(data) >= tag_size + 2:
             n = len(data)
