@@ -1,5 +1,23 @@
-"""Known-answer vectors and the self-test runner (installed as ``gcrylike.selftests``)."""
+"""Known-answer vectors and the self-test runner (installed as ``gcrylike.selftests``).
 
-from .runner import Report, StreamVector, run_all, stream_selftest
+Plugin authors: the ``*_selftest`` helpers check one implementation of a
+spec against your vectors, plus the streaming, splitting and misuse checks
+the built-in algorithms get, and raise :class:`gcrylike.SelftestFailed` on a
+wrong answer.  Call one from your spec's ``selftest(spec, impl)`` hook.
+"""
 
-__all__ = ["Report", "StreamVector", "run_all", "stream_selftest"]
+from .runner import (
+    Report,
+    SecretBoxVector,
+    StreamVector,
+    aead_selftest,
+    mac_selftest,
+    run_all,
+    secretbox_selftest,
+    stream_selftest,
+)
+from .vectors_aead import AeadVector
+from .vectors_poly1305 import MacVector
+
+__all__ = ["AeadVector", "MacVector", "Report", "SecretBoxVector", "StreamVector",
+           "aead_selftest", "mac_selftest", "run_all", "secretbox_selftest", "stream_selftest"]

@@ -9,21 +9,30 @@ run (``gcrylike selftest``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gcrylike._errors import SelftestFailed
+
+if TYPE_CHECKING:
+    from .vectors_aead import AeadVector
+    from .vectors_poly1305 import MacVector
 
 
 @dataclass(frozen=True)
 class StreamVector:
-    """Keystream blocks (hex) of one key and nonce, by block number."""
+    """Keystream of one key and nonce (hex), as hex blocks by block number.
+
+    ``rounds`` only labels the vector, so that variants sharing one list
+    (Salsa20 and Salsa20/12) can pick theirs; ``block_size`` is the size of
+    one keystream block, the unit of ``setctr``.
+    """
 
     key: str
     nonce: str
     blocks: dict[int, str]
     rounds: int = 20
     block_size: int = 64
-    params: dict[str, object] = field(default_factory=dict)
 
 
 def _fail(spec, impl, what: str) -> None:
@@ -88,7 +97,7 @@ def stream_selftest(spec, impl, vectors: Sequence[StreamVector]) -> None:
             _fail(spec, impl, "wrote past the end of the output")
 
 
-def mac_selftest(spec, impl, vectors) -> None:
+def mac_selftest(spec, impl, vectors: Sequence[MacVector]) -> None:
     """Check a MAC implementation: each vector in one update and split at
     several points (so buffering meets every SIMD path), digest leaves the
     state alone, verify accepts the tag and rejects a flipped or short one."""
@@ -119,7 +128,7 @@ def mac_selftest(spec, impl, vectors) -> None:
                 _fail(spec, impl, "verify accepted a wrong tag")
 
 
-def aead_selftest(spec, impl, vectors) -> None:
+def aead_selftest(spec, impl, vectors: Sequence[AeadVector]) -> None:
     """Check an AEAD implementation: streaming encryption in pieces gives the
     known ciphertext and tag, streaming decryption inverts it and checks the
     tag, and the one-shot seal/open hooks agree and reject a forged tag

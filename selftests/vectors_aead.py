@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class AeadVector:
+    """One AEAD known answer: key, nonce, associated data and plaintext as
+    bytes; the tag (and the ciphertext, if recorded) as hex."""
+
     key: bytes
     nonce: bytes
     aad: bytes

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class MacVector:
+    """One MAC known answer: key and tag as hex, the message as bytes."""
+
     key: str
     message: bytes
     tag: str
