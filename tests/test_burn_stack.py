@@ -147,6 +147,13 @@ KIND_CASES = [
      4096, False),
     ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_encrypt",
      1000, True),
+    # the one-shot seal: a short message (keystream with the Poly1305 key) and a chunked one
+    ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_seal_probe",
+     16 + 100, True),
+    ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_seal_probe",
+     16 + 5000, True),
+    ("xchacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_seal_probe",
+     16 + 100, True),
     ("xsalsa20-poly1305", "secretbox", "gcrylike.ciphers.secretbox", "gcry_secretbox_probe",
      1000, False),
 ]
@@ -157,7 +164,8 @@ def _kind_drivers():
         for info in gcrylike.implementations(algo):
             marks = () if info.available else (pytest.mark.skip(reason=info.reason),)
             yield pytest.param(algo, opener, module, entry, length, needs_iv, info.driver,
-                               id=info.driver, marks=marks)
+                               id=f"{info.driver}-{entry.removeprefix('gcry_')}-{length}",
+                               marks=marks)
 
 
 def _secret_words(blob: bytes) -> set[int]:
@@ -165,6 +173,16 @@ def _secret_words(blob: bytes) -> set[int]:
     small integers (lengths, flags, ids), not the ChaCha/Salsa constants."""
     words = set(struct.unpack(f"<{len(blob) // 4}I", blob[: len(blob) // 4 * 4]))
     return {w for w in words if 0x10000 <= w <= 0xFFFF0000} - set(SIGMA) - set(TAU)
+
+
+def _seal_probe_keystream(algo: str, key: bytes, length: int) -> bytes:
+    """The per-message secrets of gcry_aead_seal_probe (zero nonce): the
+    Poly1305 key in keystream block 0 and the data's keystream after it."""
+    cipher = algo.split("-")[0]
+    with gcrylike.cipher_open(cipher) as c:
+        c.setkey(key)
+        c.setiv(bytes(24 if cipher.startswith("x") else 12))
+        return c.encrypt(bytes(64 + length))
 
 
 def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
@@ -178,14 +196,18 @@ def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
         h = opener(algo, impl=driver)
     with h:
         key_size = h._spec.key_sizes[0]
+        key = os.urandom(key_size)
         if opener != "secretbox":
-            h.setkey(os.urandom(key_size))
+            h.setkey(key)
         if needs_iv:
             h.setiv(os.urandom(h._spec.iv_sizes[0]))
         data = os.urandom(length)
         if algo == "aes256":  # its probe re-keys from the data: know that schedule
             h.setkey(data[:32])
-        needles = sorted(_secret_words(bytes(ffi.buffer(h._ctx.ptr, h._spec.context_size))))
+        secrets = _secret_words(bytes(ffi.buffer(h._ctx.ptr, h._spec.context_size)))
+        if entry == "gcry_aead_seal_probe":
+            secrets |= _secret_words(_seal_probe_keystream(algo, key, length))
+        needles = sorted(secrets)
         assert len(needles) >= 4  # the context really holds key material
         c_needles = ffi.new("uint32_t[]", needles)
         src = ffi.new("uint8_t[]", data)
