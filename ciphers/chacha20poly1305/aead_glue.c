@@ -41,10 +41,12 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
-/* Bytes of data a one-shot call takes from the keystream call that makes
- * the Poly1305 key: block 0 and up to three data blocks come from one SIMD
- * call (two or four blocks side by side) instead of two serial ones. */
-#define AEAD_SHORT (3 * CHACHA_BLOCK)
+/* A one-shot message of up to this many bytes takes its keystream from the
+ * call that makes the Poly1305 key: block 0 and up to seven data blocks
+ * come from one SIMD call (side by side) instead of serial calls. */
+#define AEAD_HEAD (7 * CHACHA_BLOCK)
+/* (Longer messages start with a serial block 0: splitting off a head
+ * would leave the rest a block short of the 8-block width.) */
 
 /* Install the nonce and key the MAC from keystream block 0.  KS receives
  * blocks 0 .. KSLEN/64 - 1 (KSLEN a multiple of 64, at least 64); the
@@ -53,7 +55,7 @@ static unsigned int
 start_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen,
               uint8_t *ks, size_t kslen, int *rc)
 {
-  static const uint8_t zeros[CHACHA_BLOCK + AEAD_SHORT];
+  static const uint8_t zeros[CHACHA_BLOCK + AEAD_HEAD];
   unsigned int burn;
 
   if (ivlen != (ctx->chacha.xchacha ? 24u : 12u))
@@ -240,19 +242,14 @@ gcry_aead_checktag (void *c, const uint8_t *tag, size_t taglen)
 
 /* -- one-shot: work on a copy so one keyed context serves many threads -- */
 
-/* A message of at most AEAD_SHORT bytes: its keystream came with block 0
- * (KS + 64); MAC and cipher in the direction's order, as crypt_noburn. */
+/* A one-shot message of N <= AEAD_HEAD bytes, whose keystream came with
+ * block 0 (KS); MAC and cipher in the direction's order, as crypt_noburn. */
 static unsigned int
-short_data_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
-                   const uint8_t *ks, int encrypting, int *rc)
+head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+             const uint8_t *ks, int encrypting, int *rc)
 {
   unsigned int burn;
 
-  if (gcry_bad_overlap (dst, src, n))
-    {
-      *rc = GCRY_ERR_INV_ARG;
-      return 0;
-    }
   burn = enter_data (ctx, encrypting, rc);
   if (n && !encrypting)
     burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, src, n));
@@ -263,32 +260,55 @@ short_data_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   return burn + GCRY_C_FRAME;
 }
 
+/* Keystream blocks to make for block 0 and N bytes of data: with SIMD, a
+ * whole number of one call's width (2, 4 or 8 blocks side by side cost
+ * about what one block alone does); otherwise just those needed. */
+static size_t
+keystream_blocks (const chacha_ctx *chacha, size_t n)
+{
+  size_t need = 1 + (n + CHACHA_BLOCK - 1) / CHACHA_BLOCK, width = 1;
+
+  if (chacha->impl == CHACHA_IMPL_GENERIC)
+    return need;
+  while (width < need)
+    width *= 2;
+  /* SSSE3 has 1- and 4-block routines only */
+  if (chacha->impl == CHACHA_IMPL_SSSE3 && width == 2)
+    width = 4;
+  return width;
+}
+
 static unsigned int
 oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
          const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
          uint8_t *dst, uint8_t *tag, int encrypting, int *rc)
 {
   aead_ctx work;
-  uint8_t ks[CHACHA_BLOCK + AEAD_SHORT];
-  size_t kslen = CHACHA_BLOCK;
+  uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
+  size_t head = n <= AEAD_HEAD ? n : 0;
+  size_t kslen = keystream_blocks (&keyed->chacha, head) * CHACHA_BLOCK;
   unsigned int burn;
 
+  /* refuse a bad request before any work (head_noburn does not check) */
+  if (gcry_bad_overlap (dst, src, n))
+    {
+      *rc = GCRY_ERR_INV_ARG;
+      return 0;
+    }
   /* setiv keys the MAC afresh: only the cipher state is copied */
   memcpy (&work.chacha, &keyed->chacha, sizeof work.chacha);
   work.poly_impl = keyed->poly_impl;
   work.phase = AEAD_NEED_IV;
   work.mac.table_ready = 0;
-  if (n <= AEAD_SHORT)
-    kslen += (n + CHACHA_BLOCK - 1) / CHACHA_BLOCK * CHACHA_BLOCK;
   burn = start_noburn (&work, nonce, noncelen, ks, kslen, rc);
   if (!*rc && aadlen)
     {
       burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, aad, aadlen));
       work.aadlen = aadlen;
     }
-  if (!*rc && n <= AEAD_SHORT)
-    burn = gcry_max_burn (burn, short_data_noburn (&work, dst, src, n, ks + CHACHA_BLOCK,
-                                                   encrypting, rc));
+  if (!*rc && n == head)
+    burn = gcry_max_burn (burn, head_noburn (&work, dst, src, n, ks + CHACHA_BLOCK,
+                                             encrypting, rc));
   else if (!*rc)
     burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, encrypting, rc));
   if (!*rc)
