@@ -40,7 +40,8 @@ def _fail(spec, impl, what: str) -> None:
 
 
 def stream_selftest(spec, impl, vectors: Sequence[StreamVector]) -> None:
-    """Check ``impl`` against ``vectors``, then libgcrypt's extra checks.
+    """Check a stream cipher implementation against ``vectors``, then the
+    checks libgcrypt's cipher self-tests add.
 
     Each block is checked once on its own and once from inside a 32-block
     request that starts 7 blocks earlier, so the widest SIMD path (16
