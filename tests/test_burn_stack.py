@@ -86,9 +86,29 @@ def _drivers():
                                id=info.driver, marks=marks)
 
 
+def _probe(mod, entry: str, ctx, data: bytes, needles: set[int], burn: bool) -> tuple[int, bytes]:
+    """Run ``entry(ctx, dst, data, len(data))`` of ``mod``'s cffi lib with
+    stack burning on or off; how many ``needles`` it left on the stack below
+    its frame, and what it wrote."""
+    ffi, lib = mod.ffi, mod.lib
+    c_needles = ffi.new("uint32_t[]", sorted(needles))
+    src = ffi.new("uint8_t[]", data)
+    dst = ffi.new("uint8_t[]", len(data))
+    rc = ffi.new("int *")
+    saved = lib.gcry_burn_enabled
+    lib.gcry_burn_enabled = int(burn)
+    try:
+        found = lib.gcry_stack_residue_after(
+            ffi.addressof(lib, entry), ctx, dst, src, len(data),
+            c_needles, len(needles), SCAN_DEPTH, rc)
+    finally:
+        lib.gcry_burn_enabled = saved
+    assert rc[0] == 0
+    return found, bytes(ffi.buffer(dst))
+
+
 def residue(algo, module, entry, make_needles, driver, length, burn):
     mod = importlib.import_module(module)
-    ffi, lib = mod.ffi, mod.lib
     with gcrylike.cipher_open(algo, impl=driver) as h:
         key = os.urandom(32)
         nonce = os.urandom(8 if 8 in h.info.iv_sizes else h.info.iv_sizes[0])
@@ -96,21 +116,9 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
         h.setiv(nonce)
         keystream = h.encrypt(bytes(length))
         h.setiv(nonce)
-        needles = sorted(make_needles(key, nonce, keystream))
-        c_needles = ffi.new("uint32_t[]", needles)
-        src = ffi.new("uint8_t[]", length)
-        dst = ffi.new("uint8_t[]", length)
-        rc = ffi.new("int *")
-        saved = lib.gcry_burn_enabled
-        lib.gcry_burn_enabled = int(burn)
-        try:
-            found = lib.gcry_stack_residue_after(
-                ffi.addressof(lib, entry), h._ctx.ptr, dst, src, length,
-                c_needles, len(needles), SCAN_DEPTH, rc)
-        finally:
-            lib.gcry_burn_enabled = saved
-        assert rc[0] == 0
-        assert bytes(ffi.buffer(dst)) == keystream  # the probe ran the real thing
+        found, out = _probe(mod, entry, h._ctx.ptr, bytes(length),
+                            make_needles(key, nonce, keystream), burn)
+        assert out == keystream  # the probe ran the real thing
     return found
 
 
@@ -187,7 +195,7 @@ def _seal_probe_keystream(algo: str, key: bytes, length: int) -> bytes:
 
 def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
     mod = importlib.import_module(module)
-    ffi, lib = mod.ffi, mod.lib
+    ffi = mod.ffi
     if opener is None:
         h = gcrylike.cipher_open(algo.split("-")[0], impl=driver, mode="poly1305")
     elif opener == "secretbox":  # keyed at construction
@@ -207,21 +215,8 @@ def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
         secrets = _secret_words(bytes(ffi.buffer(h._ctx.ptr, h._spec.context_size)))
         if entry == "gcry_aead_seal_probe":
             secrets |= _secret_words(_seal_probe_keystream(algo, key, length))
-        needles = sorted(secrets)
-        assert len(needles) >= 4  # the context really holds key material
-        c_needles = ffi.new("uint32_t[]", needles)
-        src = ffi.new("uint8_t[]", data)
-        dst = ffi.new("uint8_t[]", length)
-        rc = ffi.new("int *")
-        saved = lib.gcry_burn_enabled
-        lib.gcry_burn_enabled = int(burn)
-        try:
-            found = lib.gcry_stack_residue_after(
-                ffi.addressof(lib, entry), h._ctx.ptr, dst, src, length,
-                c_needles, len(needles), SCAN_DEPTH, rc)
-        finally:
-            lib.gcry_burn_enabled = saved
-        assert rc[0] == 0
+        assert len(secrets) >= 4  # the context really holds key material
+        found, _ = _probe(mod, entry, h._ctx.ptr, data, secrets, burn)
     return found
 
 
