@@ -4,7 +4,6 @@ one-shot classes (the way Python users know from ``cryptography``)."""
 from __future__ import annotations
 
 import inspect
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +18,9 @@ from ._buffers import (
     writable_view,
 )
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength
 from ._keyed import KeyedHandle
+from ._sealing import SealingHandle, raise_for
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,6 @@ class AeadInfo:
     key_sizes: tuple[int, ...]
     iv_sizes: tuple[int, ...]
     tag_size: int
-
-
-def _raise(rc: int, name: str) -> None:
-    if rc == ErrorCode.CHECKSUM:
-        raise AuthenticationFailed(f"{name}: authentication tag mismatch")
-    raise error_for(rc, name)
 
 
 class AeadHandle(KeyedHandle):
@@ -79,7 +73,7 @@ class AeadHandle(KeyedHandle):
             # setiv hooks get a buffer view (their contract), even here
             rc = self._spec.setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
             if rc:
-                _raise(rc, self._spec.name)
+                raise_for(rc, self._spec.name)
             return
         ctx = self._keyed()
         with as_cbuffer(iv, "iv") as ibuf:
@@ -88,7 +82,7 @@ class AeadHandle(KeyedHandle):
                                       f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
             rc = self._spec.setiv(ctx.ptr, ibuf)
         if rc:
-            _raise(rc, self._spec.name)
+            raise_for(rc, self._spec.name)
 
     def authenticate(self, aad: Any) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
@@ -96,13 +90,13 @@ class AeadHandle(KeyedHandle):
         if ptr is not None and type(aad) is bytes:
             rc = self._spec.authenticate(ptr, aad, len(aad))
             if rc:
-                _raise(rc, self._spec.name)
+                raise_for(rc, self._spec.name)
             return
         ctx = self._keyed()
         with as_cbuffer(aad, "aad") as abuf:
             rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
         if rc:
-            _raise(rc, self._spec.name)
+            raise_for(rc, self._spec.name)
 
     def encrypt(self, data: Any, *, out: Any = None) -> bytes | int:
         """Encrypt and authenticate ``data``; ``out=`` as for cipher handles."""
@@ -120,7 +114,7 @@ class AeadHandle(KeyedHandle):
                 result = ZERO * n
                 rc = hook(ptr, result, data, n)
                 if rc:
-                    _raise(rc, self._spec.name)
+                    raise_for(rc, self._spec.name)
                 return result
             dst = writable_view(out) if out is data else None
             if dst is not None:
@@ -128,7 +122,7 @@ class AeadHandle(KeyedHandle):
                 rc = hook(ptr, dst, dst, n)
                 if rc:
                     ffi.release(dst)
-                    _raise(rc, self._spec.name)
+                    raise_for(rc, self._spec.name)
                 return n
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src:
@@ -138,14 +132,14 @@ class AeadHandle(KeyedHandle):
                 with ffi.from_buffer(result) as dst:
                     rc = hook(ctx.ptr, dst, src, n)
                 if rc:
-                    _raise(rc, self._spec.name)
+                    raise_for(rc, self._spec.name)
                 return result if type(result) is bytes else bytes(result)
             with as_cbuffer(out, "out", writable=True) as dst:
                 if len(dst) < n:
                     raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
                 rc = hook(ctx.ptr, dst, src, n)
             if rc:
-                _raise(rc, self._spec.name)
+                raise_for(rc, self._spec.name)
             return n
 
     def gettag(self) -> bytes:
@@ -156,14 +150,14 @@ class AeadHandle(KeyedHandle):
             tag = ZERO * n
             rc = self._spec.gettag(ptr, tag, n)
             if rc:
-                _raise(rc, self._spec.name)
+                raise_for(rc, self._spec.name)
             return tag
         ctx = self._keyed()
         out = bytearray(self._spec.tag_size)
         with ffi.from_buffer(out) as buf:
             rc = self._spec.gettag(ctx.ptr, buf, len(out))
         if rc:
-            _raise(rc, self._spec.name)
+            raise_for(rc, self._spec.name)
         return bytes(out)
 
     def checktag(self, tag: Any) -> None:
@@ -173,47 +167,22 @@ class AeadHandle(KeyedHandle):
         with as_cbuffer(tag, "tag") as tbuf:
             rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
         if rc:
-            _raise(rc, self._spec.name)
+            raise_for(rc, self._spec.name)
 
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
         self._keyed().restore()
 
 
-class _OneShotAead(KeyedHandle):
-    """Shared body of the one-shot classes: one keyed context, and each call
-    works on its own copy of it in C, so an object may be shared by threads."""
+class _OneShotAead(SealingHandle):
+    """Shared body of the one-shot AEAD classes."""
 
-    __slots__ = ("_fast", "_seal", "_open", "_tag")
-    _ALGORITHM = ""
+    __slots__ = ("_tag",)
+    _KIND = "aead"
 
     def __init__(self, key: Any, *, impl: str | None = None) -> None:
-        spec = _registry.lookup(self._ALGORITHM, "aead")
-        super().__init__(spec, _registry.choose(spec, impl), impl is None)
-        self._fast: Any = None
-        self._seal, self._open, self._tag = spec.seal, spec.open, spec.tag_size
-        self.setkey(key)
-
-    def _key_installed(self, ctx: Any) -> None:
-        # bytes in, a fresh bytes object out, one native call (see _buffers.py)
-        native = inspect.isbuiltin(self._seal) and inspect.isbuiltin(self._open)
-        self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
-
-    @classmethod
-    def generate_key(cls) -> bytes:
-        """A fresh random key from the operating system."""
-        return os.urandom(32)
-
-    @property
-    def driver(self) -> str:
-        """The implementation in use."""
-        return self._impl.driver
-
-    def _failed(self, rc: int, nonce: Any) -> None:
-        if rc == ErrorCode.INV_IV:
-            raise InvalidIVLength(f"{self._spec.name} nonce must be "
-                                  f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(nonce)}")
-        _raise(rc, self._spec.name)
+        super().__init__(key, impl=impl)
+        self._tag: int = self._spec.tag_size
 
     def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
@@ -266,10 +235,6 @@ class _OneShotAead(KeyedHandle):
             if rc:
                 self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
-
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast = None
 
 
 class ChaCha20Poly1305(_OneShotAead):

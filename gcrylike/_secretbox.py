@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import inspect
-import os
 from typing import Any
 
-from . import _registry
-from ._aead import _raise
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output
+from ._buffers import ZERO, as_cbuffer, new_output
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
-from ._keyed import KeyedHandle
+from ._errors import AuthenticationFailed, ErrorCode
+from ._sealing import SealingHandle
 
 #: The registry name of the secretbox spec (ciphers/secretbox).
 ALGORITHM = "XSALSA20-POLY1305"
 
 
-class SecretBox(KeyedHandle):
+class SecretBox(SealingHandle):
     """NaCl's ``crypto_secretbox`` (XSalsa20-Poly1305): 32-byte key,
     24-byte nonce (random nonces are safe), box = 16-byte tag || ciphertext,
     byte for byte what ``crypto_secretbox_easy`` and PyNaCl's
@@ -33,39 +29,13 @@ class SecretBox(KeyedHandle):
     it releases anything: a wrong box raises :class:`AuthenticationFailed`.
     """
 
-    __slots__ = ("_fast", "_seal", "_open")
+    __slots__ = ()
+    _ALGORITHM = ALGORITHM
+    _KIND = "secretbox"
 
     KEY_SIZE = 32
     NONCE_SIZE = 24
     MACBYTES = 16
-
-    def __init__(self, key: Any, *, impl: str | None = None) -> None:
-        spec = _registry.lookup(ALGORITHM, "secretbox")
-        super().__init__(spec, _registry.choose(spec, impl), impl is None)
-        self._fast: Any = None
-        self._seal, self._open = spec.seal, spec.open
-        self.setkey(key)
-
-    def _key_installed(self, ctx: Any) -> None:
-        # bytes in, a fresh bytes object out, one native call (see _buffers.py)
-        native = inspect.isbuiltin(self._seal) and inspect.isbuiltin(self._open)
-        self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
-
-    @classmethod
-    def generate_key(cls) -> bytes:
-        """A fresh random key from the operating system."""
-        return os.urandom(cls.KEY_SIZE)
-
-    @property
-    def driver(self) -> str:
-        """The implementation in use."""
-        return self._impl.driver
-
-    def _failed(self, rc: int, nonce: Any) -> None:
-        if rc == ErrorCode.INV_IV:
-            raise InvalidIVLength(f"{self._spec.name} nonce must be {self.NONCE_SIZE} bytes, "
-                                  f"got {len(nonce)}")
-        _raise(rc, self._spec.name)
 
     def encrypt(self, nonce: Any, data: Any) -> bytes:
         """The box of ``data``: 16-byte tag || ciphertext."""
@@ -112,7 +82,3 @@ class SecretBox(KeyedHandle):
             if rc:
                 self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
-
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast = None
