@@ -124,6 +124,28 @@ enter_data (aead_ctx *ctx, int encrypting, int *rc)
   return burn;
 }
 
+/* One piece of data (N > 0), MAC and cipher in the direction's order:
+ * encryption authenticates the ciphertext it wrote, decryption the
+ * ciphertext before it is overwritten in place.  KS, if not NULL, is the
+ * piece's keystream, made ahead; otherwise the cipher runs on. */
+static unsigned int
+piece_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+              const uint8_t *ks, int encrypting)
+{
+  unsigned int burn = 0;
+
+  if (!encrypting)
+    burn = poly1305_update_noburn (&ctx->mac, src, n);
+  if (ks)
+    gcry_xor_bytes (dst, src, ks, n);
+  else
+    burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, n));
+  if (encrypting)
+    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, n));
+  ctx->ctlen += n;
+  return burn + GCRY_C_FRAME;
+}
+
 static unsigned int
 crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
               int encrypting, int *rc)
@@ -147,18 +169,7 @@ crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   while (n)
     {
       size_t len = n < AEAD_CHUNK ? n : AEAD_CHUNK;
-      if (encrypting)
-        {
-          burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, len));
-          burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, len));
-        }
-      else
-        {
-          /* authenticate the ciphertext before it is overwritten in place */
-          burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, src, len));
-          burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, len));
-        }
-      ctx->ctlen += len;
+      burn = gcry_max_burn (burn, piece_noburn (ctx, dst, src, len, NULL, encrypting));
       dst += len;
       src += len;
       n -= len;
@@ -243,7 +254,7 @@ gcry_aead_checktag (void *c, const uint8_t *tag, size_t taglen)
 /* -- one-shot: work on a copy so one keyed context serves many threads -- */
 
 /* A one-shot message of N <= AEAD_HEAD bytes, whose keystream came with
- * block 0 (KS); MAC and cipher in the direction's order, as crypt_noburn. */
+ * block 0 (KS). */
 static unsigned int
 head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
              const uint8_t *ks, int encrypting, int *rc)
@@ -251,12 +262,8 @@ head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   unsigned int burn;
 
   burn = enter_data (ctx, encrypting, rc);
-  if (n && !encrypting)
-    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, src, n));
-  gcry_xor_bytes (dst, src, ks, n);
-  if (n && encrypting)
-    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, n));
-  ctx->ctlen = n;
+  if (n)
+    burn = gcry_max_burn (burn, piece_noburn (ctx, dst, src, n, ks, encrypting));
   return burn + GCRY_C_FRAME;
 }
 
