@@ -96,12 +96,11 @@ gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                     unsigned int rounds, unsigned int impl, int xchacha)
 {
   chacha_ctx *ctx = c;
-  int i;
+  int i, rc;
 
-  if (keylen != 32 && (xchacha || keylen != 16))
-    return GCRY_ERR_INV_KEYLEN;
-  if (rounds == 0 || rounds % 2)
-    return GCRY_ERR_INV_ARG;
+  rc = gcry_stream_check_setkey (keylen, xchacha, rounds);
+  if (rc)
+    return rc;
   if (!impl_ok (impl))
     return GCRY_ERR_NOT_SUPPORTED;
 

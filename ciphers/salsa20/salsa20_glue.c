@@ -104,12 +104,11 @@ gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
                      unsigned int rounds, unsigned int impl, int xsalsa)
 {
   salsa20_ctx *ctx = c;
-  int i;
+  int i, rc;
 
-  if (keylen != 32 && (xsalsa || keylen != 16))
-    return GCRY_ERR_INV_KEYLEN;
-  if (rounds == 0 || rounds % 2)
-    return GCRY_ERR_INV_ARG;
+  rc = gcry_stream_check_setkey (keylen, xsalsa, rounds);
+  if (rc)
+    return rc;
   if (!impl_ok (impl))
     return GCRY_ERR_NOT_SUPPORTED;
 

@@ -15,6 +15,19 @@ typedef struct {
   unsigned int exhausted;         /* the counter wrapped: no keystream left */
 } gcry_stream_pos;
 
+/* The arguments every setkey of these ciphers checks: a 32-byte key (or a
+ * 16-byte one, except for the extended-nonce variants, whose subkey
+ * derivation takes 32) and an even, non-zero round count. */
+static inline int
+gcry_stream_check_setkey (size_t keylen, int extended_nonce, unsigned int rounds)
+{
+  if (keylen != 32 && (extended_nonce || keylen != 16))
+    return GCRY_ERR_INV_KEYLEN;
+  if (rounds == 0 || rounds % 2)
+    return GCRY_ERR_INV_ARG;
+  return GCRY_OK;
+}
+
 /* A new nonce or position: no leftover keystream, counter not run out. */
 static inline void
 gcry_stream_rewind (gcry_stream_pos *pos)
