@@ -14,11 +14,12 @@ from ._buffers import (
     ZERO,
     as_cbuffer,
     new_output,
+    run_into,
     sizes_text,
     writable_view,
 )
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
 from ._keyed import KeyedHandle
 from ._sealing import SealingHandle, raise_for
 
@@ -127,20 +128,8 @@ class AeadHandle(KeyedHandle):
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src:
             n = len(src)
-            if out is None:
-                result = new_output(n)
-                with ffi.from_buffer(result) as dst:
-                    rc = hook(ctx.ptr, dst, src, n)
-                if rc:
-                    raise_for(rc, self._spec.name)
-                return result if type(result) is bytes else bytes(result)
-            with as_cbuffer(out, "out", writable=True) as dst:
-                if len(dst) < n:
-                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-                rc = hook(ctx.ptr, dst, src, n)
-            if rc:
-                raise_for(rc, self._spec.name)
-            return n
+            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
+                            lambda rc: raise_for(rc, self._spec.name))
 
     def gettag(self) -> bytes:
         """The tag (ends the message; calling again returns the same tag)."""

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
-from ._buffers import as_cbuffer, new_output
-from ._core import ffi
-from ._errors import InvalidLength, error_for
+from ._buffers import as_cbuffer, run_into
+from ._errors import InvalidLength, check
 from ._keyed import KeyedHandle
 
 
@@ -53,20 +52,8 @@ class BlockCipherHandle(KeyedHandle):
             if n % self._spec.block_size:
                 raise InvalidLength(f"{self._spec.name} needs whole {self._spec.block_size}-byte"
                                     f" blocks, got {n} bytes")
-            if out is None:
-                result = new_output(n)
-                with ffi.from_buffer(result) as dst:
-                    rc = hook(ctx.ptr, dst, src, n)
-                if rc:
-                    raise error_for(rc, self._spec.name)
-                return result if type(result) is bytes else bytes(result)
-            with as_cbuffer(out, "out", writable=True) as dst:
-                if len(dst) < n:
-                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-                rc = hook(ctx.ptr, dst, src, n)
-            if rc:
-                raise error_for(rc, self._spec.name)
-            return n
+            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
+                            lambda rc: check(rc, self._spec.name))
 
 
 def block_cipher_open(name: str | int, impl: str | None = None) -> BlockCipherHandle:

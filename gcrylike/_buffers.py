@@ -4,10 +4,11 @@ with our errors, and fresh outputs native code can fill."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ._core import ffi
-from ._errors import InvalidArgument, InvalidType
+from ._errors import InvalidArgument, InvalidLength, InvalidType
 
 U8_ARRAY = ffi.typeof("uint8_t[]")
 CHAR_ARRAY = ffi.typeof("char[]")
@@ -76,6 +77,28 @@ def new_uninit(n: int) -> Any:
 def new_output(n: int) -> Any:
     """A fresh buffer native code can fill: bytes where safe, else a bytearray."""
     return ZERO * n if (n > 1 and BYTES_OUTPUT_OK) else bytearray(n)
+
+
+def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int], None]) -> Any:
+    """The general path of an ``out=`` call: ``call(dst)`` fills ``n`` bytes
+    of ``dst`` and returns an error code, which goes to ``fail`` (it
+    raises).  Without ``out``, ``dst`` is a fresh buffer, returned as bytes;
+    with it, ``dst`` is a view of ``out`` (at least ``n`` bytes) and the
+    result is ``n``."""
+    if out is None:
+        result = new_output(n)
+        with ffi.from_buffer(result) as dst:
+            rc = call(dst)
+        if rc:
+            fail(rc)
+        return result if type(result) is bytes else bytes(result)
+    with as_cbuffer(out, "out", writable=True) as dst:
+        if len(dst) < n:
+            raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+        rc = call(dst)
+    if rc:
+        fail(rc)
+    return n
 
 
 def sizes_text(sizes: tuple[int, ...]) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_output, writable_view
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, run_into, writable_view
 from ._context import Context
 from ._core import ffi
 from ._errors import (
@@ -16,6 +16,7 @@ from ._errors import (
     InvalidIVLength,
     InvalidLength,
     InvalidType,
+    check,
     error_for,
 )
 from ._keyed import KeyedHandle
@@ -119,20 +120,8 @@ class TweakableHandle(KeyedHandle):
             if tlen > self._spec.max_tweak:
                 raise InvalidIVLength(f"{self._spec.name} tweak is at most "
                                       f"{self._spec.max_tweak} bytes, got {tlen}")
-            if out is None:
-                result = new_output(n)
-                with ffi.from_buffer(result) as dst:
-                    rc = hook(ctx.ptr, dst, src, n, tbuf, tlen)
-                if rc:
-                    raise error_for(rc, self._spec.name)
-                return result if type(result) is bytes else bytes(result)
-            with as_cbuffer(out, "out", writable=True) as dst:
-                if len(dst) < n:
-                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-                rc = hook(ctx.ptr, dst, src, n, tbuf, tlen)
-            if rc:
-                raise error_for(rc, self._spec.name)
-            return n
+            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n, tbuf, tlen),
+                            lambda rc: check(rc, self._spec.name))
 
     def _refused(self, rc: int, n: int, tlen: int) -> None:
         if rc == ErrorCode.INV_LENGTH:
