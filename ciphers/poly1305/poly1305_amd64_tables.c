@@ -58,21 +58,14 @@ p44_from_r (p44 *x, const uint64_t r[2])
   x->l[2] = r[1] >> 24;                 /* clamped r < 2^124: < 2^36 */
 }
 
-/* z = x y mod p, partially reduced: from limbs below 2^45 to z0 < 2^44,
- * z1 < 2^44 + 2^13, z2 < 2^42.  z may alias x or y. */
+/* z = the column sums D0..D2 (each < 2^96) carried into limbs: the carry
+ * out of limb 2 has weight 2^130 = 5 mod p, so it comes back into limb 0
+ * times 5.  Leaves z0 < 2^44, z1 < 2^44 + 2^13, z2 < 2^42. */
 static inline void
-p44_mul (p44 *z, const p44 *x, const p44 *y)
+p44_carry (p44 *z, u128 d0, u128 d1, u128 d2)
 {
-  const uint64_t x0 = x->l[0], x1 = x->l[1], x2 = x->l[2];
-  const uint64_t y0 = y->l[0], y1 = y->l[1], y2 = y->l[2];
-  const uint64_t s1 = 20 * y1, s2 = 20 * y2;    /* < 2^49.4 */
-  u128 d0, d1, d2;
   uint64_t z0, z1, z2, c;
 
-  /* each sum < 3 * 2^45 * 2^49.4 < 2^96 */
-  d0 = (u128) x0 * y0 + (u128) x1 * s2 + (u128) x2 * s1;
-  d1 = (u128) x0 * y1 + (u128) x1 * y0 + (u128) x2 * s2;
-  d2 = (u128) x0 * y2 + (u128) x1 * y1 + (u128) x2 * y0;
   z0 = (uint64_t) d0 & M44;
   d1 += (uint64_t) (d0 >> 44);
   z1 = (uint64_t) d1 & M44;
@@ -87,6 +80,23 @@ p44_mul (p44 *z, const p44 *x, const p44 *y)
   z->l[2] = z2;
 }
 
+/* z = x y mod p, partially reduced: from limbs below 2^45 to z0 < 2^44,
+ * z1 < 2^44 + 2^13, z2 < 2^42.  z may alias x or y. */
+static inline void
+p44_mul (p44 *z, const p44 *x, const p44 *y)
+{
+  const uint64_t x0 = x->l[0], x1 = x->l[1], x2 = x->l[2];
+  const uint64_t y0 = y->l[0], y1 = y->l[1], y2 = y->l[2];
+  const uint64_t s1 = 20 * y1, s2 = 20 * y2;    /* < 2^49.4 */
+  u128 d0, d1, d2;
+
+  /* each sum < 3 * 2^45 * 2^49.4 < 2^96 */
+  d0 = (u128) x0 * y0 + (u128) x1 * s2 + (u128) x2 * s1;
+  d1 = (u128) x0 * y1 + (u128) x1 * y0 + (u128) x2 * s2;
+  d2 = (u128) x0 * y2 + (u128) x1 * y1 + (u128) x2 * y0;
+  p44_carry (z, d0, d1, d2);
+}
+
 /* z = x^2 mod p, as p44_mul (x, x) with the cross products doubled:
  * six products instead of nine. */
 static inline void
@@ -95,23 +105,11 @@ p44_sqr (p44 *z, const p44 *x)
   const uint64_t x0 = x->l[0], x1 = x->l[1], x2 = x->l[2];
   const uint64_t x0d = 2 * x0, x1d = 2 * x1, s2 = 20 * x2;  /* < 2^49.4 */
   u128 d0, d1, d2;
-  uint64_t z0, z1, z2, c;
 
   d0 = (u128) x0 * x0 + (u128) x1d * s2;
   d1 = (u128) x0d * x1 + (u128) x2 * s2;
   d2 = (u128) x0d * x2 + (u128) x1 * x1;
-  z0 = (uint64_t) d0 & M44;
-  d1 += (uint64_t) (d0 >> 44);
-  z1 = (uint64_t) d1 & M44;
-  d2 += (uint64_t) (d1 >> 44);
-  z2 = (uint64_t) d2 & M42;
-  c = (uint64_t) (d2 >> 42);
-  z0 += 5 * c;
-  z1 += z0 >> 44;
-  z0 &= M44;
-  z->l[0] = z0;
-  z->l[1] = z1;
-  z->l[2] = z2;
+  p44_carry (z, d0, d1, d2);
 }
 
 /* Limbs 0-4 in radix 2^26 of x mod p, fully reduced (each < 2^26); x as
