@@ -37,9 +37,7 @@ def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
 def writable_view(obj: Any) -> Any:
     """A cffi view of a writable contiguous buffer, else None (the caller
     then takes its general path, which explains the error)."""
-    if obj is None or isinstance(obj, (bytes, str)):
-        return None
-    try:
+    try:  # from_buffer refuses bytes, str, None and the rest itself
         return ffi.from_buffer(U8_ARRAY, obj, True)
     except (TypeError, ValueError, BufferError):
         return None

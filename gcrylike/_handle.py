@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, new_uninit, sizes_text, writable_view
+from ._buffers import (
+    BYTES_OUTPUT_OK,
+    U8_ARRAY,
+    ZERO,
+    as_cbuffer,
+    new_uninit,
+    sizes_text,
+    writable_view,
+)
 from ._context import Context
 from ._core import ffi
 from ._errors import (
@@ -34,6 +42,50 @@ class HandleInfo:
     iv_sizes: tuple[int, ...]
 
 
+_from_buffer = ffi.from_buffer
+
+
+def _crypt_method(which: int, name: str, doc: str) -> Any:
+    """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method of
+    :class:`CipherHandle`.  The two fast paths (bytes in, fresh bytes out; in
+    place on a writable buffer) are one cffi call each; the rest, and every
+    error, goes through ``_crypt``.  Written for per-call cost: locals over
+    attribute chains, no helper calls, ``from_buffer``'s own errors as the
+    type check."""
+
+    def method(self: CipherHandle, data: Any, *, out: Any = None) -> bytes | int:
+        ptr = self._fast_ptr
+        if ptr is not None:
+            if out is None:
+                if type(data) is bytes:
+                    n = len(data)
+                    if n > 1:
+                        # straight into a fresh bytes object (see _bytes_output_ok)
+                        result = ZERO * n
+                        rc = self._hooks[which](ptr, result, data, n)
+                        if rc:
+                            raise error_for(rc, self._spec.name)
+                        return result
+            elif out is data:
+                try:
+                    view = _from_buffer(U8_ARRAY, out, True)
+                except (TypeError, ValueError, BufferError):
+                    view = None  # not a writable contiguous buffer: _crypt says so
+                if view is not None:
+                    n = len(view)
+                    rc = self._hooks[which](ptr, view, view, n)
+                    if rc:
+                        ffi.release(view)  # no buffer export outlives the call
+                        raise error_for(rc, self._spec.name)
+                    return n
+        return self._crypt(self._hooks[which], data, out)
+
+    method.__name__ = name
+    method.__qualname__ = f"CipherHandle.{name}"
+    method.__doc__ = doc
+    return method
+
+
 class CipherHandle(KeyedHandle):
     """An open cipher: ``setkey``, ``setiv``, then ``encrypt``/``decrypt``.
 
@@ -41,7 +93,7 @@ class CipherHandle(KeyedHandle):
     context manager to close it on every path.
     """
 
-    __slots__ = ("_hasiv", "_fast_ptr", "_native", "_enc", "_dec")
+    __slots__ = ("_hasiv", "_fast_ptr", "_native", "_hooks")
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
@@ -53,8 +105,7 @@ class CipherHandle(KeyedHandle):
         # The context pointer while the fast path may run (native hooks, key
         # and IV set, not closed), else None: its one state check.
         self._fast_ptr: Any = None
-        self._enc = spec.encrypt_stream
-        self._dec = spec.decrypt_stream
+        self._hooks = (spec.encrypt_stream, spec.decrypt_stream)
 
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (
@@ -116,56 +167,11 @@ class CipherHandle(KeyedHandle):
             raise InvalidState(f"{self._spec.name}: setiv() first")
         return ctx
 
-    def encrypt(self, data: Any, *, out: Any = None) -> bytes | int:
-        """Encrypt ``data``.  Returns bytes, or with ``out=`` (a writable
-        buffer at least as long, possibly ``data`` itself) writes there and
-        returns the number of bytes written."""
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None:
-                if type(data) is bytes and len(data) > 1:
-                    # one cffi call straight into a new bytes object (see
-                    # _bytes_output_ok); cffi passes both buffers as they are
-                    n = len(data)
-                    result = ZERO * n
-                    rc = self._enc(ptr, result, data, n)
-                    if rc:
-                        raise error_for(rc, self._spec.name)
-                    return result
-            elif out is data:
-                # in place: one view of the caller's buffer
-                dst = writable_view(out)
-                if dst is not None:
-                    n = len(dst)
-                    rc = self._enc(ptr, dst, dst, n)
-                    if rc:
-                        ffi.release(dst)  # no buffer export outlives the call
-                        raise error_for(rc, self._spec.name)
-                    return n
-        return self._crypt(self._enc, data, out)
-
-    def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
-        """Decrypt ``data``; same conventions as :meth:`encrypt`."""
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None:
-                if type(data) is bytes and len(data) > 1:
-                    n = len(data)
-                    result = ZERO * n
-                    rc = self._dec(ptr, result, data, n)
-                    if rc:
-                        raise error_for(rc, self._spec.name)
-                    return result
-            elif out is data:
-                dst = writable_view(out)
-                if dst is not None:
-                    n = len(dst)
-                    rc = self._dec(ptr, dst, dst, n)
-                    if rc:
-                        ffi.release(dst)
-                        raise error_for(rc, self._spec.name)
-                    return n
-        return self._crypt(self._dec, data, out)
+    encrypt = _crypt_method(0, "encrypt", """Encrypt ``data``.  Returns bytes, or with
+        ``out=`` (a writable buffer at least as long, possibly ``data`` itself)
+        writes there and returns the number of bytes written.""")
+    decrypt = _crypt_method(1, "decrypt", """Decrypt ``data``; same conventions as
+        :meth:`encrypt`.""")
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
         ptr = self._fast_ptr
