@@ -72,7 +72,8 @@ class AeadHandle(KeyedHandle):
         ptr = self._fast_ptr
         if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
             # setiv hooks get a buffer view (their contract), even here
-            rc = self._spec.setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+            setiv = self._spec.setiv  # a local: see SealingHandle
+            rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
             if rc:
                 raise_for(rc, self._spec.name)
             return
@@ -89,7 +90,8 @@ class AeadHandle(KeyedHandle):
         """Add associated data (only before the first encrypt/decrypt)."""
         ptr = self._fast_ptr
         if ptr is not None and type(aad) is bytes:
-            rc = self._spec.authenticate(ptr, aad, len(aad))
+            authenticate = self._spec.authenticate
+            rc = authenticate(ptr, aad, len(aad))
             if rc:
                 raise_for(rc, self._spec.name)
             return
@@ -137,7 +139,8 @@ class AeadHandle(KeyedHandle):
         if ptr is not None:
             n = self._spec.tag_size
             tag = ZERO * n
-            rc = self._spec.gettag(ptr, tag, n)
+            gettag = self._spec.gettag
+            rc = gettag(ptr, tag, n)
             if rc:
                 raise_for(rc, self._spec.name)
             return tag
@@ -181,7 +184,8 @@ class _OneShotAead(SealingHandle):
                 and type(aad) is bytes:
             n = len(data)
             out = ZERO * (n + self._tag)
-            rc = self._seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+            seal = self._seal  # a local: see SealingHandle
+            rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)
             return out
@@ -206,7 +210,8 @@ class _OneShotAead(SealingHandle):
                 and type(aad) is bytes and len(data) >= tag_size + 2:
             n = len(data)
             out = ZERO * (n - tag_size)
-            rc = self._open(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+            open_ = self._open
+            rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
             if rc:
                 self._failed(rc, nonce)  # the C side wiped ``out``
             return out

@@ -27,6 +27,10 @@ class SealingHandle(KeyedHandle):
     """Base of the one-shot classes: subclasses name their spec in
     ``_ALGORITHM`` and ``_KIND`` and define ``encrypt``/``decrypt``."""
 
+    # Fast paths copy a native hook into a local before calling it
+    # (``seal = self._seal; seal(...)``): CPython 3.11 does not specialise a
+    # method-style call of an instance attribute, and that costs ~40 ns a
+    # call here, a tenth of a 64-byte seal.  The other handles do the same.
     __slots__ = ("_fast", "_seal", "_open")
     _ALGORITHM = ""
     _KIND = ""

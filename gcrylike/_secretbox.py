@@ -43,7 +43,8 @@ class SecretBox(SealingHandle):
         if ptr is not None and type(nonce) is bytes and type(data) is bytes:
             n = len(data)
             out = ZERO * (n + 16)
-            rc = self._seal(ptr, nonce, len(nonce), data, n, out)
+            seal = self._seal  # a local: see SealingHandle
+            rc = seal(ptr, nonce, len(nonce), data, n, out)
             if rc:
                 self._failed(rc, nonce)
             return out
@@ -64,7 +65,8 @@ class SecretBox(SealingHandle):
         ptr = self._fast
         if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
             out = ZERO * (len(box) - 16)
-            rc = self._open(ptr, nonce, len(nonce), box, len(box), out)
+            open_ = self._open
+            rc = open_(ptr, nonce, len(nonce), box, len(box), out)
             if rc:
                 self._failed(rc, nonce)  # the C side wiped ``out``
             return out

@@ -70,7 +70,8 @@ class TweakableHandle(KeyedHandle):
             dst = writable_view(out)
             if dst is not None:
                 n = len(dst)
-                rc = self._enc(ptr, dst, dst, n, tweak, len(tweak))
+                enc = self._enc  # a local: see SealingHandle
+                rc = enc(ptr, dst, dst, n, tweak, len(tweak))
                 if rc:
                     ffi.release(dst)
                     self._refused(rc, n, len(tweak))
@@ -84,7 +85,8 @@ class TweakableHandle(KeyedHandle):
             dst = writable_view(out)
             if dst is not None:
                 n = len(dst)
-                rc = self._dec(ptr, dst, dst, n, tweak, len(tweak))
+                dec = self._dec
+                rc = dec(ptr, dst, dst, n, tweak, len(tweak))
                 if rc:
                     ffi.release(dst)
                     self._refused(rc, n, len(tweak))
