@@ -342,6 +342,10 @@ class Target:
     #: Message sizes of the tcrypt lines and of the ours/peer ratios.
     tcrypt_sizes: tuple[int, ...] = ()
     points: tuple[int, ...] = ()
+    #: Stream ciphers: the main operation as bytes in, a new bytes object out
+    #: (ours ``encrypt(data)``, a peer's ``update(data)``), for a second
+    #: comparison beside the in-place one; None where the API has no such call.
+    fresh: Binder | None = None
 
     def __post_init__(self) -> None:
         self.tcrypt_sizes = self.tcrypt_sizes or TCRYPT_SIZES
@@ -435,8 +439,12 @@ def _stream_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
         v = bufs[n]
         return _in_place(h.decrypt, v)
 
+    def fresh(n: int) -> Callable[[], Any]:
+        return functools.partial(h.encrypt, bufs.data(n))
+
     return Target(f"{driver} (ours)", driver, {f"{mode} enc": enc, f"{mode} dec": dec},
-                  h.close, IMPL, 8 * len(key), tcrypt=((f"{mode} enc", "encryption"),))
+                  h.close, IMPL, 8 * len(key), tcrypt=((f"{mode} enc", "encryption"),),
+                  fresh=fresh)
 
 
 def _block_target(spec: Any, driver: str, bufs: _Buffers) -> Target:
@@ -690,8 +698,10 @@ def _peer_target(spec: Any, peer: _peers.Peer, offer: _peers.Offer,
     def dec(n: int) -> Callable[[], Any]:
         return crypter.bind(bufs[n], bufs[n], True)
 
+    bind_fresh = crypter.fresh
     return Target(title, driver, {f"{mode} enc": enc, f"{mode} dec": dec}, crypter.close, PEER,
-                  8 * len(key), tcrypt=((f"{mode} enc", "encryption"),))
+                  8 * len(key), tcrypt=((f"{mode} enc", "encryption"),),
+                  fresh=None if bind_fresh is None else lambda n: bind_fresh(bufs.data(n)))
 
 
 # ---------------------------------------------------------------------------
@@ -839,25 +849,27 @@ def _row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None) -> str
     return line
 
 
-def compare(ours: Target, peer: Target, st: Settings) -> dict[int, tuple[float, float]]:
-    """Time per call (ns) of the main operation of ``ours`` and ``peer`` at
-    each of ``ours.points``, measured turn about in the same batches so both see
-    the same machine."""
+def compare(ours: Target, peer: Target, st: Settings,
+            fresh: bool = False) -> dict[int, tuple[float, float]]:
+    """Time per call (ns) of the main operation of ``ours`` and ``peer`` (with
+    ``fresh``, of their bytes-to-new-bytes calls) at each of ``ours.points``,
+    measured turn about in the same batches so both see the same machine."""
     fns = {}
     for n in ours.points:
-        fns[("ours", n)] = ours.bind(n)
-        fns[("peer", n)] = peer.bind(n)
+        fns[("ours", n)] = ours.fresh(n) if fresh and ours.fresh else ours.bind(n)
+        fns[("peer", n)] = peer.fresh(n) if fresh and peer.fresh else peer.bind(n)
     t = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
     return {n: (t[("ours", n)], t[("peer", n)]) for n in ours.points}
 
 
-def _ratio_line(points: dict[int, tuple[float, float]], best: Target) -> str:
+def _ratio_line(points: dict[int, tuple[float, float]], best: Target,
+                label: str = "ours/peer") -> str:
     parts = [f"{_size_name(n)} x{theirs / ours:.2f}"
              for n, (ours, theirs) in points.items() if n != 64]
     if 64 in points:
         ours, theirs = points[64]
         parts.append(f"64 B x{theirs / ours:.2f} ({ours:.0f} vs {theirs:.0f} ns/call)")
-    return f" {'ours/peer':>{_LABEL}} |  " + "   ".join(parts) + f"   [ours: {best.driver}]"
+    return f" {label:>{_LABEL}} |  " + "   ".join(parts) + f"   [ours: {best.driver}]"
 
 
 def _size_name(n: int) -> str:
@@ -1037,6 +1049,9 @@ def _slope_spec(spec: Any, args: argparse.Namespace, st: Settings, clock: Clock,
                         _note(f"{target.driver}: nothing of ours to compare with")
                     else:
                         _print(_ratio_line(compare(ref, target, st), ref))
+                        if ref.fresh and target.fresh:
+                            _print(_ratio_line(compare(ref, target, st, fresh=True), ref,
+                                               "new bytes"))
             except _measure_errors(target) as exc:
                 _note(f"{target.driver}: failed ({type(exc).__name__}: {exc})")
                 continue
@@ -1150,6 +1165,11 @@ def _footer(clock: Clock, peers: bool, st: Settings, shown: set[tuple[str, str]]
                      "stream ciphers and for peers used through a keyed handle (libgcrypt), "
                      "the 'ours one-shot' row for one-shot peers (for the secretbox, whose "
                      "rows are that one-shot API, its fastest SECRETBOX enc row).")
+        if "cipher" in peer_kinds:
+            lines.append("new bytes: the same ratios for a stream cipher's other call style, "
+                         "bytes in and a new bytes object out (ours h.encrypt(data), the "
+                         "peer's update(data) or encrypt(data)), for peers that have it; "
+                         "the rows above are in place.")
         lines.append("Bindings differ: ours goes through cffi and our Python API; libsodium "
                      "and libgcrypt through ctypes with pre-converted buffers (and, for "
                      "MACs/AEADs, output written into a preallocated buffer where ours "
