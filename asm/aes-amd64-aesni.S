@@ -43,22 +43,6 @@
 
 .text
 
-/* Clear the registers the ECB routines use, xmm0-xmm11. */
-.macro CLEAR_XMM_ECB
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-.endm
-
 /**********************************************************************
  * setkey.  FIPS-197 5.2 with Nk = 8: the schedule is built 16 bytes (four
  * words) at a time, alternately from the "even" half (w[i], i = 0 mod 8,
@@ -130,11 +114,7 @@ GCRY_FUNC_BEGIN(_gcry_aes256_amd64_aesni_setkey)
 	movdqu	%xmm0, KEY_DEC+16*\r(%rdi)
 	.endr
 
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
+	GCRY_ZERO_XMM 5
 	xorl	%eax, %eax
 	ret
 GCRY_FUNC_END(_gcry_aes256_amd64_aesni_setkey)
@@ -276,7 +256,7 @@ GCRY_FUNC_END(_gcry_aes256_amd64_aesni_setkey)
 	movdqu	%xmm0, (%rsi)
 
 .L\pfx\()_clear:
-	CLEAR_XMM_ECB
+	GCRY_ZERO_XMM 12			/* the registers the ECB routines use */
 .L\pfx\()_ret:
 	xorl	%eax, %eax			/* no stack used */
 	ret

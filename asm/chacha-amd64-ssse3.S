@@ -342,22 +342,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_ssse3_blocks4)
 
 	movq	%r9, 48(%rdi)			/* words 12-13 only */
 
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-	pxor	%xmm12, %xmm12
-	pxor	%xmm13, %xmm13
-	pxor	%xmm14, %xmm14
-	pxor	%xmm15, %xmm15
+	GCRY_ZERO_XMM 16
 	/* burn depth: entry rsp down to the lowest spill byte */
 	movq	%rsp, %rax
 	subq	%r11, %rax
@@ -392,13 +377,7 @@ GCRY_FUNC_BEGIN(_gcry_hchacha_amd64_ssse3)
 .Lhc_out:
 	movdqu	%xmm0, 0(%rsi)
 	movdqu	%xmm3, 16(%rsi)
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
+	GCRY_ZERO_XMM 7
 	xorl	%eax, %eax
 	ret
 GCRY_FUNC_END(_gcry_hchacha_amd64_ssse3)

@@ -113,33 +113,10 @@
 
 /* Zero the sums, load R0-R2 = W(0), W(16), W(32). */
 .macro START
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
+	GCRY_ZERO_XMM 4
 	LOADW	0, %xmm4
 	LOADW	16, %xmm5
 	LOADW	32, %xmm6
-.endm
-
-/* Clear every xmm register. */
-.macro CLEAR_XMM
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-	pxor	%xmm12, %xmm12
-	pxor	%xmm13, %xmm13
-	pxor	%xmm14, %xmm14
-	pxor	%xmm15, %xmm15
 .endm
 
 /**********************************************************************
@@ -182,7 +159,7 @@ GCRY_FUNC_BEGIN(_gcry_nh_amd64_sse2)
 
 .Lnh_fold:
 	FOLD_STORE
-	CLEAR_XMM
+	GCRY_ZERO_XMM 16
 	xorl	%eax, %eax
 	ret
 GCRY_FUNC_END(_gcry_nh_amd64_sse2)
@@ -215,7 +192,7 @@ GCRY_FUNC_BEGIN(_gcry_nh_amd64_sse2_units)
 	subq	$1, %rdx
 	jnz	.Lnhu_unit
 
-	CLEAR_XMM
+	GCRY_ZERO_XMM 16
 .Lnhu_done:
 	xorl	%eax, %eax
 	ret

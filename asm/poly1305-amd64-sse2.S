@@ -409,22 +409,7 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_sse2_blocks)
 	FINAL_CARRY_PACK
 
 	/* clear every xmm that held h, powers of r or message data */
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-	pxor	%xmm12, %xmm12
-	pxor	%xmm13, %xmm13
-	pxor	%xmm14, %xmm14
-	pxor	%xmm15, %xmm15
+	GCRY_ZERO_XMM 16
 
 	/* burn depth = entry rsp - lowest frame byte (0 without a frame) */
 	movq	%r11, %rax

@@ -305,22 +305,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_sse2_blocks4)
 	movq	%rax, 32(%rdi)
 
 	/* Clear every xmm register that held state or keystream. */
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
-	pxor	%xmm8, %xmm8
-	pxor	%xmm9, %xmm9
-	pxor	%xmm10, %xmm10
-	pxor	%xmm11, %xmm11
-	pxor	%xmm12, %xmm12
-	pxor	%xmm13, %xmm13
-	pxor	%xmm14, %xmm14
-	pxor	%xmm15, %xmm15
+	GCRY_ZERO_XMM 16
 
 	/* Burn depth = entry rsp - lowest written address (= aligned rsp). */
 	movq	%r11, %rax
@@ -459,14 +444,7 @@ GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_sse2)
 	shufps	$0xcc, %xmm2, %xmm5		/* x6 x7 x8 x9 */
 	movdqu	%xmm5, 16(%rsi)
 
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
-	pxor	%xmm2, %xmm2
-	pxor	%xmm3, %xmm3
-	pxor	%xmm4, %xmm4
-	pxor	%xmm5, %xmm5
-	pxor	%xmm6, %xmm6
-	pxor	%xmm7, %xmm7
+	GCRY_ZERO_XMM 8
 	xorl	%eax, %eax
 	ret
 GCRY_FUNC_END(_gcry_hsalsa20_amd64_sse2)
