@@ -56,9 +56,6 @@ static unsigned int
 hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                    unsigned int impl)
 {
-  uint32_t words[8];
-  unsigned int burn, i;
-
 #ifdef USE_AMD64
   if (impl == SALSA20_IMPL_AVX2)
     return _gcry_hsalsa20_amd64_avx2 (state, out, rounds);
@@ -66,11 +63,7 @@ hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int round
     return _gcry_hsalsa20_amd64_sse2 (state, out, rounds);
 #endif
   (void)impl;
-  burn = hsalsa20_generic (words, state, rounds);
-  for (i = 0; i < 8; i++)
-    gcry_store_le32 (out + 4 * i, words[i]);
-  gcry_wipememory (words, sizeof words);
-  return burn + sizeof (words) + GCRY_C_FRAME;
+  return gcry_stream_hcore_portable (hsalsa20_generic, state, out, rounds);
 }
 
 /* Public HSalsa20: 32-byte key and 16-byte input to a 32-byte subkey. */
@@ -80,14 +73,11 @@ gcry_hsalsa20 (const uint8_t *key, size_t keylen, const uint8_t *in, size_t inle
 {
   uint32_t state[16] GCRY_ALIGNED(64);
   unsigned int burn;
-  int i;
+  int i, rc;
 
-  if (keylen != 32)
-    return GCRY_ERR_INV_KEYLEN;
-  if (inlen != 16)
-    return GCRY_ERR_INV_IV;
-  if (rounds == 0 || rounds % 2)
-    return GCRY_ERR_INV_ARG;
+  rc = gcry_stream_check_hcore (keylen, inlen, rounds);
+  if (rc)
+    return rc;
   if (!impl_ok (impl))
     return GCRY_ERR_NOT_SUPPORTED;
   load_key (state, key, keylen);

@@ -28,6 +28,40 @@ gcry_stream_check_setkey (size_t keylen, int extended_nonce, unsigned int rounds
   return GCRY_OK;
 }
 
+/* The arguments the public HSalsa20/HChaCha functions check: a 32-byte
+ * key, a 16-byte input and an even, non-zero round count. */
+static inline int
+gcry_stream_check_hcore (size_t keylen, size_t inlen, unsigned int rounds)
+{
+  if (keylen != 32)
+    return GCRY_ERR_INV_KEYLEN;
+  if (inlen != 16)
+    return GCRY_ERR_INV_IV;
+  if (rounds == 0 || rounds % 2)
+    return GCRY_ERR_INV_ARG;
+  return GCRY_OK;
+}
+
+/* A portable subkey core: the eight output words of STATE after ROUNDS. */
+typedef unsigned int (*gcry_hcore_fn) (uint32_t out[8], const uint32_t state[16],
+                                       unsigned int rounds);
+
+/* The subkey of STATE through the portable CORE, stored little-endian in
+ * OUT; returns the burn depth. */
+static inline unsigned int
+gcry_stream_hcore_portable (gcry_hcore_fn core, const uint32_t state[16], uint8_t out[32],
+                            unsigned int rounds)
+{
+  uint32_t words[8];
+  unsigned int burn, i;
+
+  burn = core (words, state, rounds);
+  for (i = 0; i < 8; i++)
+    gcry_store_le32 (out + 4 * i, words[i]);
+  gcry_wipememory (words, sizeof words);
+  return burn + sizeof (words) + GCRY_C_FRAME;
+}
+
 /* A new nonce or position: no leftover keystream, counter not run out. */
 static inline void
 gcry_stream_rewind (gcry_stream_pos *pos)
