@@ -52,6 +52,20 @@ class Implementation:
     description: str = ""
 
 
+#: One row of a module's driver table: (driver suffix, priority, features,
+#: token, description).
+DriverRow = tuple[str, int, frozenset[str], Any, str]
+
+
+def built_implementations(prefix: str, rows: tuple[DriverRow, ...],
+                          built: int) -> tuple[Implementation, ...]:
+    """The implementations ``prefix-suffix`` of the driver table ``rows``
+    whose token (an int) has its bit set in ``built``, the mask of what the
+    native module compiled in (no assembly in a portable build)."""
+    return tuple(Implementation(f"{prefix}-{suffix}", prio, feats, token, desc)
+                 for suffix, prio, feats, token, desc in rows if built >> token & 1)
+
+
 class _Named:
     """What every spec kind shares beyond its fields."""
 

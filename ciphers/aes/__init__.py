@@ -5,7 +5,7 @@ no encryption mode is offered on top of it."""
 from __future__ import annotations
 
 from gcrylike._errors import SelftestFailed, check
-from gcrylike._spec import BlockCipherSpec, Implementation
+from gcrylike._spec import BlockCipherSpec, built_implementations
 from gcrylike.selftests.vectors_aes import FIPS197_C3, KEY, MULTI_CIPHER, MULTI_PLAIN
 
 from ._aes import ffi, lib
@@ -49,9 +49,7 @@ SPEC = BlockCipherSpec(
     key_sizes=(32,),
     block_size=16,
     context_size=lib.gcry_aes256_ctxsize(),
-    implementations=tuple(Implementation(f"aes256-{suffix}", prio, feats, token, desc)
-                          for suffix, prio, feats, token, desc in _DRIVERS
-                          if lib.gcry_aes_impls() >> token & 1),
+    implementations=built_implementations("aes256", _DRIVERS, lib.gcry_aes_impls()),
     setkey=_setkey,
     encrypt_blocks=lib.gcry_aes256_encrypt,
     decrypt_blocks=lib.gcry_aes256_decrypt,

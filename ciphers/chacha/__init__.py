@@ -16,7 +16,7 @@ from gcrylike._errors import (
     InvalidType,
     check,
 )
-from gcrylike._spec import CipherSpec, Implementation
+from gcrylike._spec import CipherSpec, Implementation, built_implementations
 from gcrylike.selftests.runner import stream_selftest
 from gcrylike.selftests.vectors_chacha import CHACHA12, CHACHA20, HCHACHA, XCHACHA12, XCHACHA20
 
@@ -42,9 +42,7 @@ _DRIVERS = (
 
 
 def _implementations(prefix: str) -> tuple[Implementation, ...]:
-    built = lib.gcry_chacha_impls()
-    return tuple(Implementation(f"{prefix}-{suffix}", prio, feats, token, desc)
-                 for suffix, prio, feats, token, desc in _DRIVERS if built >> token & 1)
+    return built_implementations(prefix, _DRIVERS, lib.gcry_chacha_impls())
 
 
 def _selftest_vectors(rounds: int, xchacha: bool):

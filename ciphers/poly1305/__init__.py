@@ -10,7 +10,7 @@ streaming computation.
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import Implementation, MacSpec
+from gcrylike._spec import MacSpec, built_implementations
 from gcrylike.selftests.runner import mac_selftest
 from gcrylike.selftests.vectors_poly1305 import POLY1305
 
@@ -43,10 +43,7 @@ SPEC = MacSpec(
     key_sizes=(32,),
     digest_size=16,
     context_size=lib.gcry_poly1305_ctxsize(),
-    implementations=tuple(
-        Implementation(f"poly1305-{suffix}", prio, feats, token, desc)
-        for suffix, prio, feats, token, desc in _DRIVERS
-        if lib.gcry_poly1305_impls() >> token & 1),
+    implementations=built_implementations("poly1305", _DRIVERS, lib.gcry_poly1305_impls()),
     setkey=_setkey,
     update=lib.gcry_poly1305_update,
     read=lib.gcry_poly1305_read,

@@ -17,7 +17,7 @@ from gcrylike._errors import (
     SelftestFailed,
     check,
 )
-from gcrylike._spec import CipherSpec, Implementation
+from gcrylike._spec import CipherSpec, Implementation, built_implementations
 from gcrylike.selftests.runner import stream_selftest
 from gcrylike.selftests.vectors_salsa20 import VECTORS
 from gcrylike.selftests.vectors_xsalsa20 import HSALSA20, XSALSA20
@@ -46,9 +46,7 @@ _HSALSA_OWNERS = ("XSALSA20", "SALSA20", "SALSA20R12")
 
 
 def _implementations(prefix: str) -> tuple[Implementation, ...]:
-    built = lib.gcry_salsa20_impls()
-    return tuple(Implementation(f"{prefix}-{suffix}", prio, feats, token, desc)
-                 for suffix, prio, feats, token, desc in _DRIVERS if built >> token & 1)
+    return built_implementations(prefix, _DRIVERS, lib.gcry_salsa20_impls())
 
 
 def _make_spec(name: str, algo: int, rounds: int, xsalsa: bool,
