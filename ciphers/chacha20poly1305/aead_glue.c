@@ -4,7 +4,9 @@
  * MAC over aad || pad16 || ciphertext || pad16 || le64(aadlen) ||
  * le64(ctlen).  Data is processed in chunks that stay in L1: each chunk is
  * encrypted and then authenticated (or authenticated and then decrypted)
- * while hot, rather than two passes over the whole message.  One stack
+ * while hot, rather than two passes over the whole message.  With AVX2,
+ * whole 512-byte groups go through one routine that runs both at once
+ * (asm/chacha20-poly1305-amd64-avx2.S; stitched_noburn below).  One stack
  * burn per public call covers both primitives. */
 #include "aead.h"
 
