@@ -155,6 +155,14 @@ KIND_CASES = [
      4096, False),
     ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_encrypt",
      1000, True),
+    # long enough for the AVX2 drivers' stitched routine (its frame holds
+    # r); decryption of whole 512-byte groups runs that routine alone
+    ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_encrypt",
+     3000, True),
+    ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_decrypt",
+     2560, True),
+    ("xchacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_decrypt",
+     2560 + 7, True),
     # the one-shot seal: a short message (keystream with the Poly1305 key) and a chunked one
     ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_seal_probe",
      16 + 100, True),

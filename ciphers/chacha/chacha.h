@@ -39,6 +39,9 @@ unsigned int hchacha_generic (uint32_t out[8], const uint32_t in[16],
 unsigned int chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst,
                                   const uint8_t *src, size_t n);
 int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
+/* After a routine outside this glue made blocks (the AEAD's stitched one):
+ * NONCE_WORD is word 13 from before the call. */
+void chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word);
 unsigned int chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xchacha);

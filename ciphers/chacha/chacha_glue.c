@@ -272,6 +272,18 @@ whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
   return burn + sizeof (ks) + GCRY_C_FRAME;
 }
 
+/* After keystream blocks were made: the routines count in 64 bits, so a
+ * 32-bit counter must not carry into the nonce (NONCE_WORD is word 13 from
+ * before), and reaching zero again means the stream is used up. */
+void
+chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word)
+{
+  if (!ctx->ctr64)
+    ctx->input[13] = nonce_word;
+  if (counter (ctx) == 0)
+    ctx->pos.exhausted = 1;
+}
+
 GCRY_NOINLINE unsigned int
 chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -304,12 +316,8 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
       gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
     }
 
-  /* The routines count in 64 bits; a 32-bit counter must not carry into
-   * the nonce, and reaching zero again means the stream is used up. */
-  if (!ctx->ctr64)
-    ctx->input[13] = nonce_word;
-  if ((nblocks || tail) && counter (ctx) == 0)
-    ctx->pos.exhausted = 1;
+  if (nblocks || tail)
+    chacha_counter_done (ctx, nonce_word);
   return burn + GCRY_C_FRAME;
 }
 

@@ -32,7 +32,7 @@ def _drivers():
         ("amd64-ssse3", 300, frozenset({"ssse3", "sse2"}), (_CHACHA_SSSE3, _POLY_SSE2),
          "SSSE3 ChaCha20, SSE2 two-way Poly1305"),
         ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), (_CHACHA_AVX2, _POLY_AVX2),
-         "AVX2 eight-block ChaCha20, AVX2 four-way Poly1305"),
+         "AVX2 eight-block ChaCha20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
     )
     return [row for row in table
             if built_chacha >> row[3][0] & 1 and built_poly >> row[3][1] & 1]

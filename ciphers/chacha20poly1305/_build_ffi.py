@@ -27,6 +27,8 @@ int gcry_aead_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                    uint8_t *out);
 /* test-only: the stack-residue probe's entry into the one-shot seal */
 int gcry_aead_seal_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+/* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
+uint64_t gcry_aead_stitched_groups(const void *ctx);
 """
 
 ffibuilder = make_ffi(
@@ -36,7 +38,8 @@ ffibuilder = make_ffi(
      "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
      "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
     asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
-                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
+                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S",
+                 "chacha20-poly1305-amd64-avx2.S"],
     amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
     includes='#include "aead.h"',
 )

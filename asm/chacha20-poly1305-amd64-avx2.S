@@ -1,0 +1,421 @@
+/* chacha20-poly1305-amd64-avx2.S - ChaCha20 (8 blocks, AVX2) stitched with
+ * scalar Poly1305 (64-bit limbs, general-purpose registers).
+ *
+ * Written for gcrylike from RFC 8439 (ChaCha20 section 2.3, Poly1305
+ * section 2.5).  The ChaCha20 half follows the transposed form of
+ * _gcry_chacha_amd64_avx2_blocks8 in chacha-amd64-avx2.S; the Poly1305 half
+ * is the 2^64-radix step of poly1305_generic64_blocks
+ * (ciphers/poly1305/poly1305_generic.c) written with mul/imul (base x86-64:
+ * no BMI2/ADX).  The vector rounds and the integer multiplies use different
+ * execution units, so interleaving them hides most of the MAC's cost.
+ *
+ * ABI (System V AMD64, hidden global):
+ *
+ *   unsigned int _gcry_chacha20_poly1305_amd64_avx2_blocks8(
+ *           uint32_t input[16],          rdi  ChaCha state
+ *           uint8_t *dst,                rsi
+ *           const uint8_t *src,          rdx
+ *           size_t nblocks,              rcx  a multiple of 8 (rest ignored)
+ *           uint64_t h[3],               r8   Poly1305 accumulator
+ *           const uint64_t r[2],         r9   clamped r
+ *           const uint8_t *mac_src);     8(%rsp)  nblocks * 64 bytes
+ *
+ * Per group of 8 ChaCha20 blocks (512 bytes): dst = src XOR keystream of
+ * blocks counter+0 .. counter+7, and the 32 Poly1305 blocks of the group's
+ * 512 bytes of mac_src are absorbed, each with the 2^128 bit:
+ * h = (h + m + 2^128) r mod p.  ChaCha state words 12-13 are a 64-bit
+ * counter as in chacha-amd64-avx2.S (the caller restores a 32-bit
+ * counter's nonce word); counter + nblocks is stored back and nothing else
+ * of the state is written.  The accumulator is h[0] + 2^64 h[1] + 2^128
+ * h[2], h[2] <= 7 on entry, h[2] <= 4 on exit (see poly1305.h).
+ *
+ * Aliasing: dst may equal src (in place), and mac_src may equal src
+ * (decryption: the MAC reads the ciphertext): every Poly1305 load of a
+ * group's 512 bytes comes before, in program order, the group's stores to
+ * dst, and earlier groups only store below.  mac_src may also lie wholly
+ * below dst (encryption one group behind: mac_src = dst - 512).
+ *
+ * Burn: returns the bytes written below the stack pointer at entry: six
+ * pushed registers and a 96-byte frame aligned down to 32 bytes (152 or 168
+ * bytes with an ABI-aligned stack, depending on rsp mod 32; computed
+ * exactly at run time).  The frame holds spilled state
+ * words and r; it is not wiped here (the C glue burns the depth).  All ymm
+ * registers are cleared (vzeroall), and the caller-saved GPRs that held
+ * accumulator or products are zeroed.  No branch or address depends on
+ * secret data.
+ *
+ * Layout of one group (ChaCha20 = 10 double rounds):
+ *   10 x { column round + diagonal round, 3 Poly1305 blocks }  = 30 blocks
+ *   feed-forward, transpose, xor, store, 2 Poly1305 blocks     =  2 blocks
+ * Each Poly1305 block is cut into four parts (message add and first
+ * product; two products; last products and carries; reduction) and one
+ * part follows every other step of the four interleaved quarter rounds.
+ */
+
+#include "asm-common-amd64.h"
+
+#ifdef __x86_64__
+
+GCRY_RODATA
+.balign 32
+/* vpshufb masks (both 128-bit lanes): rotate each dword left by 16 / 8. */
+.Lcp_rot16:
+	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
+	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
+.Lcp_rot8:
+	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
+	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
+/* per-lane counter offsets as qwords ({0,1 | 4,5} and {2,3 | 6,7}: see
+ * CTR8M) */
+.Lcp_q0145:
+	.quad 0, 1, 4, 5
+.Lcp_q2367:
+	.quad 2, 3, 6, 7
+
+.text
+
+/* General-purpose registers (rax, rdx: the mul pair; rbp: frame pointer) */
+#define STATE	%rdi		/* ChaCha state */
+#define DST	%rsi
+#define SRC	%rbx
+#define MAC	%rcx		/* Poly1305 input */
+#define GROUPS	%r11		/* groups of 8 blocks left */
+#define DROUNDS	%r10d		/* double rounds left */
+#define H0	%r12		/* accumulator h0 + 2^64 h1 + 2^128 h2 */
+#define H1	%r13
+#define H2	%r14
+#define T0	%r15		/* product scratch */
+#define T1	%r8
+#define T2	%r9
+
+/* Frame (rsp, 32-byte aligned) */
+#define S_W10	0(%rsp)		/* state word 10, all rounds */
+#define S_W8	32(%rsp)	/* state word 8, output phase */
+#define R0	64(%rsp)	/* r = r0 + 2^64 r1 */
+#define R1	72(%rsp)
+#define S1	80(%rsp)	/* r1 + r1/4 = 5 r1 / 4 */
+#define HPTR	88(%rsp)	/* the h[] argument */
+#define FRAME	96
+
+/* Part PART (0-3) of one Poly1305 block at byte offset OFF of MAC:
+ *   h += m + 2^128;  h *= r (mod p, partially reduced)
+ * with d0 = h0 r0 + h1 s1, d1 = h0 r1 + h1 r0 + h2 s1 + d0>>64,
+ * d2 = h2 r0 + d1>>64 (2^128 r1 = 2^130 r1/4 = 5 r1/4 = s1 mod p, r1 a
+ * multiple of 4), then the bits of d2 at and above 2^130 folded back times
+ * 5.  Bounds: h2 <= 9 after the add, so h2 s1 < 2^64 and d2 < 2^64; after
+ * the fold h2 <= 4.  Each part leaves no flag live for the next. */
+.macro POLY_PART part, off
+	.if \part == 0
+	/* h += m + 2^128; T1:T0 = h0 r0 */
+	addq	\off(MAC), H0
+	adcq	\off+8(MAC), H1
+	adcq	$1, H2
+	movq	R0, %rax
+	mulq	H0
+	movq	%rax, T0
+	movq	%rdx, T1
+	.elseif \part == 1
+	/* T2:H0 = h0 r1 (h0 is dead after); T1:T0 += h1 s1 (= d0) */
+	movq	R1, %rax
+	mulq	H0
+	movq	%rax, H0
+	movq	%rdx, T2
+	movq	S1, %rax
+	mulq	H1
+	addq	%rax, T0
+	adcq	%rdx, T1
+	.elseif \part == 2
+	/* T2:H0 += h1 r0 + h2 s1; H2 = h2 r0; then the carries: H0 = d1 low
+	 * 64 bits, H2 = d2 */
+	movq	R0, %rax
+	mulq	H1
+	addq	%rax, H0
+	adcq	%rdx, T2
+	movq	H2, %rax
+	imulq	S1, %rax
+	imulq	R0, H2
+	addq	%rax, H0
+	adcq	T2, H2
+	addq	T1, H0
+	adcq	$0, H2
+	.else
+	/* h0 = T0 + 5 (d2 >> 2), h1 = H0 + carry, h2 = (d2 & 3) + carry */
+	movq	H0, H1
+	movq	H2, %rax
+	andq	$-4, %rax
+	movq	H2, %rdx
+	shrq	$2, %rdx
+	andq	$3, H2
+	addq	%rdx, %rax
+	addq	T0, %rax
+	movq	%rax, H0
+	adcq	$0, H1
+	adcq	$0, H2
+	.endif
+.endm
+
+/* Poly1305 part number IDX of a run of blocks from MAC: block IDX / 4,
+ * part IDX mod 4. */
+.macro POLYQ idx
+	POLY_PART ((\idx) - ((\idx) / 4) * 4), (((\idx) / 4) * 16)
+.endm
+
+/* One ChaCha20 round: four quarter rounds interleaved step by step (as
+ * QR4M of chacha-amd64-avx2.S; the fourth has its c word in memory slot S),
+ * with Poly1305 parts Q .. Q+5 (see POLYQ) after every other step. */
+.macro QR4MP a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,S,d3, t, q
+	/* a += b; d ^= a; d <<<= 16 */
+	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
+	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
+	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
+	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
+	POLYQ	\q+0
+	vpshufb	.Lcp_rot16(%rip), \d0, \d0;  vpshufb .Lcp_rot16(%rip), \d1, \d1
+	vpshufb	.Lcp_rot16(%rip), \d2, \d2;  vpshufb .Lcp_rot16(%rip), \d3, \d3
+	/* c += d; b ^= c; b <<<= 12 */
+	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
+	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
+	vmovdqa	\t, \S
+	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
+	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
+	POLYQ	\q+1
+	vpsrld	$20, \b0, \t;  vpslld $12, \b0, \b0;  vpor \t, \b0, \b0
+	vpsrld	$20, \b1, \t;  vpslld $12, \b1, \b1;  vpor \t, \b1, \b1
+	vpsrld	$20, \b2, \t;  vpslld $12, \b2, \b2;  vpor \t, \b2, \b2
+	vpsrld	$20, \b3, \t;  vpslld $12, \b3, \b3;  vpor \t, \b3, \b3
+	/* a += b; d ^= a; d <<<= 8 */
+	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
+	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
+	POLYQ	\q+2
+	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
+	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
+	vpshufb	.Lcp_rot8(%rip), \d0, \d0;  vpshufb .Lcp_rot8(%rip), \d1, \d1
+	vpshufb	.Lcp_rot8(%rip), \d2, \d2;  vpshufb .Lcp_rot8(%rip), \d3, \d3
+	POLYQ	\q+3
+	/* c += d; b ^= c; b <<<= 7 */
+	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
+	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
+	vmovdqa	\t, \S
+	POLYQ	\q+4
+	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
+	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
+	vpsrld	$25, \b0, \t;  vpslld $7, \b0, \b0;  vpor \t, \b0, \b0
+	vpsrld	$25, \b1, \t;  vpslld $7, \b1, \b1;  vpor \t, \b1, \b1
+	POLYQ	\q+5
+	vpsrld	$25, \b2, \t;  vpslld $7, \b2, \b2;  vpor \t, \b2, \b2
+	vpsrld	$25, \b3, \t;  vpslld $7, \b3, \b3;  vpor \t, \b3, \b3
+.endm
+
+/* Lanes of words 12/13 for the 64-bit counter in state words 12-13, plus
+ * 0..7: lo <- low dwords, hi <- high dwords; t scratch. */
+.macro CTR8M lo, hi, t
+	vpbroadcastq 48(STATE), \t
+	vpaddq	.Lcp_q0145(%rip), \t, \hi
+	vpaddq	.Lcp_q2367(%rip), \t, \t
+	vshufps	$0x88, \t, \hi, \lo
+	vshufps	$0xdd, \t, \hi, \hi
+.endm
+
+/* In-lane 4x4 transpose (as TRANSPOSE4 of chacha-amd64-avx2.S):
+ *   x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
+ *   x0 = [blk3 | blk7]; x2 and t1 free. */
+.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
+	vpunpckldq  \x1, \x0, \t0
+	vpunpckhdq  \x1, \x0, \x0
+	vpunpckldq  \x3, \x2, \t1
+	vpunpckhdq  \x3, \x2, \x2
+	vpunpcklqdq \t1, \t0, \x1
+	vpunpckhqdq \t1, \t0, \t0
+	vpunpcklqdq \x2, \x0, \x3
+	vpunpckhqdq \x2, \x0, \x0
+.endm
+
+/* lo = [blk j | blk j+4] words w..w+3, hi = words w+4..w+7: xor and store
+ * 32 bytes of blocks j and j+4 at byte offset off.  f scratch; lo
+ * clobbered. */
+.macro OUT2 lo, hi, f, j, off
+	vperm2i128 $0x20, \hi, \lo, \f
+	vperm2i128 $0x31, \hi, \lo, \lo
+	vpxor	(\j*64+\off)(SRC), \f, \f
+	vpxor	((\j+4)*64+\off)(SRC), \lo, \lo
+	vmovdqu	\f, (\j*64+\off)(DST)
+	vmovdqu	\lo, ((\j+4)*64+\off)(DST)
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
+	xorl	%eax, %eax
+	shrq	$3, %rcx			/* groups of 8 blocks */
+	jz	.Lcp_done
+
+	/* frame: rbp, five callee-saved registers, 96 bytes aligned to 32 */
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rbx
+	.cfi_offset %rbx, -24
+	pushq	%r12
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_offset %r13, -40
+	pushq	%r14
+	.cfi_offset %r14, -48
+	pushq	%r15
+	.cfi_offset %r15, -56
+	subq	$FRAME, %rsp
+	andq	$-32, %rsp
+
+	movq	%rcx, GROUPS
+	movq	%rdx, SRC
+	movq	16(%rbp), MAC			/* 7th argument */
+	movq	%r8, HPTR
+	/* r to the frame (memory operands of mul/imul), s1 = r1 + r1/4 */
+	movq	0(%r9), %rax
+	movq	%rax, R0
+	movq	8(%r9), %rax
+	movq	%rax, R1
+	movq	%rax, %rdx
+	shrq	$2, %rdx
+	addq	%rdx, %rax
+	movq	%rax, S1
+	movq	0(%r8), H0
+	movq	8(%r8), H1
+	movq	16(%r8), H2
+
+.balign 32
+.Lcp_group:
+	/* ChaCha: state words broadcast to the eight lanes (one ymm per word,
+	 * lane j = block j; word 10 in S_W10; ymm15 scratch) */
+	vpbroadcastd 0(STATE), %ymm0
+	vpbroadcastd 4(STATE), %ymm1
+	vpbroadcastd 8(STATE), %ymm2
+	vpbroadcastd 12(STATE), %ymm3
+	vpbroadcastd 16(STATE), %ymm4
+	vpbroadcastd 20(STATE), %ymm5
+	vpbroadcastd 24(STATE), %ymm6
+	vpbroadcastd 28(STATE), %ymm7
+	vpbroadcastd 32(STATE), %ymm8
+	vpbroadcastd 36(STATE), %ymm9
+	vpbroadcastd 40(STATE), %ymm15
+	vmovdqa	%ymm15, S_W10
+	vpbroadcastd 44(STATE), %ymm10
+	CTR8M	%ymm11, %ymm12, %ymm15
+	vpbroadcastd 56(STATE), %ymm13
+	vpbroadcastd 60(STATE), %ymm14
+	movl	$10, DROUNDS
+
+.balign 32
+.Lcp_dround:
+	/* column round, Poly1305 block 0 and half of block 1 */
+	QR4MP	%ymm0, %ymm4, %ymm8, %ymm11,  %ymm1, %ymm5, %ymm9, %ymm12, \
+		%ymm3, %ymm7, %ymm10, %ymm14,  %ymm2, %ymm6, S_W10, %ymm13, %ymm15, 0
+	/* diagonal round, the rest of block 1 and block 2 */
+	QR4MP	%ymm1, %ymm6, %ymm10, %ymm11,  %ymm2, %ymm7, %ymm8, %ymm12, \
+		%ymm3, %ymm4, %ymm9, %ymm13,  %ymm0, %ymm5, S_W10, %ymm14, %ymm15, 6
+	addq	$48, MAC			/* 3 Poly1305 blocks */
+	subl	$1, DROUNDS
+	jnz	.Lcp_dround
+
+	/* ChaCha words 0-7: feed-forward, transpose, xor, store bytes 0-31 of
+	 * blocks 0..7; Poly1305 block 30 (MAC + 0) along the way */
+	vmovdqa	%ymm8, S_W8			/* frees ymm8 */
+	POLYQ	0
+	vpbroadcastd 0(STATE), %ymm15
+	vpaddd	%ymm15, %ymm0, %ymm0
+	vpbroadcastd 4(STATE), %ymm15
+	vpaddd	%ymm15, %ymm1, %ymm1
+	vpbroadcastd 8(STATE), %ymm15
+	vpaddd	%ymm15, %ymm2, %ymm2
+	vpbroadcastd 12(STATE), %ymm15
+	vpaddd	%ymm15, %ymm3, %ymm3
+	POLYQ	1
+	vpbroadcastd 16(STATE), %ymm15
+	vpaddd	%ymm15, %ymm4, %ymm4
+	vpbroadcastd 20(STATE), %ymm15
+	vpaddd	%ymm15, %ymm5, %ymm5
+	vpbroadcastd 24(STATE), %ymm15
+	vpaddd	%ymm15, %ymm6, %ymm6
+	vpbroadcastd 28(STATE), %ymm15
+	vpaddd	%ymm15, %ymm7, %ymm7
+	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15	/* -> 1,8,3,0 */
+	POLYQ	2
+	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm15	/* -> 5,2,7,4 */
+	POLYQ	3
+	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
+	OUT2	%ymm8, %ymm2, %ymm15, 1, 0
+	/* Poly1305 block 31 (MAC + 16): its message load (POLYQ 4, part 0) is before
+	 * every store of bytes 32-63 below, so mac_src = src in place reads
+	 * ciphertext */
+	POLYQ	4
+	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
+	OUT2	%ymm0, %ymm4, %ymm15, 3, 0
+
+	/* ChaCha words 8-15: feed-forward (counter lanes rebuilt from the
+	 * state), transpose, xor, store bytes 32-63 of blocks 0..7.
+	 * w8 from S_W8 -> ymm6, w9 ymm9, w10 from S_W10 -> ymm7, w11 ymm10 */
+	vmovdqa	S_W8, %ymm6
+	vmovdqa	S_W10, %ymm7
+	vpbroadcastd 32(STATE), %ymm0
+	vpbroadcastd 36(STATE), %ymm1
+	vpbroadcastd 40(STATE), %ymm2
+	vpbroadcastd 44(STATE), %ymm3
+	vpaddd	%ymm0, %ymm6, %ymm6
+	vpaddd	%ymm1, %ymm9, %ymm9
+	vpaddd	%ymm2, %ymm7, %ymm7
+	vpaddd	%ymm3, %ymm10, %ymm10
+	POLYQ	5
+	CTR8M	%ymm0, %ymm1, %ymm2
+	vpbroadcastd 56(STATE), %ymm2
+	vpbroadcastd 60(STATE), %ymm3
+	vpaddd	%ymm0, %ymm11, %ymm11
+	vpaddd	%ymm1, %ymm12, %ymm12
+	vpaddd	%ymm2, %ymm13, %ymm13
+	vpaddd	%ymm3, %ymm14, %ymm14
+	POLYQ	6
+	TRANSPOSE4 %ymm6, %ymm9, %ymm7, %ymm10, %ymm0, %ymm1	/* -> 9,0,10,6 */
+	TRANSPOSE4 %ymm11, %ymm12, %ymm13, %ymm14, %ymm2, %ymm3	/* -> 12,2,14,11 */
+	POLYQ	7
+	OUT2	%ymm9, %ymm12, %ymm1, 0, 32
+	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
+	OUT2	%ymm10, %ymm14, %ymm1, 2, 32
+	OUT2	%ymm6, %ymm11, %ymm3, 3, 32
+
+	addq	$8, 48(STATE)			/* 64-bit counter, words 12-13 */
+	addq	$32, MAC
+	addq	$512, SRC
+	addq	$512, DST
+	subq	$1, GROUPS
+	jnz	.Lcp_group
+
+	/* accumulator back; clear vectors and the GPRs with products */
+	movq	HPTR, %rax
+	movq	H0, 0(%rax)
+	movq	H1, 8(%rax)
+	movq	H2, 16(%rax)
+	vzeroall
+	xorl	%edx, %edx
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	/* burn depth: entry rsp (rbp + 8) down to the frame's lowest byte */
+	leaq	8(%rbp), %rax
+	subq	%rsp, %rax
+	leaq	-40(%rbp), %rsp
+	popq	%r15
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_restore %rbp
+	.cfi_def_cfa %rsp, 8
+.Lcp_done:
+	ret
+GCRY_FUNC_END(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
+
+#endif /* __x86_64__ */
