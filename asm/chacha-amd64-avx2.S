@@ -37,22 +37,10 @@
 
 #ifdef __x86_64__
 
+#include "chacha-amd64-avx2.h"
+
 GCRY_RODATA
 .balign 32
-/* vpshufb masks (both 128-bit lanes): rotate each dword left by 16 / 8. */
-.Lavx2_rot16:
-	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
-	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
-.Lavx2_rot8:
-	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
-	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
-/* blocks8: per-lane counter offsets as qwords.  vshufps takes two dwords
- * per 128-bit lane from each source, so {0,1 | 4,5} and {2,3 | 6,7} give
- * lanes 0..7 in order. */
-.Lavx2_q0145:
-	.quad 0, 1, 4, 5
-.Lavx2_q2367:
-	.quad 2, 3, 6, 7
 /* row form: low qword of each 128-bit lane is the counter (words 12-13) */
 .Lavx2_row_01:
 	.quad 0, 0, 1, 0
@@ -110,83 +98,6 @@ GCRY_RODATA
  *   r9 64-bit counter, r10d double rounds left, r11 spill base.
  **********************************************************************/
 
-/* Four independent quarter rounds interleaved step by step.  The fourth
- * (a3,b3,S,d3) has its c word in memory slot S: c is formed in the scratch
- * register t, stored back to S and xored into b3, after which t is free
- * for the rotates.  rot 16/8 by vpshufb, rot 12/7 by shift, shift, or. */
-.macro QR4M a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,S,d3, t
-	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
-	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
-	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
-	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
-	vpshufb	.Lavx2_rot16(%rip), \d0, \d0;  vpshufb .Lavx2_rot16(%rip), \d1, \d1
-	vpshufb	.Lavx2_rot16(%rip), \d2, \d2;  vpshufb .Lavx2_rot16(%rip), \d3, \d3
-	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
-	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
-	vmovdqa	\t, \S
-	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
-	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
-	vpsrld	$20, \b0, \t;  vpslld $12, \b0, \b0;  vpor \t, \b0, \b0
-	vpsrld	$20, \b1, \t;  vpslld $12, \b1, \b1;  vpor \t, \b1, \b1
-	vpsrld	$20, \b2, \t;  vpslld $12, \b2, \b2;  vpor \t, \b2, \b2
-	vpsrld	$20, \b3, \t;  vpslld $12, \b3, \b3;  vpor \t, \b3, \b3
-	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
-	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
-	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
-	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
-	vpshufb	.Lavx2_rot8(%rip), \d0, \d0;  vpshufb .Lavx2_rot8(%rip), \d1, \d1
-	vpshufb	.Lavx2_rot8(%rip), \d2, \d2;  vpshufb .Lavx2_rot8(%rip), \d3, \d3
-	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
-	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
-	vmovdqa	\t, \S
-	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
-	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
-	vpsrld	$25, \b0, \t;  vpslld $7, \b0, \b0;  vpor \t, \b0, \b0
-	vpsrld	$25, \b1, \t;  vpslld $7, \b1, \b1;  vpor \t, \b1, \b1
-	vpsrld	$25, \b2, \t;  vpslld $7, \b2, \b2;  vpor \t, \b2, \b2
-	vpsrld	$25, \b3, \t;  vpslld $7, \b3, \b3;  vpor \t, \b3, \b3
-.endm
-
-/* Lanes of words 12/13 for counter r9 + 0..7 (64-bit add with carry):
- * lo <- low dwords, hi <- high dwords; t scratch, tx its xmm name.
- * vshufps takes two dwords per 128-bit lane from each source, hence the
- * {0,1 | 4,5} and {2,3 | 6,7} offsets. */
-.macro CTR8 lo, hi, t, tx
-	vmovq	%r9, \tx
-	vpbroadcastq \tx, \t
-	vpaddq	.Lavx2_q0145(%rip), \t, \hi
-	vpaddq	.Lavx2_q2367(%rip), \t, \t
-	vshufps	$0x88, \t, \hi, \lo
-	vshufps	$0xdd, \t, \hi, \hi
-.endm
-
-/* In-lane 4x4 transpose of words x0..x3: afterwards
- *   x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
- *   x0 = [blk3 | blk7]  (each 128-bit half = the 4 consecutive words of
- *   one block); x2 and t1 are free. */
-.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
-	vpunpckldq  \x1, \x0, \t0		/* x0_0 x1_0 x0_1 x1_1 */
-	vpunpckhdq  \x1, \x0, \x0		/* x0_2 x1_2 x0_3 x1_3 */
-	vpunpckldq  \x3, \x2, \t1		/* x2_0 x3_0 x2_1 x3_1 */
-	vpunpckhdq  \x3, \x2, \x2		/* x2_2 x3_2 x2_3 x3_3 */
-	vpunpcklqdq \t1, \t0, \x1		/* dword lane 0 of each half */
-	vpunpckhqdq \t1, \t0, \t0		/* lane 1 */
-	vpunpcklqdq \x2, \x0, \x3		/* lane 2 */
-	vpunpckhqdq \x2, \x0, \x0		/* lane 3 */
-.endm
-
-/* lo = [blk j | blk j+4] words w..w+3, hi = the same for words w+4..w+7:
- * xor and store 32 bytes of block j and of block j+4 at byte offset off.
- * f scratch; lo clobbered. */
-.macro OUT2 lo, hi, f, j, off
-	vperm2i128 $0x20, \hi, \lo, \f
-	vperm2i128 $0x31, \hi, \lo, \lo
-	vpxor	(\j*64+\off)(%rdx), \f, \f
-	vpxor	((\j+4)*64+\off)(%rdx), \lo, \lo
-	vmovdqu	\f, (\j*64+\off)(%rsi)
-	vmovdqu	\lo, ((\j+4)*64+\off)(%rsi)
-.endm
-
 GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	xorl	%eax, %eax
 	shrq	$3, %rcx			/* groups of 8 blocks */
@@ -213,6 +124,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	vpbroadcastd 40(%rdi), %ymm15
 	vmovdqa	%ymm15, 0(%r11)			/* S = w10 */
 	vpbroadcastd 44(%rdi), %ymm10
+	vmovq	%r9, %xmm15
 	CTR8	%ymm11, %ymm12, %ymm15, %xmm15
 	vpbroadcastd 56(%rdi), %ymm13
 	vpbroadcastd 60(%rdi), %ymm14
@@ -252,10 +164,10 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	vpaddd	%ymm15, %ymm7, %ymm7
 	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm15	/* -> 1,8,3,0 */
 	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm15	/* -> 5,2,7,4 */
-	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
-	OUT2	%ymm8, %ymm2, %ymm15, 1, 0
-	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
-	OUT2	%ymm0, %ymm4, %ymm15, 3, 0
+	OUT2	%ymm1, %ymm5, %ymm6, 0, 0, %rdx, %rsi
+	OUT2	%ymm8, %ymm2, %ymm15, 1, 0, %rdx, %rsi
+	OUT2	%ymm3, %ymm7, %ymm6, 2, 0, %rdx, %rsi
+	OUT2	%ymm0, %ymm4, %ymm15, 3, 0, %rdx, %rsi
 
 	/* words 8-15: feed-forward (counter lanes rebuilt from r9),
 	 * transpose, xor, store bytes 32-63 of blocks 0..7.
@@ -270,6 +182,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	vpaddd	%ymm1, %ymm9, %ymm9
 	vpaddd	%ymm2, %ymm7, %ymm7
 	vpaddd	%ymm3, %ymm10, %ymm10
+	vmovq	%r9, %xmm2
 	CTR8	%ymm0, %ymm1, %ymm2, %xmm2
 	vpbroadcastd 56(%rdi), %ymm2
 	vpbroadcastd 60(%rdi), %ymm3
@@ -279,10 +192,10 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx2_blocks8)
 	vpaddd	%ymm3, %ymm14, %ymm14
 	TRANSPOSE4 %ymm6, %ymm9, %ymm7, %ymm10, %ymm0, %ymm1	/* -> 9,0,10,6 */
 	TRANSPOSE4 %ymm11, %ymm12, %ymm13, %ymm14, %ymm2, %ymm3	/* -> 12,2,14,11 */
-	OUT2	%ymm9, %ymm12, %ymm1, 0, 32
-	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
-	OUT2	%ymm10, %ymm14, %ymm1, 2, 32
-	OUT2	%ymm6, %ymm11, %ymm3, 3, 32
+	OUT2	%ymm9, %ymm12, %ymm1, 0, 32, %rdx, %rsi
+	OUT2	%ymm0, %ymm2, %ymm3, 1, 32, %rdx, %rsi
+	OUT2	%ymm10, %ymm14, %ymm1, 2, 32, %rdx, %rsi
+	OUT2	%ymm6, %ymm11, %ymm3, 3, 32, %rdx, %rsi
 
 	addq	$8, %r9
 	addq	$512, %rdx

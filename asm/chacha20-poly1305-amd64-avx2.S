@@ -2,8 +2,10 @@
  * scalar Poly1305 (64-bit limbs, general-purpose registers).
  *
  * Written for gcrylike from RFC 8439 (ChaCha20 section 2.3, Poly1305
- * section 2.5).  The ChaCha20 half follows the transposed form of
- * _gcry_chacha_amd64_avx2_blocks8 in chacha-amd64-avx2.S; the Poly1305 half
+ * section 2.5).  The ChaCha20 half is the transposed form of
+ * _gcry_chacha_amd64_avx2_blocks8, from the macros both share in
+ * chacha-amd64-avx2.h (the round macro runs the Poly1305 parts as its
+ * hook); the Poly1305 half
  * is the 2^64-radix step of poly1305_generic64_blocks
  * (ciphers/poly1305/poly1305_generic.c) written with mul/imul (base x86-64:
  * no BMI2/ADX).  The vector rounds and the integer multiplies use different
@@ -56,23 +58,7 @@
 
 #ifdef __x86_64__
 
-GCRY_RODATA
-.balign 32
-/* vpshufb masks (both 128-bit lanes): rotate each dword left by 16 / 8. */
-.Lcp_rot16:
-	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
-	.byte 2,3,0,1, 6,7,4,5, 10,11,8,9, 14,15,12,13
-.Lcp_rot8:
-	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
-	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
-/* per-lane counter offsets as qwords ({0,1 | 4,5} and {2,3 | 6,7}: see
- * CTR8M) */
-.Lcp_q0145:
-	.quad 0, 1, 4, 5
-.Lcp_q2367:
-	.quad 2, 3, 6, 7
-
-.text
+#include "chacha-amd64-avx2.h"
 
 /* General-purpose registers (rax, rdx: the mul pair; rbp: frame pointer) */
 #define STATE	%rdi		/* ChaCha state */
@@ -160,88 +146,6 @@ GCRY_RODATA
 	POLY_PART ((\idx) - ((\idx) / 4) * 4), (((\idx) / 4) * 16)
 .endm
 
-/* One ChaCha20 round: four quarter rounds interleaved step by step (as
- * QR4M of chacha-amd64-avx2.S; the fourth has its c word in memory slot S),
- * with Poly1305 parts Q .. Q+5 (see POLYQ) after every other step. */
-.macro QR4MP a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,S,d3, t, q
-	/* a += b; d ^= a; d <<<= 16 */
-	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
-	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
-	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
-	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
-	POLYQ	\q+0
-	vpshufb	.Lcp_rot16(%rip), \d0, \d0;  vpshufb .Lcp_rot16(%rip), \d1, \d1
-	vpshufb	.Lcp_rot16(%rip), \d2, \d2;  vpshufb .Lcp_rot16(%rip), \d3, \d3
-	/* c += d; b ^= c; b <<<= 12 */
-	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
-	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
-	vmovdqa	\t, \S
-	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
-	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
-	POLYQ	\q+1
-	vpsrld	$20, \b0, \t;  vpslld $12, \b0, \b0;  vpor \t, \b0, \b0
-	vpsrld	$20, \b1, \t;  vpslld $12, \b1, \b1;  vpor \t, \b1, \b1
-	vpsrld	$20, \b2, \t;  vpslld $12, \b2, \b2;  vpor \t, \b2, \b2
-	vpsrld	$20, \b3, \t;  vpslld $12, \b3, \b3;  vpor \t, \b3, \b3
-	/* a += b; d ^= a; d <<<= 8 */
-	vpaddd	\b0, \a0, \a0;  vpaddd \b1, \a1, \a1
-	vpaddd	\b2, \a2, \a2;  vpaddd \b3, \a3, \a3
-	POLYQ	\q+2
-	vpxor	\a0, \d0, \d0;  vpxor \a1, \d1, \d1
-	vpxor	\a2, \d2, \d2;  vpxor \a3, \d3, \d3
-	vpshufb	.Lcp_rot8(%rip), \d0, \d0;  vpshufb .Lcp_rot8(%rip), \d1, \d1
-	vpshufb	.Lcp_rot8(%rip), \d2, \d2;  vpshufb .Lcp_rot8(%rip), \d3, \d3
-	POLYQ	\q+3
-	/* c += d; b ^= c; b <<<= 7 */
-	vpaddd	\d0, \c0, \c0;  vpaddd \d1, \c1, \c1
-	vpaddd	\d2, \c2, \c2;  vpaddd \S, \d3, \t
-	vmovdqa	\t, \S
-	POLYQ	\q+4
-	vpxor	\c0, \b0, \b0;  vpxor \c1, \b1, \b1
-	vpxor	\c2, \b2, \b2;  vpxor \t, \b3, \b3
-	vpsrld	$25, \b0, \t;  vpslld $7, \b0, \b0;  vpor \t, \b0, \b0
-	vpsrld	$25, \b1, \t;  vpslld $7, \b1, \b1;  vpor \t, \b1, \b1
-	POLYQ	\q+5
-	vpsrld	$25, \b2, \t;  vpslld $7, \b2, \b2;  vpor \t, \b2, \b2
-	vpsrld	$25, \b3, \t;  vpslld $7, \b3, \b3;  vpor \t, \b3, \b3
-.endm
-
-/* Lanes of words 12/13 for the 64-bit counter in state words 12-13, plus
- * 0..7: lo <- low dwords, hi <- high dwords; t scratch. */
-.macro CTR8M lo, hi, t
-	vpbroadcastq 48(STATE), \t
-	vpaddq	.Lcp_q0145(%rip), \t, \hi
-	vpaddq	.Lcp_q2367(%rip), \t, \t
-	vshufps	$0x88, \t, \hi, \lo
-	vshufps	$0xdd, \t, \hi, \hi
-.endm
-
-/* In-lane 4x4 transpose (as TRANSPOSE4 of chacha-amd64-avx2.S):
- *   x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
- *   x0 = [blk3 | blk7]; x2 and t1 free. */
-.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
-	vpunpckldq  \x1, \x0, \t0
-	vpunpckhdq  \x1, \x0, \x0
-	vpunpckldq  \x3, \x2, \t1
-	vpunpckhdq  \x3, \x2, \x2
-	vpunpcklqdq \t1, \t0, \x1
-	vpunpckhqdq \t1, \t0, \t0
-	vpunpcklqdq \x2, \x0, \x3
-	vpunpckhqdq \x2, \x0, \x0
-.endm
-
-/* lo = [blk j | blk j+4] words w..w+3, hi = words w+4..w+7: xor and store
- * 32 bytes of blocks j and j+4 at byte offset off.  f scratch; lo
- * clobbered. */
-.macro OUT2 lo, hi, f, j, off
-	vperm2i128 $0x20, \hi, \lo, \f
-	vperm2i128 $0x31, \hi, \lo, \lo
-	vpxor	(\j*64+\off)(SRC), \f, \f
-	vpxor	((\j+4)*64+\off)(SRC), \lo, \lo
-	vmovdqu	\f, (\j*64+\off)(DST)
-	vmovdqu	\lo, ((\j+4)*64+\off)(DST)
-.endm
-
 GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	xorl	%eax, %eax
 	shrq	$3, %rcx			/* groups of 8 blocks */
@@ -300,7 +204,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	vpbroadcastd 40(STATE), %ymm15
 	vmovdqa	%ymm15, S_W10
 	vpbroadcastd 44(STATE), %ymm10
-	CTR8M	%ymm11, %ymm12, %ymm15
+	CTR8	%ymm11, %ymm12, %ymm15, 48(STATE)
 	vpbroadcastd 56(STATE), %ymm13
 	vpbroadcastd 60(STATE), %ymm14
 	movl	$10, DROUNDS
@@ -308,11 +212,11 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 .balign 32
 .Lcp_dround:
 	/* column round, Poly1305 block 0 and half of block 1 */
-	QR4MP	%ymm0, %ymm4, %ymm8, %ymm11,  %ymm1, %ymm5, %ymm9, %ymm12, \
-		%ymm3, %ymm7, %ymm10, %ymm14,  %ymm2, %ymm6, S_W10, %ymm13, %ymm15, 0
+	QR4M	%ymm0, %ymm4, %ymm8, %ymm11,  %ymm1, %ymm5, %ymm9, %ymm12, \
+		%ymm3, %ymm7, %ymm10, %ymm14,  %ymm2, %ymm6, S_W10, %ymm13, %ymm15, POLYQ, 0
 	/* diagonal round, the rest of block 1 and block 2 */
-	QR4MP	%ymm1, %ymm6, %ymm10, %ymm11,  %ymm2, %ymm7, %ymm8, %ymm12, \
-		%ymm3, %ymm4, %ymm9, %ymm13,  %ymm0, %ymm5, S_W10, %ymm14, %ymm15, 6
+	QR4M	%ymm1, %ymm6, %ymm10, %ymm11,  %ymm2, %ymm7, %ymm8, %ymm12, \
+		%ymm3, %ymm4, %ymm9, %ymm13,  %ymm0, %ymm5, S_W10, %ymm14, %ymm15, POLYQ, 6
 	addq	$48, MAC			/* 3 Poly1305 blocks */
 	subl	$1, DROUNDS
 	jnz	.Lcp_dround
@@ -342,14 +246,14 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	POLYQ	2
 	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm15	/* -> 5,2,7,4 */
 	POLYQ	3
-	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
-	OUT2	%ymm8, %ymm2, %ymm15, 1, 0
+	OUT2	%ymm1, %ymm5, %ymm6, 0, 0, SRC, DST
+	OUT2	%ymm8, %ymm2, %ymm15, 1, 0, SRC, DST
 	/* Poly1305 block 31 (MAC + 16): its message load (POLYQ 4, part 0) is before
 	 * every store of bytes 32-63 below, so mac_src = src in place reads
 	 * ciphertext */
 	POLYQ	4
-	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
-	OUT2	%ymm0, %ymm4, %ymm15, 3, 0
+	OUT2	%ymm3, %ymm7, %ymm6, 2, 0, SRC, DST
+	OUT2	%ymm0, %ymm4, %ymm15, 3, 0, SRC, DST
 
 	/* ChaCha words 8-15: feed-forward (counter lanes rebuilt from the
 	 * state), transpose, xor, store bytes 32-63 of blocks 0..7.
@@ -365,7 +269,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	vpaddd	%ymm2, %ymm7, %ymm7
 	vpaddd	%ymm3, %ymm10, %ymm10
 	POLYQ	5
-	CTR8M	%ymm0, %ymm1, %ymm2
+	CTR8	%ymm0, %ymm1, %ymm2, 48(STATE)
 	vpbroadcastd 56(STATE), %ymm2
 	vpbroadcastd 60(STATE), %ymm3
 	vpaddd	%ymm0, %ymm11, %ymm11
@@ -376,10 +280,10 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	TRANSPOSE4 %ymm6, %ymm9, %ymm7, %ymm10, %ymm0, %ymm1	/* -> 9,0,10,6 */
 	TRANSPOSE4 %ymm11, %ymm12, %ymm13, %ymm14, %ymm2, %ymm3	/* -> 12,2,14,11 */
 	POLYQ	7
-	OUT2	%ymm9, %ymm12, %ymm1, 0, 32
-	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
-	OUT2	%ymm10, %ymm14, %ymm1, 2, 32
-	OUT2	%ymm6, %ymm11, %ymm3, 3, 32
+	OUT2	%ymm9, %ymm12, %ymm1, 0, 32, SRC, DST
+	OUT2	%ymm0, %ymm2, %ymm3, 1, 32, SRC, DST
+	OUT2	%ymm10, %ymm14, %ymm1, 2, 32, SRC, DST
+	OUT2	%ymm6, %ymm11, %ymm3, 3, 32, SRC, DST
 
 	addq	$8, 48(STATE)			/* 64-bit counter, words 12-13 */
 	addq	$32, MAC
