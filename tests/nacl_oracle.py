@@ -192,8 +192,3 @@ def ref_keystream(key: bytes, nonce: bytes, nbytes: int, block: int = 0) -> byte
     nblocks = -(-nbytes // 64)
     return b"".join(ref_xsalsa20_block(key, nonce, block + i)
                     for i in range(nblocks))[:nbytes]
-
-
-def xor(a: bytes, b: bytes) -> bytes:
-    assert len(a) == len(b)
-    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
