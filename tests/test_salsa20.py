@@ -2,10 +2,10 @@
 
 Independent answers only: published vectors (tests/vectors/), pycryptodome's
 Salsa20 (20 rounds) and a small pure-Python Salsa20 written here from
-Bernstein's specification (any even round count, any 64-bit block counter;
-slow, so it only sees short inputs and spot checks).  Every test that needs
-randomness draws from ``random.Random`` with a fixed seed, so a failure
-reproduces.
+Bernstein's specification, on the rounds of tests/nacl_oracle.py (any even
+round count, any 64-bit block counter; slow, so it only sees short inputs
+and spot checks).  Every test that needs randomness draws from
+``random.Random`` with a fixed seed, so a failure reproduces.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import pytest
 import stream_checks
 from checks import refused
 from Crypto.Cipher import Salsa20 as PyCryptodomeSalsa20
+from nacl_oracle import salsa20_rounds
 from stream_checks import keyed, xor
 
 import gcrylike
@@ -55,10 +56,6 @@ _SIGMA = struct.unpack("<4I", b"expand 32-byte k")
 _TAU = struct.unpack("<4I", b"expand 16-byte k")
 
 
-def _rotl(v: int, c: int) -> int:
-    return ((v << c) | (v >> (32 - c))) & _M32
-
-
 @cache
 def ref_block(key: bytes, nonce: bytes, counter: int, rounds: int) -> bytes:
     """Keystream block number ``counter`` (the Salsa20 hash of the input)."""
@@ -68,24 +65,7 @@ def ref_block(key: bytes, nonce: bytes, counter: int, rounds: int) -> bytes:
     n = struct.unpack("<2I", nonce)
     inp = [c[0], k[0], k[1], k[2], k[3], c[1], n[0], n[1],
            counter & _M32, counter >> 32, c[2], k[4], k[5], k[6], k[7], c[3]]
-    x = list(inp)
-
-    def quarterround(a: int, b: int, cc: int, d: int) -> None:
-        x[b] ^= _rotl((x[a] + x[d]) & _M32, 7)
-        x[cc] ^= _rotl((x[b] + x[a]) & _M32, 9)
-        x[d] ^= _rotl((x[cc] + x[b]) & _M32, 13)
-        x[a] ^= _rotl((x[d] + x[cc]) & _M32, 18)
-
-    for _ in range(rounds // 2):
-        # columnround, then rowround
-        quarterround(0, 4, 8, 12)
-        quarterround(5, 9, 13, 1)
-        quarterround(10, 14, 2, 6)
-        quarterround(15, 3, 7, 11)
-        quarterround(0, 1, 2, 3)
-        quarterround(5, 6, 7, 4)
-        quarterround(10, 11, 8, 9)
-        quarterround(15, 12, 13, 14)
+    x = salsa20_rounds(inp, rounds)
     return struct.pack("<16I", *((x[i] + inp[i]) & _M32 for i in range(16)))
 
 
