@@ -51,7 +51,7 @@ from pathlib import Path
 
 import pytest
 from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from conftest import DriverCase, drivers, on_route
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -299,11 +299,7 @@ class AdiDriver:
 @pytest.fixture
 def adi(request: pytest.FixtureRequest) -> Iterator[AdiDriver]:
     """One Adiantum driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AdiDriver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, AdiDriver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize(

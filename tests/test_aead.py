@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from conftest import DriverCase, drivers, on_route
 from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
 
@@ -251,6 +251,11 @@ class AeadDriver:
             self._check(h.info.driver, "setkey")
         return h
 
+    def reach(self) -> None:
+        """A streaming handle and a one-shot object, each on this driver."""
+        self.stream().close()
+        self.box(bytes(32)).close()
+
     def oracle(self, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
         return oracle(self.algo, key, nonce, data, aad)
 
@@ -261,12 +266,7 @@ class AeadDriver:
 @pytest.fixture
 def aead(request: pytest.FixtureRequest) -> Iterator[AeadDriver]:
     """One AEAD driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AeadDriver(case)
-        d.stream().close()
-        d.box(bytes(32)).close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, AeadDriver, AeadDriver.reach)
 
 
 def routes(algo: Algo) -> list:

@@ -36,7 +36,7 @@ from functools import cache
 
 import pytest
 from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
@@ -259,44 +259,11 @@ ALL_KATS = [C3, *SP800_38A_F15, *AESAVS]
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-class AesDriver:
-    """What the ``aes`` fixture hands a test: block cipher handles on one driver."""
-
-    def __init__(self, case: DriverCase) -> None:
-        self.case = case
-        self.name = case.driver
-
-    def open(self) -> gcrylike.BlockCipherHandle:
-        if self.case.route == "impl":
-            h = gcrylike.block_cipher_open(ALGO, impl=self.name)
-        else:
-            h = gcrylike.block_cipher_open(ALGO)
-        if h.info.driver != self.name:
-            got = h.info.driver
-            h.close()
-            raise AssertionError(f"block_cipher_open({ALGO!r}) chose {got}, expected "
-                                 f"{self.name} (route {self.case.id}, active features "
-                                 f"{sorted(gcrylike.hw_features())})")
-        return h
-
-    def keyed(self, key: bytes) -> gcrylike.BlockCipherHandle:
-        h = self.open()
-        h.setkey(key)
-        assert h.info.driver == self.name, "setkey moved the handle to another driver"
-        return h
-
-    def __repr__(self) -> str:
-        return f"<AesDriver {self.case.id}>"
-
-
 @pytest.fixture
-def aes(request: pytest.FixtureRequest) -> Iterator[AesDriver]:
-    """One AES-256 driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AesDriver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+def aes(request: pytest.FixtureRequest) -> Iterator[Driver]:
+    """One AES-256 driver (block cipher handles); the deny list is restored
+    afterwards."""
+    yield from on_route(request.param, Driver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("aes", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 from checks import refused
-from conftest import Driver, DriverCase, denied_for, drivers
+from conftest import Driver, drivers, on_route
 
 import gcrylike
 
@@ -141,11 +141,7 @@ NHPOLY_VECTORS = _load("NHPoly1305.json")
 @pytest.fixture
 def nhp(request: pytest.FixtureRequest) -> Iterator[Driver]:
     """One NHPoly1305 driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = Driver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, Driver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("nhp", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)

@@ -30,7 +30,7 @@ from functools import cache
 
 import pytest
 from checks import refused
-from conftest import Driver, DriverCase, denied_for, drivers
+from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.poly1305 import Poly1305 as OpenSSLPoly1305
 
 import gcrylike
@@ -151,11 +151,7 @@ RFC_VECTORS = [
 @pytest.fixture
 def poly(request: pytest.FixtureRequest) -> Iterator[Driver]:
     """One Poly1305 driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = Driver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, Driver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("poly", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)

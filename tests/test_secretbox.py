@@ -24,7 +24,7 @@ from functools import cache
 
 import pytest
 from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from conftest import DriverCase, drivers, on_route
 from nacl_oracle import (
     NO_ORACLE,
     PYNACL,
@@ -97,11 +97,8 @@ class BoxDriver:
 
 @pytest.fixture
 def sbox(request: pytest.FixtureRequest) -> Iterator[BoxDriver]:
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = BoxDriver(case)
-        d.box(bytes(32)).close()  # the route really reaches this driver
-        yield d
+    """One secretbox driver; the deny list is restored afterwards."""
+    yield from on_route(request.param, BoxDriver, lambda d: d.box(bytes(32)).close())
 
 
 EVERY_DRIVER = pytest.mark.parametrize("sbox", drivers(NAME, known=KNOWN_DRIVERS), indirect=True)
