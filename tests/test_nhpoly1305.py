@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import mac_checks
 import pytest
 from checks import refused
 from conftest import Driver, drivers, on_route
@@ -145,18 +146,6 @@ def nhp(request: pytest.FixtureRequest) -> Iterator[Driver]:
 
 
 EVERY_DRIVER = pytest.mark.parametrize("nhp", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)
-
-
-# ---------------------------------------------------------------------------
-# Refusals
-# ---------------------------------------------------------------------------
-
-
-
-
-def absorb(h: gcrylike.MacHandle, msg: bytes, cuts: list[int]) -> None:
-    for lo, hi in zip([0, *cuts], [*cuts, len(msg)], strict=True):
-        h.update(msg[lo:hi])
 
 
 def split_schedules(n: int, rng: random.Random) -> dict[str, list[int]]:
@@ -341,7 +330,7 @@ def test_vectors(nhp, vec):
     with nhp.keyed(vec.key) as h:
         for label, cuts in split_schedules(len(vec.msg), rng).items():
             h.reset()
-            absorb(h, vec.msg, cuts)
+            mac_checks.absorb(h, vec.msg, cuts)
             assert h.digest() == vec.hash, (label, cuts)
             h.verify(vec.hash)
         # byte by byte
@@ -395,7 +384,7 @@ def test_random_messages(nhp):
             h.update(msg)
             assert h.digest() == want, n
             h.reset()
-            absorb(h, msg, sorted(rng.randrange(n + 1) for _ in range(3)))
+            mac_checks.absorb(h, msg, sorted(rng.randrange(n + 1) for _ in range(3)))
             assert h.digest() == want, (n, "split")
 
 
@@ -439,7 +428,7 @@ def test_long_messages(nhp):
             h.update(msg)
             assert h.digest() == want, n
             h.reset()
-            absorb(h, msg, [UNIT * 3 + 7, UNIT * 20 + 16, UNIT * 20 + 17])
+            mac_checks.absorb(h, msg, [UNIT * 3 + 7, UNIT * 20 + 16, UNIT * 20 + 17])
             assert h.digest() == want, (n, "split")
         assert nhp.mac(key, msg) == want
 
@@ -509,32 +498,8 @@ def _random_case_for(key: bytes, msg: bytes) -> bytes:
 def test_verify(nhp):
     rng = rng_for("verify")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(1500)
-    tag = _random_case_for(key, msg)
     with nhp.keyed(key) as h:
-        h.update(msg)
-        assert h.verify(tag) is None
-        h.verify(bytearray(tag))
-        h.verify(memoryview(tag))
-        for i in range(16):
-            for bit in range(8):
-                bad = bytearray(tag)
-                bad[i] ^= 1 << bit
-                with refused(gcrylike.AuthenticationFailed):
-                    h.verify(bytes(bad))
-        for n in range(16):
-            with refused(gcrylike.AuthenticationFailed):
-                h.verify(tag[:n])
-        for extra in (b"\x00", tag):
-            with refused(gcrylike.AuthenticationFailed):
-                h.verify(tag + extra)
-        with refused(gcrylike.AuthenticationFailed):
-            h.verify(_random_case_for(key, msg[:-1]))
-        # refusals changed nothing
-        assert h.digest() == tag
-        h.update(b"more")
-        h.verify(_random_case_for(key, msg + b"more"))
-        with refused(gcrylike.AuthenticationFailed):
-            h.verify(tag)
+        mac_checks.check_verify(h, msg, lambda m: _random_case_for(key, m))
 
 
 @EVERY_DRIVER
@@ -569,11 +534,8 @@ def test_two_handles_are_independent(nhp):
     rng = rng_for("independent")
     k1, k2, msg = rng.randbytes(KEY_BYTES), rng.randbytes(KEY_BYTES), rng.randbytes(3000)
     with nhp.keyed(k1) as a, nhp.keyed(k2) as b:
-        for lo in range(0, 3000, 333):
-            a.update(msg[lo:lo + 333])
-            b.update(msg[lo:lo + 333])
-        assert a.digest() == _random_case_for(k1, msg)
-        assert b.digest() == _random_case_for(k2, msg)
+        mac_checks.check_two_handles_are_independent(a, b, msg, 333, _random_case_for(k1, msg),
+                                                     _random_case_for(k2, msg))
 
 
 # ---------------------------------------------------------------------------
@@ -586,19 +548,7 @@ def test_bad_key_length(nhp, keylen):
     rng = rng_for("bad-key")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(100)
     with nhp.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.update(b"x")
-        h.setkey(key)
-        h.update(msg[:50])
-        with refused(gcrylike.InvalidKeyLength):
-            h.setkey(bytes(keylen))
-        h.update(msg[50:])
-        assert h.digest() == _random_case_for(key, msg)
-    with refused(gcrylike.InvalidKeyLength):
-        nhp.mac(bytes(keylen), msg)
+        mac_checks.check_bad_key_length(h, nhp.mac, keylen, key, msg, _random_case_for(key, msg))
 
 
 BAD_VALUES = {"a str": "x" * KEY_BYTES, "None": None, "an int": KEY_BYTES, "a float": 1.5,
@@ -613,35 +563,14 @@ def test_wrong_types(nhp, what, bad):
     rng = rng_for("types-bad")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(40)
     with nhp.open() as h:
-        if what == "key":
-            with refused(gcrylike.InvalidType):
-                h.setkey(value)
-            with refused(gcrylike.MissingKey):
-                h.update(msg)
-            with refused(gcrylike.InvalidType):
-                nhp.mac(value, msg)
-            return
-        h.setkey(key)
-        h.update(msg[:20])
-        with refused(gcrylike.InvalidType):
-            if what == "data":
-                h.update(value)
-            else:
-                h.verify(value)
-        if what == "data":
-            with refused(gcrylike.InvalidType):
-                nhp.mac(key, value)
-        h.update(msg[20:])
-        assert h.digest() == _random_case_for(key, msg)
+        mac_checks.check_wrong_type_refused(h, nhp.mac, what, value, key, msg,
+                                            _random_case_for(key, msg))
 
 
 @EVERY_DRIVER
 def test_missing_key(nhp):
     with nhp.open() as h:
-        for call in (lambda: h.update(b"abc"), lambda: h.update(bytearray(2)), h.digest,
-                     lambda: h.verify(bytes(16)), h.final, h.reset):
-            with refused(gcrylike.MissingKey):
-                call()
+        mac_checks.check_refused_without_key(h)
 
 
 @EVERY_DRIVER
@@ -649,21 +578,4 @@ def test_closed_handle(nhp):
     key = rng_for("closed").randbytes(KEY_BYTES)
     h = nhp.keyed(key)
     h.update(b"abc")
-    h.close()
-    assert h.closed
-    calls = {
-        "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
-        "update": lambda: h.update(b"abcd"), "update-bytearray": lambda: h.update(bytearray(4)),
-        "update-str": lambda: h.update("abcd"), "digest": h.digest,
-        "verify": lambda: h.verify(bytes(16)), "final": h.final, "reset": h.reset,
-    }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
-    h.close()  # idempotent
-    with refused(gcrylike.HandleClosed):
-        with h:
-            pass
+    mac_checks.check_closed_handle(h, key)
