@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
@@ -50,3 +51,34 @@ def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Ite
         assert e.code == want, f"{cls.__name__} has code {e.code!r}, expected {want!r}"
         return
     pytest.fail(f"{cls.__name__} was not raised")
+
+
+#: One job of :func:`check_threads_share_one_object`: nonce, message, the
+#: further arguments of encrypt/decrypt (the AAD, or none) and the sealed box.
+SealJob = tuple[bytes, bytes, tuple[bytes, ...], bytes]
+
+
+def check_threads_share_one_object(box, jobs: Sequence[Sequence[SealJob]], name: str) -> None:
+    """One thread per list in ``jobs``, released together, each seals and
+    opens its jobs twice on the one object ``box`` (an AEAD or a SecretBox):
+    every result is right and every thread finishes within 120 s.  ``name``
+    (the driver) labels a failure."""
+    start = threading.Barrier(len(jobs))
+    errors: list[str] = []
+
+    def work(t: int) -> None:
+        start.wait()
+        for rounds in range(2):
+            for i, (nonce, msg, extra, sealed) in enumerate(jobs[t]):
+                if box.encrypt(nonce, msg, *extra) != sealed:
+                    errors.append(f"thread {t} encrypt {i} round {rounds}")
+                if box.decrypt(nonce, sealed, *extra) != msg:
+                    errors.append(f"thread {t} decrypt {i} round {rounds}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(len(jobs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=120)
+    assert not any(th.is_alive() for th in threads), name
+    assert not errors, (name, errors[:5])

@@ -25,14 +25,13 @@ import random
 import struct
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
-from checks import refused
+from checks import check_threads_share_one_object, refused
 from conftest import DriverCase, drivers, on_route
 from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
@@ -747,30 +746,11 @@ def test_threads_share_one_object(algo, available_drivers):
         for _i in range(per_thread):
             nonce, aad = rng.randbytes(algo.nonce_size), rng.randbytes(rng.randrange(50))
             msg = rng.randbytes(rng.choice((rng.randrange(5000), rng.randrange(300000))))
-            mine.append((nonce, aad, msg, openssl_seal(algo, key, nonce, msg, aad)))
+            mine.append((nonce, msg, (aad,), openssl_seal(algo, key, nonce, msg, aad)))
         jobs.append(mine)
     for name in available_drivers(algo.name):
-        box = algo.cls(key, impl=name)
-        start = threading.Barrier(nthreads)
-        errors: list[str] = []
-
-        def work(t: int, box=box, start=start, errors=errors) -> None:
-            start.wait()
-            for rounds in range(2):
-                for i, (nonce, aad, msg, sealed) in enumerate(jobs[t]):
-                    if box.encrypt(nonce, msg, aad) != sealed:
-                        errors.append(f"thread {t} encrypt {i} round {rounds}")
-                    if box.decrypt(nonce, sealed, aad) != msg:
-                        errors.append(f"thread {t} decrypt {i} round {rounds}")
-
-        threads = [threading.Thread(target=work, args=(t,)) for t in range(nthreads)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(timeout=120)
-        assert not any(th.is_alive() for th in threads), name
-        assert not errors, (name, errors[:5])
-        box.close()
+        with algo.cls(key, impl=name) as box:
+            check_threads_share_one_object(box, jobs, name)
 
 
 # ---------------------------------------------------------------------------
