@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import pytest
@@ -51,6 +51,35 @@ def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Ite
         assert e.code == want, f"{cls.__name__} has code {e.code!r}, expected {want!r}"
         return
     pytest.fail(f"{cls.__name__} was not raised")
+
+
+def check_each_refused(cls: type[gcrylike.GcryError],
+                       calls: Mapping[str, Callable[[], object]]) -> None:
+    """Each of ``calls`` raises exactly ``cls`` (as :func:`refused` checks
+    it); a failure names the call."""
+    for name, call in calls.items():
+        try:
+            with refused(cls):
+                call()
+        except AssertionError as e:
+            raise AssertionError(f"{name}: {e}") from None
+
+
+def bad_length_keys(keylen: int) -> tuple[object, ...]:
+    """A ``keylen``-byte key as bytes, bytearray and memoryview."""
+    return bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))
+
+
+def check_setkey_refused(h, bad_keys: Iterable[object], cls: type[gcrylike.GcryError],
+                         use: Callable[[], object]) -> None:
+    """``h.setkey`` refuses each of ``bad_keys`` with ``cls`` and the handle
+    (which had no key) is left without one: ``use()`` is refused with
+    MissingKey."""
+    for bad in bad_keys:
+        with refused(cls):
+            h.setkey(bad)
+    with refused(gcrylike.MissingKey):
+        use()
 
 
 #: One job of :func:`check_threads_share_one_object`: nonce, message, the

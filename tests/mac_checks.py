@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from checks import refused
+from checks import bad_length_keys, check_each_refused, check_setkey_refused, refused
 
 import gcrylike
 
@@ -91,12 +91,7 @@ def check_closed_handle(h: Handle, key: bytes) -> None:
         "update-str": lambda: h.update("abcd"), "digest": h.digest,
         "verify": lambda: h.verify(bytes(16)), "final": h.final, "reset": h.reset,
     }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    check_each_refused(gcrylike.HandleClosed, calls)
     with refused(gcrylike.HandleClosed):
         with h:
             pass
@@ -110,11 +105,8 @@ def check_bad_key_length(h: Handle, mac: Callable[[object, object], bytes], keyl
     InvalidKeyLength by setkey, leaving no key (MissingKey) or, midway
     through ``msg`` under ``key``, the handle as it was (the tag is
     ``want``); the one-shot ``mac(key, data)`` refuses it too."""
-    for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-        with refused(gcrylike.InvalidKeyLength):
-            h.setkey(bad)
-    with refused(gcrylike.MissingKey):
-        h.update(b"x")
+    check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                         lambda: h.update(b"x"))
     # a refused key leaves a keyed handle as it was
     h.setkey(key)
     h.update(msg[:50])
@@ -134,10 +126,7 @@ def check_wrong_type_refused(h: Handle, mac: Callable[[object, object], bytes], 
     update or verify midway through ``msg`` changes nothing (the tag is
     ``want``)."""
     if what == "key":
-        with refused(gcrylike.InvalidType):
-            h.setkey(value)
-        with refused(gcrylike.MissingKey):
-            h.update(msg)
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.update(msg))
         with refused(gcrylike.InvalidType):
             mac(value, msg)
         return

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from checks import refused
+from checks import bad_length_keys, check_setkey_refused, refused
 
 import gcrylike
 
@@ -480,11 +480,8 @@ def check_bad_key_length(h: Handle, keylen: int, key: bytes, iv: bytes, want: by
     """A ``keylen``-byte key (bytes, bytearray, memoryview) is refused with
     InvalidKeyLength and leaves no key (MissingKey) or, after a good key,
     that key; then ``key`` and ``iv`` encrypt 100 zero bytes to ``want``."""
-    for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-        with refused(gcrylike.InvalidKeyLength):
-            h.setkey(bad)
-    with refused(gcrylike.MissingKey):
-        h.encrypt(b"x")
+    check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                         lambda: h.encrypt(b"x"))
     h.setkey(key)
     # a refused key leaves a working key alone
     with refused(gcrylike.InvalidKeyLength):

@@ -50,7 +50,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from checks import refused
+from checks import bad_length_keys, check_each_refused, check_setkey_refused, refused
 from conftest import DriverCase, drivers, on_route
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -983,11 +983,8 @@ def test_bad_key_length(adi, keylen):
     rng = rng_for("bad-key", adi.variant)
     key, pt = rng.randbytes(32), rng.randbytes(64)
     with adi.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.encrypt(pt)
+        check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                             lambda: h.encrypt(pt))
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
             h.setkey(rng.randbytes(keylen))
@@ -1042,10 +1039,7 @@ def test_wrong_types(adi, bad):
     rng = rng_for("wrong-types")
     key, tweak, pt = rng.randbytes(32), rng.randbytes(8), rng.randbytes(48)
     with adi.open() as h:
-        with refused(gcrylike.InvalidType):
-            h.setkey(value)
-        with refused(gcrylike.MissingKey):
-            h.encrypt(pt)
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt))
         h.setkey(key)
         for call in (h.encrypt, h.decrypt):
             with refused(gcrylike.InvalidType):
@@ -1085,12 +1079,7 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
         "encrypt_sectors": lambda: h.encrypt_sectors(buf, 0, 16),
         "decrypt_sectors": lambda: h.decrypt_sectors(buf, 0, 32),
     }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    check_each_refused(gcrylike.HandleClosed, calls)
     assert buf == bytes(64)
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from checks import refused
+from checks import bad_length_keys, check_each_refused, check_setkey_refused, refused
 from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -718,11 +718,8 @@ def test_bad_key_length(aes, keylen):
     rng = rng_for("bad-key")
     key, data = rng.randbytes(32), rng.randbytes(48)
     with aes.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(rng.randbytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.encrypt_blocks(data)
+        check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                             lambda: h.encrypt_blocks(data))
         # a refused key leaves a keyed handle as it was
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
@@ -771,10 +768,7 @@ def test_wrong_types(aes, bad):
     rng = rng_for("wrong-types")
     key, data = rng.randbytes(32), rng.randbytes(32)
     with aes.open() as h:
-        with refused(gcrylike.InvalidType):
-            h.setkey(value)
-        with refused(gcrylike.MissingKey):
-            h.encrypt_blocks(data)
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt_blocks(data))
         h.setkey(key)
         for call in (h.encrypt_blocks, h.decrypt_blocks):
             with refused(gcrylike.InvalidType):
@@ -828,12 +822,7 @@ def test_closed_handle(aes):
         "encrypt-out": lambda: h.encrypt_blocks(bytes(16), out=bytearray(16)),
         "encrypt-badlen": lambda: h.encrypt_blocks(bytes(5)),
     }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    check_each_refused(gcrylike.HandleClosed, calls)
     h.close()  # idempotent
     with refused(gcrylike.HandleClosed):
         h.encrypt_blocks(bytes(16))
