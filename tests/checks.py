@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -63,6 +64,48 @@ def check_each_refused(cls: type[gcrylike.GcryError],
                 call()
         except AssertionError as e:
             raise AssertionError(f"{name}: {e}") from None
+
+
+def check_strided_refused(calls: Iterable[Callable[[], object]]) -> None:
+    """Each call, which passes a non-contiguous (strided) buffer, is refused
+    with a GcryError that is a ValueError or TypeError."""
+    for call in calls:
+        try:
+            call()
+        except gcrylike.GcryError as e:
+            assert isinstance(e, (ValueError, TypeError)), repr(e)
+        else:
+            pytest.fail("a strided buffer was accepted")
+
+
+def check_context_manager_closes(open_handle: Callable[[], object], key: bytes) -> None:
+    """A handle from ``open_handle()`` used in ``with`` is open inside and
+    closed after it (setkey is then refused with HandleClosed), also when
+    the block raises."""
+    with open_handle() as h:
+        assert not h.closed
+        h.setkey(key)
+    assert h.closed
+    with refused(gcrylike.HandleClosed):
+        h.setkey(key)
+    with pytest.raises(KeyError):
+        with open_handle() as h2:
+            h2.setkey(key)
+            raise KeyError("boom")
+    assert h2.closed
+
+
+def buffer_kinds(data: bytes) -> dict[str, object]:
+    """``data`` as each kind of readable buffer: bytes, bytearray, memoryview
+    (writable, read-only, cast) and array('B')."""
+    return {
+        "bytes": bytes(data),
+        "bytearray": bytearray(data),
+        "memoryview": memoryview(bytearray(data)),
+        "memoryview-readonly": memoryview(data),
+        "array-B": array.array("B", data),
+        "memoryview-cast": memoryview(bytearray(data)).cast("B"),
+    }
 
 
 def bad_length_keys(keylen: int) -> tuple[object, ...]:

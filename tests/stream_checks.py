@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from checks import bad_length_keys, check_setkey_refused, refused
+from checks import bad_length_keys, buffer_kinds, check_setkey_refused, refused
 
 import gcrylike
 
@@ -288,14 +288,7 @@ def check_input_and_output_types(h: Handle, key: bytes, iv: bytes, msg: bytes,
     """Keys and IVs as bytes, bytearray, memoryview and array('B'), data as
     any of six buffer kinds and ``out=`` as three writable ones all give
     ``want`` (results are ``bytes``); no input is modified."""
-    inputs = {
-        "bytes": bytes(msg),
-        "bytearray": bytearray(msg),
-        "memoryview": memoryview(bytearray(msg)),
-        "memoryview-readonly": memoryview(msg),
-        "array-B": array.array("B", msg),
-        "memoryview-cast": memoryview(bytearray(msg)).cast("B"),
-    }
+    inputs = buffer_kinds(msg)
     for kname, k in (("bytes", key), ("bytearray", bytearray(key)),
                      ("memoryview", memoryview(key)), ("array", array.array("B", key))):
         h.setkey(k)

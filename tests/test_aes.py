@@ -35,7 +35,13 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from checks import bad_length_keys, check_each_refused, check_setkey_refused, refused
+from checks import (
+    bad_length_keys,
+    check_each_refused,
+    check_setkey_refused,
+    check_strided_refused,
+    refused,
+)
 from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -791,14 +797,8 @@ def test_read_only_out_is_refused(aes):
 def test_non_contiguous_buffers(aes):
     with aes.keyed(bytes(32)) as h:
         strided = memoryview(bytearray(64))[::2]
-        for call in (lambda: h.encrypt_blocks(strided), lambda: h.setkey(strided),
-                     lambda: h.encrypt_blocks(bytes(32), out=strided)):
-            try:
-                call()
-            except gcrylike.GcryError as e:
-                assert isinstance(e, (ValueError, TypeError)), repr(e)
-            else:
-                pytest.fail("a strided buffer was accepted")
+        check_strided_refused([lambda: h.encrypt_blocks(strided), lambda: h.setkey(strided),
+                               lambda: h.encrypt_blocks(bytes(32), out=strided)])
 
 
 @EVERY_DRIVER
