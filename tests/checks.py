@@ -54,6 +54,26 @@ def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Ite
     pytest.fail(f"{cls.__name__} was not raised")
 
 
+def check_implementations_listing(algo: str | int, known: Sequence[str],
+                                  generic: str) -> dict[str, gcrylike.ImplementationInfo]:
+    """``gcrylike.implementations(algo)`` lists known drivers only, in the
+    order of ``known`` (best first); the portable driver ``generic`` is
+    there, needs no CPU feature and can always run; a driver is available
+    exactly when it has no reason not to be and this CPU has its features.
+    Returns the listing by driver name, for the caller's own checks."""
+    infos = gcrylike.implementations(algo)
+    names = [i.driver for i in infos]
+    assert names == [n for n in known if n in names], "drivers missing order or unknown"
+    assert generic in names
+    by_name = {i.driver: i for i in infos}
+    assert by_name[generic].features == frozenset()
+    assert by_name[generic].available, "the portable driver must always run"
+    for i in infos:
+        assert i.available == (i.reason == "")
+        assert i.available == (i.features <= gcrylike.hw_features())
+    return by_name
+
+
 def check_each_refused(cls: type[gcrylike.GcryError],
                        calls: Mapping[str, Callable[[], object]]) -> None:
     """Each of ``calls`` raises exactly ``cls`` (as :func:`refused` checks
