@@ -11,10 +11,11 @@ Independent answers only:
   (8-byte nonce: 64-bit block counter; 24-byte nonce: XChaCha20; ``seek``
   for positions) for the 8-byte form and XChaCha20, and pycryptodome's
   HChaCha20;
-* a small pure-Python ChaCha and HChaCha written here from RFC 8439 section
-  2 and the XChaCha draft section 2.2, with a round count (slow: it only sees
-  short inputs and spot checks; it is checked against the published vectors
-  and the outside implementations first).
+* a small pure-Python ChaCha and HChaCha from RFC 8439 section 2 and the
+  XChaCha draft section 2.2, with a round count (the block function here, the
+  rounds and HChaCha in tests/reference.py; slow: it only sees short inputs
+  and spot checks; it is checked against the published vectors and the
+  outside implementations first).
 
 Every test that needs randomness draws from ``random.Random`` with a fixed
 seed per test and algorithm (never per driver), so a failure reproduces and
@@ -34,6 +35,7 @@ import stream_checks
 from checks import check_implementations_listing, refused
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from reference import chacha_permute, hchacha
 from stream_checks import keyed, xor
 
 import gcrylike
@@ -83,29 +85,6 @@ def key_sizes(algo: str) -> tuple[int, ...]:
 _M32 = 0xFFFFFFFF
 _SIGMA = struct.unpack("<4I", b"expand 32-byte k")
 _TAU = struct.unpack("<4I", b"expand 16-byte k")
-_QUARTER_ROUNDS = (
-    (0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),  # columns
-    (0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14),  # diagonals
-)
-
-
-def _rotl(v: int, c: int) -> int:
-    return ((v << c) | (v >> (32 - c))) & _M32
-
-
-def _permute(state: list[int], rounds: int) -> list[int]:
-    x = list(state)
-    for _ in range(rounds // 2):
-        for a, b, c, d in _QUARTER_ROUNDS:
-            x[a] = (x[a] + x[b]) & _M32
-            x[d] = _rotl(x[d] ^ x[a], 16)
-            x[c] = (x[c] + x[d]) & _M32
-            x[b] = _rotl(x[b] ^ x[c], 12)
-            x[a] = (x[a] + x[b]) & _M32
-            x[d] = _rotl(x[d] ^ x[a], 8)
-            x[c] = (x[c] + x[d]) & _M32
-            x[b] = _rotl(x[b] ^ x[c], 7)
-    return x
 
 
 def _state(key: bytes, words12_15: tuple[int, ...]) -> list[int]:
@@ -120,16 +99,11 @@ def _state(key: bytes, words12_15: tuple[int, ...]) -> list[int]:
 def ref_block(key: bytes, words12_15: tuple[int, ...], rounds: int) -> bytes:
     """The ChaCha block function: one 64-byte keystream block."""
     inp = _state(key, words12_15)
-    out = _permute(inp, rounds)
+    out = chacha_permute(inp, rounds)
     return struct.pack("<16I", *((a + b) & _M32 for a, b in zip(out, inp, strict=True)))
 
 
-@cache
-def ref_hchacha(key: bytes, data: bytes, rounds: int) -> bytes:
-    """HChaCha: words 0-3 and 12-15 of the permuted state, no feed-forward."""
-    assert len(key) == 32 and len(data) == 16
-    x = _permute(_state(key, struct.unpack("<4I", data)), rounds)
-    return struct.pack("<8I", *x[:4], *x[12:])
+ref_hchacha = cache(hchacha)
 
 
 def initial_block(iv: bytes) -> int:

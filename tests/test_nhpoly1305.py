@@ -5,11 +5,11 @@ Independent answers only:
 
 * the Adiantum authors' vectors (tests/vectors/adiantum/NH.json for NH
   alone, NHPoly1305.json for the whole hash; google/adiantum, MIT);
-* a pure-Python NH and bare Poly1305 written here from the Adiantum paper
-  (Crowley and Biggers, ToSC 2018(4), sections 6.3 and 6.4) and RFC 8439
-  section 2.5.1: NH^T[256, 32, 4] with stride 2 over each 1024-byte chunk
-  of the message zero-padded to a multiple of 16, Poly1305 (clamped r, no
-  s) over the 32-byte NH outputs.  It is checked against both JSON files
+* a pure-Python NH and bare Poly1305 (tests/reference.py) from the
+  Adiantum paper (Crowley and Biggers, ToSC 2018(4), sections 6.3 and 6.4)
+  and RFC 8439 section 2.5.1: NH^T[256, 32, 4] with stride 2 over each
+  1024-byte chunk of the message zero-padded to a multiple of 16, Poly1305
+  (clamped r, no s) over the 32-byte NH outputs.  It is checked against both JSON files
   first, then compared with every driver on random messages.
 
 The key is 1088 bytes: the 16-byte Poly1305 r, then the 1072-byte NH key;
@@ -40,6 +40,7 @@ import mac_checks
 import pytest
 from checks import check_implementations_listing, refused
 from conftest import Driver, drivers, on_route
+from reference import nh, poly1305_bare
 
 import gcrylike
 
@@ -50,7 +51,7 @@ NH_KEY_BYTES = 1072
 UNIT = 1024          # NH message unit (one chunk)
 GRAIN = 16           # messages are zero-padded to a multiple of this
 P = (1 << 130) - 5
-M32, M64, M128 = (1 << 32) - 1, (1 << 64) - 1, (1 << 128) - 1
+M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 
 #: Every driver the amd64 build has; those missing from this build are
@@ -76,31 +77,15 @@ def _key_words(nh_key: bytes) -> tuple[int, ...]:
 
 
 def ref_nh(nh_key: bytes, msg: bytes) -> bytes:
-    """NH of one message of 16 .. 1024 bytes (a multiple of 16): four passes
-    p with the key shifted by 4p words; each 16-byte group (m0, m1, m2, m3)
-    adds (m0+k0)(m2+k2) + (m1+k1)(m3+k3), additions mod 2^32, products of
-    32-bit values, sums mod 2^64; the result is the four sums in le64."""
+    """NH (tests/reference.py) of one message of 16 .. 1024 bytes (a
+    multiple of 16) under the 1072-byte NH key."""
     assert len(msg) % GRAIN == 0 and 0 < len(msg) <= UNIT
-    k = _key_words(nh_key)
-    m = struct.unpack(f"<{len(msg) // 4}I", msg)
-    sums = []
-    for p in range(4):
-        s = 0
-        for i in range(0, len(m), 4):
-            j = i + 4 * p
-            s += (((m[i] + k[j]) & M32) * ((m[i + 2] + k[j + 2]) & M32)
-                  + ((m[i + 1] + k[j + 1]) & M32) * ((m[i + 3] + k[j + 3]) & M32))
-        sums.append(s & M64)
-    return struct.pack("<4Q", *sums)
+    return nh(_key_words(nh_key), msg)
 
 
 def ref_poly1305_bare(r_bytes: bytes, msg: bytes) -> bytes:
-    """Poly1305 without the s pad: the accumulator mod p, low 128 bits."""
-    r = int.from_bytes(r_bytes, "little") & CLAMP
-    acc = 0
-    for i in range(0, len(msg), 16):
-        acc = (acc + int.from_bytes(msg[i:i + 16] + b"\x01", "little")) * r % P
-    return (acc & M128).to_bytes(16, "little")
+    """Poly1305 without the s pad (tests/reference.py), 16 bytes le."""
+    return poly1305_bare(r_bytes, msg).to_bytes(16, "little")
 
 
 def ref_nhpoly1305(key: bytes, msg: bytes) -> bytes:
