@@ -152,6 +152,17 @@ def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF),
     return params
 
 
+def skip_unless_available(algo: str | int, *names: str) -> None:
+    """Skip the test (saying why) unless every driver in ``names`` of
+    ``algo`` is built and can run here."""
+    infos = {i.driver: i for i in gcrylike.implementations(algo)}
+    for d in names:
+        if d not in infos:
+            pytest.skip(f"{d} is not built")
+        if not infos[d].available:
+            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
+
+
 @contextlib.contextmanager
 def denied_for(case: DriverCase) -> Iterator[None]:
     """Deny the features that route ``case`` needs denied, on top of the

@@ -58,7 +58,7 @@ from checks import (
     check_setkey_refused,
     refused,
 )
-from conftest import DriverCase, drivers, on_route
+from conftest import DriverCase, drivers, on_route, skip_unless_available
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from reference import M32, M128, SIGMA, chacha_permute, hchacha, nh, poly1305_bare
@@ -405,16 +405,6 @@ def test_variant_argument():
             raise AssertionError(f"variant {bad!r}: {e}") from None
 
 
-def _need_available(variant: str, *tiers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(SPEC_NAME[variant])}
-    for t in tiers:
-        d = f"adiantum-{variant}-{t}"
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def _check_chosen(variant: str, expected: str) -> None:
     vecs = ALL_VECTORS[variant][::23]
     with gcrylike.tweakable_open(SPEC_NAME[variant]) as h:
@@ -430,7 +420,8 @@ def _check_chosen(variant: str, expected: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deny_avx2_chooses_sse2(variant, hwf_deny):
-    _need_available(variant, "amd64-avx2", "amd64-sse2")
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx2",
+                          f"adiantum-{variant}-amd64-sse2")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     aesni = "aesni" in gcrylike.hw_features()
@@ -442,7 +433,7 @@ def test_deny_avx2_chooses_sse2(variant, hwf_deny):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deny_aesni_chooses_a_non_aesni_driver(variant, hwf_deny):
-    _need_available(variant, "generic-aesni")
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-generic-aesni")
     previous = hwf_deny("aesni")
     hwf_deny(previous | {"aesni"})
     best = next(i.driver for i in gcrylike.implementations(SPEC_NAME[variant]) if i.available)

@@ -43,7 +43,7 @@ from checks import (
     check_strided_refused,
     refused,
 )
-from conftest import Driver, drivers, on_route
+from conftest import Driver, drivers, on_route, skip_unless_available
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
@@ -380,17 +380,8 @@ def test_unknown_impl(impl):
         gcrylike.block_cipher_open(ALGO, impl=impl)
 
 
-def _need_available(*drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(ALGO)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def test_deny_aesni_chooses_generic(hwf_deny):
-    _need_available("aes256-amd64-aesni", "aes256-generic")
+    skip_unless_available(ALGO, "aes256-amd64-aesni", "aes256-generic")
     previous = hwf_deny("aesni")
     hwf_deny(previous | {"aesni"})
     assert "aesni" not in gcrylike.hw_features()
@@ -412,7 +403,7 @@ def test_deny_aesni_chooses_generic(hwf_deny):
 
 def test_handle_keeps_its_driver_when_denied_later(hwf_deny):
     """The deny list applies to handles opened afterwards."""
-    _need_available("aes256-amd64-aesni")
+    skip_unless_available(ALGO, "aes256-amd64-aesni")
     rng = rng_for("deny-later")
     key, data = rng.randbytes(32), rng.randbytes(160)
     with gcrylike.block_cipher_open(ALGO) as h:

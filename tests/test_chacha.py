@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 import stream_checks
 from checks import check_implementations_listing, refused
+from conftest import skip_unless_available
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from reference import chacha_permute, hchacha
@@ -462,15 +463,6 @@ def test_unknown_impl(algo, impl):
         gcrylike.cipher_open(algo, impl=impl)
 
 
-def _need_available(algo: str, *drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(algo)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def _check_chosen(algo: str, expected: str) -> None:
     rng = rng_for("deny", algo)
     key, iv = random_key_iv(rng, algo)
@@ -488,7 +480,7 @@ def _check_chosen(algo: str, expected: str) -> None:
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_deny_avx2_chooses_ssse3(algo, hwf_deny):
-    _need_available(algo, f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3")
+    skip_unless_available(algo, f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     _check_chosen(algo, f"{algo}-amd64-ssse3")
@@ -502,7 +494,7 @@ def test_deny_avx2_chooses_ssse3(algo, hwf_deny):
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_deny_ssse3_chooses_generic(algo, hwf_deny):
-    _need_available(algo, f"{algo}-amd64-ssse3")
+    skip_unless_available(algo, f"{algo}-amd64-ssse3")
     previous = hwf_deny("ssse3")
     hwf_deny(previous | {"ssse3"})
     _check_chosen(algo, f"{algo}-generic")

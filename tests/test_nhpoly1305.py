@@ -39,7 +39,7 @@ from pathlib import Path
 import mac_checks
 import pytest
 from checks import check_implementations_listing, refused
-from conftest import Driver, drivers, on_route
+from conftest import Driver, drivers, on_route, skip_unless_available
 from reference import nh, poly1305_bare
 
 import gcrylike
@@ -247,15 +247,6 @@ def test_unknown_impl(impl):
         gcrylike.mac(ALGO, bytes(KEY_BYTES), b"", impl=impl)
 
 
-def _need_available(*drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(ALGO)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def _check_chosen(expected: str) -> None:
     rng = rng_for("deny")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(3000)
@@ -269,7 +260,7 @@ def _check_chosen(expected: str) -> None:
 
 
 def test_deny_avx2_chooses_sse2(hwf_deny):
-    _need_available("nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2")
+    skip_unless_available(ALGO, "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     _check_chosen("nhpoly1305-amd64-sse2")
@@ -278,7 +269,7 @@ def test_deny_avx2_chooses_sse2(hwf_deny):
 
 
 def test_deny_sse2_and_avx2_chooses_generic(hwf_deny):
-    _need_available("nhpoly1305-amd64-sse2")
+    skip_unless_available(ALGO, "nhpoly1305-amd64-sse2")
     previous = hwf_deny(())  # read the list, then deny more on top
     hwf_deny(previous | {"sse2", "avx2"})
     _check_chosen("nhpoly1305-generic")
