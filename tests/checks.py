@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import array
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import pytest
@@ -50,3 +52,125 @@ def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Ite
         assert e.code == want, f"{cls.__name__} has code {e.code!r}, expected {want!r}"
         return
     pytest.fail(f"{cls.__name__} was not raised")
+
+
+def check_implementations_listing(algo: str | int, known: Sequence[str],
+                                  generic: str) -> dict[str, gcrylike.ImplementationInfo]:
+    """``gcrylike.implementations(algo)`` lists known drivers only, in the
+    order of ``known`` (best first); the portable driver ``generic`` is
+    there, needs no CPU feature and can always run; a driver is available
+    exactly when it has no reason not to be and this CPU has its features.
+    Returns the listing by driver name, for the caller's own checks."""
+    infos = gcrylike.implementations(algo)
+    names = [i.driver for i in infos]
+    assert names == [n for n in known if n in names], "drivers missing order or unknown"
+    assert generic in names
+    by_name = {i.driver: i for i in infos}
+    assert by_name[generic].features == frozenset()
+    assert by_name[generic].available, "the portable driver must always run"
+    for i in infos:
+        assert i.available == (i.reason == "")
+        assert i.available == (i.features <= gcrylike.hw_features())
+    return by_name
+
+
+def check_each_refused(cls: type[gcrylike.GcryError],
+                       calls: Mapping[str, Callable[[], object]]) -> None:
+    """Each of ``calls`` raises exactly ``cls`` (as :func:`refused` checks
+    it); a failure names the call."""
+    for name, call in calls.items():
+        try:
+            with refused(cls):
+                call()
+        except AssertionError as e:
+            raise AssertionError(f"{name}: {e}") from None
+
+
+def check_strided_refused(calls: Iterable[Callable[[], object]]) -> None:
+    """Each call, which passes a non-contiguous (strided) buffer, is refused
+    with a GcryError that is a ValueError or TypeError."""
+    for call in calls:
+        try:
+            call()
+        except gcrylike.GcryError as e:
+            assert isinstance(e, (ValueError, TypeError)), repr(e)
+        else:
+            pytest.fail("a strided buffer was accepted")
+
+
+def check_context_manager_closes(open_handle: Callable[[], object], key: bytes) -> None:
+    """A handle from ``open_handle()`` used in ``with`` is open inside and
+    closed after it (setkey is then refused with HandleClosed), also when
+    the block raises."""
+    with open_handle() as h:
+        assert not h.closed
+        h.setkey(key)
+    assert h.closed
+    with refused(gcrylike.HandleClosed):
+        h.setkey(key)
+    with pytest.raises(KeyError):
+        with open_handle() as h2:
+            h2.setkey(key)
+            raise KeyError("boom")
+    assert h2.closed
+
+
+def buffer_kinds(data: bytes) -> dict[str, object]:
+    """``data`` as each kind of readable buffer: bytes, bytearray, memoryview
+    (writable, read-only, cast) and array('B')."""
+    return {
+        "bytes": bytes(data),
+        "bytearray": bytearray(data),
+        "memoryview": memoryview(bytearray(data)),
+        "memoryview-readonly": memoryview(data),
+        "array-B": array.array("B", data),
+        "memoryview-cast": memoryview(bytearray(data)).cast("B"),
+    }
+
+
+def bad_length_keys(keylen: int) -> tuple[object, ...]:
+    """A ``keylen``-byte key as bytes, bytearray and memoryview."""
+    return bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))
+
+
+def check_setkey_refused(h, bad_keys: Iterable[object], cls: type[gcrylike.GcryError],
+                         use: Callable[[], object]) -> None:
+    """``h.setkey`` refuses each of ``bad_keys`` with ``cls`` and the handle
+    (which had no key) is left without one: ``use()`` is refused with
+    MissingKey."""
+    for bad in bad_keys:
+        with refused(cls):
+            h.setkey(bad)
+    with refused(gcrylike.MissingKey):
+        use()
+
+
+#: One job of :func:`check_threads_share_one_object`: nonce, message, the
+#: further arguments of encrypt/decrypt (the AAD, or none) and the sealed box.
+SealJob = tuple[bytes, bytes, tuple[bytes, ...], bytes]
+
+
+def check_threads_share_one_object(box, jobs: Sequence[Sequence[SealJob]], name: str) -> None:
+    """One thread per list in ``jobs``, released together, each seals and
+    opens its jobs twice on the one object ``box`` (an AEAD or a SecretBox):
+    every result is right and every thread finishes within 120 s.  ``name``
+    (the driver) labels a failure."""
+    start = threading.Barrier(len(jobs))
+    errors: list[str] = []
+
+    def work(t: int) -> None:
+        start.wait()
+        for rounds in range(2):
+            for i, (nonce, msg, extra, sealed) in enumerate(jobs[t]):
+                if box.encrypt(nonce, msg, *extra) != sealed:
+                    errors.append(f"thread {t} encrypt {i} round {rounds}")
+                if box.decrypt(nonce, sealed, *extra) != msg:
+                    errors.append(f"thread {t} decrypt {i} round {rounds}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(len(jobs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=120)
+    assert not any(th.is_alive() for th in threads), name
+    assert not errors, (name, errors[:5])

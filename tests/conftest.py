@@ -19,8 +19,8 @@ through ``GCRYLIKE_HWF_DENY``) is skipped with its ``.reason``.
 
 Nothing here knows about a particular cipher; it works for any registered
 algorithm (CHACHA20, XCHACHA20, ...).  Test files for the other kinds (MACs,
-AEADs, ...) build their own fixture on :func:`drivers` and :func:`denied_for`,
-with a small driver class that opens their kind of handle.
+AEADs, ...) build their own fixture on :func:`drivers` and :func:`on_route`,
+with :class:`Driver` or a small driver class that opens their kind of handle.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pytest
 
@@ -35,6 +36,8 @@ import gcrylike
 
 ROUTE_IMPL = "impl"
 ROUTE_HWF = "hwf"
+
+D = TypeVar("D")
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,17 @@ def drivers(algo: str | int, routes: Iterable[str] = (ROUTE_IMPL, ROUTE_HWF),
     return params
 
 
+def skip_unless_available(algo: str | int, *names: str) -> None:
+    """Skip the test (saying why) unless every driver in ``names`` of
+    ``algo`` is built and can run here."""
+    infos = {i.driver: i for i in gcrylike.implementations(algo)}
+    for d in names:
+        if d not in infos:
+            pytest.skip(f"{d} is not built")
+        if not infos[d].available:
+            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
+
+
 @contextlib.contextmanager
 def denied_for(case: DriverCase) -> Iterator[None]:
     """Deny the features that route ``case`` needs denied, on top of the
@@ -159,6 +173,23 @@ def denied_for(case: DriverCase) -> Iterator[None]:
         yield
     finally:
         _set_deny(previous)
+
+
+def _open_and_close(d) -> None:
+    d.open().close()
+
+
+def on_route(case: DriverCase, make: Callable[[DriverCase], D],
+             reach: Callable[[D], object] = _open_and_close) -> Iterator[D]:
+    """The body of a driver fixture: yields ``make(case)`` with the features
+    that route ``case`` needs denied (the deny list is restored afterwards
+    whatever happens), once ``reach`` has opened a handle through it, which
+    proves that the route really reaches this driver (the driver class
+    checks what it got).  Use ``yield from on_route(request.param, ...)``."""
+    with denied_for(case):
+        d = make(case)
+        reach(d)
+        yield d
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -187,10 +218,7 @@ def driver(request: pytest.FixtureRequest) -> Iterator[Driver]:
     case: DriverCase = getattr(request, "param", None)
     if case is None:
         pytest.fail("the `driver` fixture needs @pytest.mark.algorithms(...)")
-    with denied_for(case):
-        d = Driver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(case, Driver)
 
 
 @pytest.fixture

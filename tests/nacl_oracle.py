@@ -143,7 +143,10 @@ def _rotl(v: int, c: int) -> int:
     return ((v << c) | (v >> (32 - c))) & M32
 
 
-def _rounds(x: list[int], rounds: int) -> list[int]:
+def salsa20_rounds(x: list[int], rounds: int) -> list[int]:
+    """``rounds`` Salsa20 rounds (double rounds: columnround, then rowround)
+    over the 16-word state ``x``; no feed-forward.  test_salsa20.py's
+    reference block function uses them too."""
     x = list(x)
 
     def quarterround(a: int, b: int, c: int, d: int) -> None:
@@ -173,7 +176,7 @@ def _state(key: bytes, w6_9: tuple[int, ...]) -> list[int]:
 def ref_hsalsa20(key: bytes, data: bytes, rounds: int = 20) -> bytes:
     """HSalsa20: the Salsa20 rounds over constants, key and the 16-byte
     input, no feed-forward; words 0, 5, 10, 15, 6, 7, 8, 9."""
-    x = _rounds(_state(key, struct.unpack("<4I", data)), rounds)
+    x = salsa20_rounds(_state(key, struct.unpack("<4I", data)), rounds)
     return struct.pack("<8I", *(x[i] for i in (0, 5, 10, 15, 6, 7, 8, 9)))
 
 
@@ -184,7 +187,7 @@ def ref_xsalsa20_block(key: bytes, nonce: bytes, block: int, rounds: int = 20) -
     assert len(key) == 32 and len(nonce) == 24 and 0 <= block < END
     inp = _state(ref_hsalsa20(key, nonce[:16], rounds),
                  (*struct.unpack("<2I", nonce[16:]), block & M32, block >> 32))
-    x = _rounds(inp, rounds)
+    x = salsa20_rounds(inp, rounds)
     return struct.pack("<16I", *((a + b) & M32 for a, b in zip(x, inp, strict=True)))
 
 
@@ -192,8 +195,3 @@ def ref_keystream(key: bytes, nonce: bytes, nbytes: int, block: int = 0) -> byte
     nblocks = -(-nbytes // 64)
     return b"".join(ref_xsalsa20_block(key, nonce, block + i)
                     for i in range(nblocks))[:nbytes]
-
-
-def xor(a: bytes, b: bytes) -> bytes:
-    assert len(a) == len(b)
-    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")

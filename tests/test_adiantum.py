@@ -8,11 +8,12 @@ Independent answers only:
 * a reference Adiantum written here from the paper (Crowley and Biggers,
   ToSC 2018(4), section 2 and 6) out of outside or pure-Python parts:
   ``cryptography``'s AES-256, pycryptodome's XChaCha20, a pure-Python
-  XChaCha12 (RFC 8439 section 2.3 and draft-irtf-cfrg-xchacha section 2.2,
-  written here) and the pure-Python NHPoly1305 of test_nhpoly1305.py's kind
-  (written again here, so this file stands alone).  It is checked against
-  every JSON vector, both directions, before it is trusted; it then answers
-  for lengths and tweaks the vectors do not have.
+  XChaCha12 (RFC 8439 section 2.3 and draft-irtf-cfrg-xchacha section 2.2)
+  and a pure-Python NHPoly1305, both on the ChaCha, NH and bare Poly1305
+  pieces of tests/reference.py (which test_chacha.py and test_nhpoly1305.py
+  check against their vectors too).  It is checked against every JSON
+  vector, both directions, before it is trusted; it then answers for
+  lengths and tweaks the vectors do not have.
 
 The construction: key K; XChaCha(K, nonce 1 || 0^23) gives K_E (32 bytes,
 AES-256) || K_T (16, Poly1305 r for the tweak) || K_L (16) || K_N (1072)
@@ -50,10 +51,17 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from checks import (
+    bad_length_keys,
+    check_each_refused,
+    check_implementations_listing,
+    check_setkey_refused,
+    refused,
+)
+from conftest import DriverCase, drivers, on_route, skip_unless_available
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from reference import M32, M128, SIGMA, chacha_permute, hchacha, nh, poly1305_bare
 
 import gcrylike
 
@@ -66,9 +74,6 @@ TIERS = ("amd64-avx2-aesni", "amd64-avx2", "amd64-sse2-aesni", "amd64-sse2",
          "generic-aesni", "generic")
 BLOCK = 16
 MAX_TWEAK = 32
-M32, M64, M128 = (1 << 32) - 1, (1 << 64) - 1, (1 << 128) - 1
-P1305 = (1 << 130) - 5
-CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "adiantum"
 H = bytes.fromhex
@@ -82,30 +87,6 @@ def rng_for(*tags: object) -> random.Random:
 # Reference parts: XChaCha, bare Poly1305, NH / NHPoly1305, AES
 # ---------------------------------------------------------------------------
 
-_SIGMA = struct.unpack("<4I", b"expand 32-byte k")
-_QR = ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),
-       (0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))
-
-
-def _permute(x: list[int], rounds: int) -> list[int]:
-    x = list(x)
-    for _ in range(rounds // 2):
-        for a, b, c, d in _QR:
-            x[a] = (x[a] + x[b]) & M32
-            t = x[d] ^ x[a]
-            x[d] = ((t << 16) | (t >> 16)) & M32
-            x[c] = (x[c] + x[d]) & M32
-            t = x[b] ^ x[c]
-            x[b] = ((t << 12) | (t >> 20)) & M32
-            x[a] = (x[a] + x[b]) & M32
-            t = x[d] ^ x[a]
-            x[d] = ((t << 8) | (t >> 24)) & M32
-            x[c] = (x[c] + x[d]) & M32
-            t = x[b] ^ x[c]
-            x[b] = ((t << 7) | (t >> 25)) & M32
-    return x
-
-
 def ref_xchacha_stream(key: bytes, nonce: bytes, n: int, rounds: int) -> bytes:
     """``n`` bytes of XChaCha keystream from block 0."""
     if rounds == 20:  # an outside implementation (32-bit counter: enough here)
@@ -118,49 +99,23 @@ def pure_xchacha_stream(key: bytes, nonce: bytes, n: int, rounds: int) -> bytes:
     nonce's first 16 bytes, then ChaCha with a 64-bit block counter and the
     nonce's last 8 bytes."""
     assert len(key) == 32 and len(nonce) == 24
-    x = _permute([*_SIGMA, *struct.unpack("<8I", key), *struct.unpack("<4I", nonce[:16])],
-                  rounds)
-    subkey = (*x[:4], *x[12:])
+    subkey = struct.unpack("<8I", hchacha(key, nonce[:16], rounds))
     tail = struct.unpack("<2I", nonce[16:])
     blocks = []
     for i in range(-(-n // 64)):
-        state = [*_SIGMA, *subkey, i & M32, i >> 32, *tail]
-        out = _permute(state, rounds)
+        state = [*SIGMA, *subkey, i & M32, i >> 32, *tail]
+        out = chacha_permute(state, rounds)
         blocks.append(struct.pack("<16I", *((a + b) & M32 for a, b in
                                             zip(out, state, strict=True))))
     return b"".join(blocks)[:n]
-
-
-def ref_poly1305_bare(r_bytes: bytes, msg: bytes) -> int:
-    """Poly1305 (RFC 8439 2.5.1) without s: the accumulator mod p, mod 2^128."""
-    r = int.from_bytes(r_bytes, "little") & CLAMP
-    acc = 0
-    for i in range(0, len(msg), 16):
-        acc = (acc + int.from_bytes(msg[i:i + 16] + b"\x01", "little")) * r % P1305
-    return acc & M128
-
-
-def ref_nh(key_words: tuple[int, ...], msg: bytes) -> bytes:
-    """NH over one chunk (16 .. 1024 bytes, a multiple of 16): stride 2,
-    four passes with the key shifted by 4 words each, sums mod 2^64."""
-    m = struct.unpack(f"<{len(msg) // 4}I", msg)
-    sums = []
-    for p in range(4):
-        s = 0
-        for i in range(0, len(m), 4):
-            j = i + 4 * p
-            s += (((m[i] + key_words[j]) & M32) * ((m[i + 2] + key_words[j + 2]) & M32)
-                  + ((m[i + 1] + key_words[j + 1]) & M32) * ((m[i + 3] + key_words[j + 3]) & M32))
-        sums.append(s & M64)
-    return struct.pack("<4Q", *sums)
 
 
 def ref_nhpoly1305(key: bytes, msg: bytes) -> int:
     """16-byte r || 1072-byte NH key; the message zero-padded to 16 bytes."""
     words = struct.unpack("<268I", key[16:])
     padded = bytes(msg) + bytes(-len(msg) % 16)
-    hashes = b"".join(ref_nh(words, padded[i:i + 1024]) for i in range(0, len(padded), 1024))
-    return ref_poly1305_bare(key[:16], hashes)
+    hashes = b"".join(nh(words, padded[i:i + 1024]) for i in range(0, len(padded), 1024))
+    return poly1305_bare(key[:16], hashes)
 
 
 @dataclass(frozen=True)
@@ -193,7 +148,7 @@ def ref_crypt(key: bytes, tweak: bytes, data: bytes, rounds: int, encrypting: bo
     data, tweak = bytes(data), bytes(tweak)
     k = ref_subkeys(bytes(key), rounds)
     left, right = data[:-16], data[-16:]
-    h_t = ref_poly1305_bare(k.tweak_r, struct.pack("<QQ", 8 * len(left), 0) + tweak)
+    h_t = poly1305_bare(k.tweak_r, struct.pack("<QQ", 8 * len(left), 0) + tweak)
 
     def full_hash(x: bytes) -> int:
         return h_t + ref_nhpoly1305(k.hash_key, x)
@@ -299,11 +254,7 @@ class AdiDriver:
 @pytest.fixture
 def adi(request: pytest.FixtureRequest) -> Iterator[AdiDriver]:
     """One Adiantum driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AdiDriver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, AdiDriver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize(
@@ -355,7 +306,7 @@ def test_reference_parts():
     for n in (0, 5, 16, 33):
         r, s, m = rng.randbytes(16), rng.randbytes(16), rng.randbytes(n)
         tag = Poly1305.generate_tag(r + s, m)
-        assert _bytes16(ref_poly1305_bare(r, m) + _le(s)) == tag
+        assert _bytes16(poly1305_bare(r, m) + _le(s)) == tag
     for n in (16, 17, 47, 1040, 1041, 2100):
         for rounds in (12, 20):
             k, t, p = rng.randbytes(32), rng.randbytes(rng.randrange(33)), rng.randbytes(n)
@@ -409,18 +360,12 @@ def test_unknown_tweakable(name):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_implementations_listing(variant):
-    infos = gcrylike.implementations(SPEC_NAME[variant])
-    names = [i.driver for i in infos]
-    allowed = [f"adiantum-{variant}-{t}" for t in TIERS]
-    assert names == [n for n in allowed if n in names], "drivers missing order or unknown"
-    by_name = {i.driver: i for i in infos}
-    assert by_name[f"adiantum-{variant}-generic"].features == frozenset()
-    assert by_name[f"adiantum-{variant}-generic"].available
-    for i in infos:
+    by_name = check_implementations_listing(SPEC_NAME[variant],
+                                            [f"adiantum-{variant}-{t}" for t in TIERS],
+                                            f"adiantum-{variant}-generic")
+    for i in by_name.values():
         assert ("aesni" in i.features) == i.driver.endswith("-aesni"), i.driver
         assert ("avx2" in i.features) == ("-avx2" in i.driver), i.driver
-        assert i.available == (i.reason == "")
-        assert i.available == (i.features <= gcrylike.hw_features())
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -460,16 +405,6 @@ def test_variant_argument():
             raise AssertionError(f"variant {bad!r}: {e}") from None
 
 
-def _need_available(variant: str, *tiers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(SPEC_NAME[variant])}
-    for t in tiers:
-        d = f"adiantum-{variant}-{t}"
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def _check_chosen(variant: str, expected: str) -> None:
     vecs = ALL_VECTORS[variant][::23]
     with gcrylike.tweakable_open(SPEC_NAME[variant]) as h:
@@ -485,7 +420,8 @@ def _check_chosen(variant: str, expected: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deny_avx2_chooses_sse2(variant, hwf_deny):
-    _need_available(variant, "amd64-avx2", "amd64-sse2")
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx2",
+                          f"adiantum-{variant}-amd64-sse2")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     aesni = "aesni" in gcrylike.hw_features()
@@ -497,7 +433,7 @@ def test_deny_avx2_chooses_sse2(variant, hwf_deny):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deny_aesni_chooses_a_non_aesni_driver(variant, hwf_deny):
-    _need_available(variant, "generic-aesni")
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-generic-aesni")
     previous = hwf_deny("aesni")
     hwf_deny(previous | {"aesni"})
     best = next(i.driver for i in gcrylike.implementations(SPEC_NAME[variant]) if i.available)
@@ -987,11 +923,8 @@ def test_bad_key_length(adi, keylen):
     rng = rng_for("bad-key", adi.variant)
     key, pt = rng.randbytes(32), rng.randbytes(64)
     with adi.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.encrypt(pt)
+        check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                             lambda: h.encrypt(pt))
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
             h.setkey(rng.randbytes(keylen))
@@ -1046,10 +979,7 @@ def test_wrong_types(adi, bad):
     rng = rng_for("wrong-types")
     key, tweak, pt = rng.randbytes(32), rng.randbytes(8), rng.randbytes(48)
     with adi.open() as h:
-        with refused(gcrylike.InvalidType):
-            h.setkey(value)
-        with refused(gcrylike.MissingKey):
-            h.encrypt(pt)
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt))
         h.setkey(key)
         for call in (h.encrypt, h.decrypt):
             with refused(gcrylike.InvalidType):
@@ -1089,12 +1019,7 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
         "encrypt_sectors": lambda: h.encrypt_sectors(buf, 0, 16),
         "decrypt_sectors": lambda: h.decrypt_sectors(buf, 0, 32),
     }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    check_each_refused(gcrylike.HandleClosed, calls)
     assert buf == bytes(64)
 
 

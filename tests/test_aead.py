@@ -7,7 +7,7 @@ XChaCha draft's A.3.1, Wycheproof in tests/vectors/wycheproof/),
 ``cryptography``'s ChaCha20Poly1305 (OpenSSL), pycryptodome's
 ChaCha20_Poly1305 (a 24-byte nonce selects XChaCha20-Poly1305), and for
 XChaCha a second path through ``cryptography``: a pure-Python HChaCha20
-written here from the draft (section 2.2) gives the subkey.
+from the draft (section 2.2; tests/reference.py) gives the subkey.
 
 Every driver is reached twice, as tests/conftest.py does for ciphers: forced
 with ``impl=`` and chosen under a hardware-feature deny list.  (conftest's
@@ -22,20 +22,19 @@ from __future__ import annotations
 import array
 import json
 import random
-import struct
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
-from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from checks import check_threads_share_one_object, refused
+from conftest import DriverCase, drivers, on_route
 from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeChaChaPoly
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as OpenSSLChaChaPoly
+from reference import hchacha
 
 import gcrylike
 from gcrylike import ErrorCode
@@ -79,46 +78,11 @@ def rng_for(*tags: object) -> random.Random:
 # Oracles
 # ---------------------------------------------------------------------------
 
-_M32 = 0xFFFFFFFF
-
-
-def _rotl(v: int, c: int) -> int:
-    return ((v << c) | (v >> (32 - c))) & _M32
-
-
-def hchacha20(key: bytes, nonce16: bytes) -> bytes:
-    """HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2): the ChaCha20
-    rounds over constants, key and a 16-byte nonce; words 0-3 and 12-15."""
-    x = [*struct.unpack("<4I", b"expand 32-byte k"), *struct.unpack("<8I", key),
-         *struct.unpack("<4I", nonce16)]
-
-    def qr(a: int, b: int, c: int, d: int) -> None:
-        x[a] = (x[a] + x[b]) & _M32
-        x[d] = _rotl(x[d] ^ x[a], 16)
-        x[c] = (x[c] + x[d]) & _M32
-        x[b] = _rotl(x[b] ^ x[c], 12)
-        x[a] = (x[a] + x[b]) & _M32
-        x[d] = _rotl(x[d] ^ x[a], 8)
-        x[c] = (x[c] + x[d]) & _M32
-        x[b] = _rotl(x[b] ^ x[c], 7)
-
-    for _ in range(10):
-        qr(0, 4, 8, 12)
-        qr(1, 5, 9, 13)
-        qr(2, 6, 10, 14)
-        qr(3, 7, 11, 15)
-        qr(0, 5, 10, 15)
-        qr(1, 6, 11, 12)
-        qr(2, 7, 8, 13)
-        qr(3, 4, 9, 14)
-    return struct.pack("<8I", *x[0:4], *x[12:16])
-
-
 def openssl_seal(algo: Algo, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
     """ct || tag from cryptography (XChaCha: HChaCha20 subkey, RFC nonce
     0^4 || nonce[16:24], draft section 2.3)."""
     if algo is XCHACHA:
-        key, nonce = hchacha20(key, nonce[:16]), bytes(4) + nonce[16:]
+        key, nonce = hchacha(key, nonce[:16], 20), bytes(4) + nonce[16:]
     return OpenSSLChaChaPoly(key).encrypt(nonce, data, aad)
 
 
@@ -251,6 +215,11 @@ class AeadDriver:
             self._check(h.info.driver, "setkey")
         return h
 
+    def reach(self) -> None:
+        """A streaming handle and a one-shot object, each on this driver."""
+        self.stream().close()
+        self.box(bytes(32)).close()
+
     def oracle(self, key: bytes, nonce: bytes, data: bytes, aad: bytes) -> bytes:
         return oracle(self.algo, key, nonce, data, aad)
 
@@ -261,12 +230,7 @@ class AeadDriver:
 @pytest.fixture
 def aead(request: pytest.FixtureRequest) -> Iterator[AeadDriver]:
     """One AEAD driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AeadDriver(case)
-        d.stream().close()
-        d.box(bytes(32)).close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, AeadDriver, AeadDriver.reach)
 
 
 def routes(algo: Algo) -> list:
@@ -316,7 +280,7 @@ def stream_open(h: gcrylike.AeadHandle, nonce: bytes, sealed: bytes, aad: bytes,
 
 def test_hchacha20_reference():
     # draft-irtf-cfrg-xchacha-03 section 2.2.1
-    got = hchacha20(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927"))
+    got = hchacha(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927"), 20)
     assert got.hex() == "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc"
     assert gcrylike.hchacha(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927")
                             ) == got
@@ -747,30 +711,11 @@ def test_threads_share_one_object(algo, available_drivers):
         for _i in range(per_thread):
             nonce, aad = rng.randbytes(algo.nonce_size), rng.randbytes(rng.randrange(50))
             msg = rng.randbytes(rng.choice((rng.randrange(5000), rng.randrange(300000))))
-            mine.append((nonce, aad, msg, openssl_seal(algo, key, nonce, msg, aad)))
+            mine.append((nonce, msg, (aad,), openssl_seal(algo, key, nonce, msg, aad)))
         jobs.append(mine)
     for name in available_drivers(algo.name):
-        box = algo.cls(key, impl=name)
-        start = threading.Barrier(nthreads)
-        errors: list[str] = []
-
-        def work(t: int, box=box, start=start, errors=errors) -> None:
-            start.wait()
-            for rounds in range(2):
-                for i, (nonce, aad, msg, sealed) in enumerate(jobs[t]):
-                    if box.encrypt(nonce, msg, aad) != sealed:
-                        errors.append(f"thread {t} encrypt {i} round {rounds}")
-                    if box.decrypt(nonce, sealed, aad) != msg:
-                        errors.append(f"thread {t} decrypt {i} round {rounds}")
-
-        threads = [threading.Thread(target=work, args=(t,)) for t in range(nthreads)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(timeout=120)
-        assert not any(th.is_alive() for th in threads), name
-        assert not errors, (name, errors[:5])
-        box.close()
+        with algo.cls(key, impl=name) as box:
+            check_threads_share_one_object(box, jobs, name)
 
 
 # ---------------------------------------------------------------------------

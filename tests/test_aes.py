@@ -35,8 +35,15 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from checks import (
+    bad_length_keys,
+    check_each_refused,
+    check_implementations_listing,
+    check_setkey_refused,
+    check_strided_refused,
+    refused,
+)
+from conftest import Driver, drivers, on_route, skip_unless_available
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
@@ -259,44 +266,11 @@ ALL_KATS = [C3, *SP800_38A_F15, *AESAVS]
 # Drivers: every implementation, forced (impl=) and chosen (deny list)
 # ---------------------------------------------------------------------------
 
-class AesDriver:
-    """What the ``aes`` fixture hands a test: block cipher handles on one driver."""
-
-    def __init__(self, case: DriverCase) -> None:
-        self.case = case
-        self.name = case.driver
-
-    def open(self) -> gcrylike.BlockCipherHandle:
-        if self.case.route == "impl":
-            h = gcrylike.block_cipher_open(ALGO, impl=self.name)
-        else:
-            h = gcrylike.block_cipher_open(ALGO)
-        if h.info.driver != self.name:
-            got = h.info.driver
-            h.close()
-            raise AssertionError(f"block_cipher_open({ALGO!r}) chose {got}, expected "
-                                 f"{self.name} (route {self.case.id}, active features "
-                                 f"{sorted(gcrylike.hw_features())})")
-        return h
-
-    def keyed(self, key: bytes) -> gcrylike.BlockCipherHandle:
-        h = self.open()
-        h.setkey(key)
-        assert h.info.driver == self.name, "setkey moved the handle to another driver"
-        return h
-
-    def __repr__(self) -> str:
-        return f"<AesDriver {self.case.id}>"
-
-
 @pytest.fixture
-def aes(request: pytest.FixtureRequest) -> Iterator[AesDriver]:
-    """One AES-256 driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = AesDriver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+def aes(request: pytest.FixtureRequest) -> Iterator[Driver]:
+    """One AES-256 driver (block cipher handles); the deny list is restored
+    afterwards."""
+    yield from on_route(request.param, Driver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("aes", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)
@@ -394,18 +368,9 @@ def test_other_aes_sizes_are_unknown(name):
 
 
 def test_implementations_listing():
-    infos = gcrylike.implementations(ALGO)
-    names = [i.driver for i in infos]
-    assert names == [n for n in KNOWN_DRIVERS if n in names], "drivers missing order or unknown"
-    assert "aes256-generic" in names
-    by_name = {i.driver: i for i in infos}
-    assert by_name["aes256-generic"].features == frozenset()
-    assert by_name["aes256-generic"].available, "the portable driver must always run"
+    by_name = check_implementations_listing(ALGO, KNOWN_DRIVERS, "aes256-generic")
     if "aes256-amd64-aesni" in by_name:
         assert "aesni" in by_name["aes256-amd64-aesni"].features
-    for i in infos:
-        assert i.available == (i.reason == "")
-        assert i.available == (i.features <= gcrylike.hw_features())
 
 
 @pytest.mark.parametrize("impl", ["aes256-amd64-vaes", "aes128-generic", "generic", "",
@@ -415,17 +380,8 @@ def test_unknown_impl(impl):
         gcrylike.block_cipher_open(ALGO, impl=impl)
 
 
-def _need_available(*drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(ALGO)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
-
-
 def test_deny_aesni_chooses_generic(hwf_deny):
-    _need_available("aes256-amd64-aesni", "aes256-generic")
+    skip_unless_available(ALGO, "aes256-amd64-aesni", "aes256-generic")
     previous = hwf_deny("aesni")
     hwf_deny(previous | {"aesni"})
     assert "aesni" not in gcrylike.hw_features()
@@ -447,7 +403,7 @@ def test_deny_aesni_chooses_generic(hwf_deny):
 
 def test_handle_keeps_its_driver_when_denied_later(hwf_deny):
     """The deny list applies to handles opened afterwards."""
-    _need_available("aes256-amd64-aesni")
+    skip_unless_available(ALGO, "aes256-amd64-aesni")
     rng = rng_for("deny-later")
     key, data = rng.randbytes(32), rng.randbytes(160)
     with gcrylike.block_cipher_open(ALGO) as h:
@@ -751,11 +707,8 @@ def test_bad_key_length(aes, keylen):
     rng = rng_for("bad-key")
     key, data = rng.randbytes(32), rng.randbytes(48)
     with aes.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(rng.randbytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.encrypt_blocks(data)
+        check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                             lambda: h.encrypt_blocks(data))
         # a refused key leaves a keyed handle as it was
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
@@ -804,10 +757,7 @@ def test_wrong_types(aes, bad):
     rng = rng_for("wrong-types")
     key, data = rng.randbytes(32), rng.randbytes(32)
     with aes.open() as h:
-        with refused(gcrylike.InvalidType):
-            h.setkey(value)
-        with refused(gcrylike.MissingKey):
-            h.encrypt_blocks(data)
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt_blocks(data))
         h.setkey(key)
         for call in (h.encrypt_blocks, h.decrypt_blocks):
             with refused(gcrylike.InvalidType):
@@ -830,14 +780,8 @@ def test_read_only_out_is_refused(aes):
 def test_non_contiguous_buffers(aes):
     with aes.keyed(bytes(32)) as h:
         strided = memoryview(bytearray(64))[::2]
-        for call in (lambda: h.encrypt_blocks(strided), lambda: h.setkey(strided),
-                     lambda: h.encrypt_blocks(bytes(32), out=strided)):
-            try:
-                call()
-            except gcrylike.GcryError as e:
-                assert isinstance(e, (ValueError, TypeError)), repr(e)
-            else:
-                pytest.fail("a strided buffer was accepted")
+        check_strided_refused([lambda: h.encrypt_blocks(strided), lambda: h.setkey(strided),
+                               lambda: h.encrypt_blocks(bytes(32), out=strided)])
 
 
 @EVERY_DRIVER
@@ -861,12 +805,7 @@ def test_closed_handle(aes):
         "encrypt-out": lambda: h.encrypt_blocks(bytes(16), out=bytearray(16)),
         "encrypt-badlen": lambda: h.encrypt_blocks(bytes(5)),
     }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    check_each_refused(gcrylike.HandleClosed, calls)
     h.close()  # idempotent
     with refused(gcrylike.HandleClosed):
         h.encrypt_blocks(bytes(16))

@@ -11,10 +11,11 @@ Independent answers only:
   (8-byte nonce: 64-bit block counter; 24-byte nonce: XChaCha20; ``seek``
   for positions) for the 8-byte form and XChaCha20, and pycryptodome's
   HChaCha20;
-* a small pure-Python ChaCha and HChaCha written here from RFC 8439 section
-  2 and the XChaCha draft section 2.2, with a round count (slow: it only sees
-  short inputs and spot checks; it is checked against the published vectors
-  and the outside implementations first).
+* a small pure-Python ChaCha and HChaCha from RFC 8439 section 2 and the
+  XChaCha draft section 2.2, with a round count (the block function here, the
+  rounds and HChaCha in tests/reference.py; slow: it only sees short inputs
+  and spot checks; it is checked against the published vectors and the
+  outside implementations first).
 
 Every test that needs randomness draws from ``random.Random`` with a fixed
 seed per test and algorithm (never per driver), so a failure reproduces and
@@ -23,8 +24,6 @@ every driver sees the same inputs.
 
 from __future__ import annotations
 
-import array
-import json
 import random
 import struct
 from dataclasses import dataclass
@@ -32,9 +31,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from checks import refused
+import stream_checks
+from checks import check_implementations_listing, refused
+from conftest import skip_unless_available
 from Crypto.Cipher import ChaCha20 as PyCryptodomeChaCha20
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from reference import chacha_permute, hchacha
+from stream_checks import keyed, xor
 
 import gcrylike
 
@@ -83,29 +86,6 @@ def key_sizes(algo: str) -> tuple[int, ...]:
 _M32 = 0xFFFFFFFF
 _SIGMA = struct.unpack("<4I", b"expand 32-byte k")
 _TAU = struct.unpack("<4I", b"expand 16-byte k")
-_QUARTER_ROUNDS = (
-    (0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),  # columns
-    (0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14),  # diagonals
-)
-
-
-def _rotl(v: int, c: int) -> int:
-    return ((v << c) | (v >> (32 - c))) & _M32
-
-
-def _permute(state: list[int], rounds: int) -> list[int]:
-    x = list(state)
-    for _ in range(rounds // 2):
-        for a, b, c, d in _QUARTER_ROUNDS:
-            x[a] = (x[a] + x[b]) & _M32
-            x[d] = _rotl(x[d] ^ x[a], 16)
-            x[c] = (x[c] + x[d]) & _M32
-            x[b] = _rotl(x[b] ^ x[c], 12)
-            x[a] = (x[a] + x[b]) & _M32
-            x[d] = _rotl(x[d] ^ x[a], 8)
-            x[c] = (x[c] + x[d]) & _M32
-            x[b] = _rotl(x[b] ^ x[c], 7)
-    return x
 
 
 def _state(key: bytes, words12_15: tuple[int, ...]) -> list[int]:
@@ -120,16 +100,11 @@ def _state(key: bytes, words12_15: tuple[int, ...]) -> list[int]:
 def ref_block(key: bytes, words12_15: tuple[int, ...], rounds: int) -> bytes:
     """The ChaCha block function: one 64-byte keystream block."""
     inp = _state(key, words12_15)
-    out = _permute(inp, rounds)
+    out = chacha_permute(inp, rounds)
     return struct.pack("<16I", *((a + b) & _M32 for a, b in zip(out, inp, strict=True)))
 
 
-@cache
-def ref_hchacha(key: bytes, data: bytes, rounds: int) -> bytes:
-    """HChaCha: words 0-3 and 12-15 of the permuted state, no feed-forward."""
-    assert len(key) == 32 and len(data) == 16
-    x = _permute(_state(key, struct.unpack("<4I", data)), rounds)
-    return struct.pack("<8I", *x[:4], *x[12:])
+ref_hchacha = cache(hchacha)
 
 
 def initial_block(iv: bytes) -> int:
@@ -158,11 +133,6 @@ def ref_keystream(key: bytes, iv: bytes, rounds: int, nbytes: int,
     nblocks = -(-nbytes // BLOCK)
     return b"".join(ref_block(key, ref_words(iv, block + i), rounds)
                     for i in range(nblocks))[:nbytes]
-
-
-def xor(a: bytes, b: bytes) -> bytes:
-    assert len(a) == len(b)
-    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
 
 
 def cryptography_chacha20(key: bytes, counter: int, nonce12: bytes, data: bytes) -> bytes:
@@ -334,40 +304,12 @@ XCHACHA20_VECTOR = EncryptionVector(
 )
 
 
-@dataclass(frozen=True)
-class AdiantumVector:
-    name: str
-    rounds: int
-    key: bytes
-    nonce: bytes
-    blocks: dict[int, bytes]  # block counter -> 64-byte keystream block
-
-
-def load_adiantum() -> list[AdiantumVector]:
-    out = []
-    for path in sorted((VECTORS / "adiantum").glob("XChaCha*_32.json")):
-        for entry in json.loads(path.read_text()):
-            assert entry["cipher"]["cipher"] == "XChaCha"
-            blocks = {t["input"]["offset"]: H(t["result_hex"]) for t in entry["tests"]}
-            out.append(AdiantumVector(f"{path.stem} {entry['description']}",
-                                      entry["cipher"]["rounds"], H(entry["input"]["key_hex"]),
-                                      H(entry["input"]["nonce_hex"]), blocks))
-    return out
-
-
-ADIANTUM = load_adiantum()
+ADIANTUM = stream_checks.load_adiantum_vectors("XChaCha*_32.json", "XChaCha")
 
 
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
-
-def keyed(driver, key: bytes, iv: bytes) -> gcrylike.CipherHandle:
-    h = driver.open()
-    h.setkey(key)
-    h.setiv(iv)
-    return h
-
 
 def random_key_iv(rng: random.Random, algo: str, ivlen: int | None = None,
                   keylen: int = 32) -> tuple[bytes, bytes]:
@@ -497,36 +439,17 @@ def test_reference_matches_oracles():
     ("xchacha12", "XCHACHA12"), ("XCHACHA12", "XCHACHA12"), (1003, "XCHACHA12"),
 ])
 def test_lookup(name, canonical):
-    assert canonical in gcrylike.algorithms()
-    infos = gcrylike.implementations(name)
-    assert [i.driver for i in infos] == [i.driver for i in gcrylike.implementations(canonical)]
-    best = next(i.driver for i in infos if i.available)
-    with gcrylike.cipher_open(name) as h:
-        info = h.info
-        assert info.algorithm == canonical
-        assert info.driver == best
-        assert info.block_size == 1
-        assert sorted(info.key_sizes) == sorted(key_sizes(canonical))
-        assert sorted(info.iv_sizes) == sorted(iv_sizes(canonical))
+    stream_checks.check_lookup(name, canonical, key_sizes(canonical), iv_sizes(canonical))
 
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_implementations_listing(algo):
-    infos = gcrylike.implementations(algo)
-    names = [i.driver for i in infos]
     allowed = [f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3", f"{algo}-generic"]
-    assert names == [n for n in allowed if n in names], "drivers missing order or unknown"
-    assert f"{algo}-generic" in names
-    by_name = {i.driver: i for i in infos}
-    assert by_name[f"{algo}-generic"].features == frozenset()
-    assert by_name[f"{algo}-generic"].available, "the portable driver must always run"
+    by_name = check_implementations_listing(algo, allowed, f"{algo}-generic")
     if f"{algo}-amd64-ssse3" in by_name:
         assert by_name[f"{algo}-amd64-ssse3"].features == {"ssse3"}
     if f"{algo}-amd64-avx2" in by_name:
         assert by_name[f"{algo}-amd64-avx2"].features == {"ssse3", "avx2"}
-    for i in infos:
-        assert i.available == (i.reason == "")
-        assert i.available == (i.features <= gcrylike.hw_features())
 
 
 @pytest.mark.parametrize("algo,impl", [
@@ -538,15 +461,6 @@ def test_implementations_listing(algo):
 def test_unknown_impl(algo, impl):
     with refused(gcrylike.UnknownName):
         gcrylike.cipher_open(algo, impl=impl)
-
-
-def _need_available(algo: str, *drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(algo)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
 
 
 def _check_chosen(algo: str, expected: str) -> None:
@@ -566,7 +480,7 @@ def _check_chosen(algo: str, expected: str) -> None:
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_deny_avx2_chooses_ssse3(algo, hwf_deny):
-    _need_available(algo, f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3")
+    skip_unless_available(algo, f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     _check_chosen(algo, f"{algo}-amd64-ssse3")
@@ -580,7 +494,7 @@ def test_deny_avx2_chooses_ssse3(algo, hwf_deny):
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_deny_ssse3_chooses_generic(algo, hwf_deny):
-    _need_available(algo, f"{algo}-amd64-ssse3")
+    skip_unless_available(algo, f"{algo}-amd64-ssse3")
     previous = hwf_deny("ssse3")
     hwf_deny(previous | {"ssse3"})
     _check_chosen(algo, f"{algo}-generic")
@@ -692,29 +606,14 @@ def test_adiantum_vectors(driver):
             from_zero = None
             for k, want in sorted(v.blocks.items()):
                 where = f"{v.name}, block {k}"
-                # 1. seek straight to the block
-                h.setiv(v.nonce)
-                h.setctr(k)
-                assert h.encrypt(bytes(64)) == want, where
-                h.setiv(v.nonce)
-                h.setctr(k)
-                assert h.decrypt(bytes(64)) == want, where
-                # 2. from block 0 in one long call (every block up to 2048)
+                # seeking to the block, and inside a long request
+                stream_checks.check_keystream_block(h, v.nonce, k, want, rng, where,
+                                                    most_before=12, most_after=20)
+                # from block 0 in one long call (every block up to 2048)
                 if from_zero is None:
                     h.setiv(v.nonce)
                     from_zero = h.encrypt(bytes(64 * (max(v.blocks) + 1)))
                 assert from_zero[64 * k: 64 * (k + 1)] == want, where
-                # 3. inside a long request over non-zero data that starts a
-                #    few blocks earlier and not on a block boundary
-                start = max(0, k - rng.randrange(1, 12))
-                prefix = rng.randrange(1, 64) if k > start else 0
-                h.setiv(v.nonce)
-                h.setctr(start)
-                h.encrypt(bytes(prefix))
-                msg = rng.randbytes(64 * (k - start + rng.randrange(1, 20)))
-                ct = h.encrypt(msg)
-                pos = 64 * (k - start) - prefix
-                assert xor(ct[pos: pos + 64], msg[pos: pos + 64]) == want, where
 
 
 @XCHACHA
@@ -819,8 +718,7 @@ def test_drivers_agree_on_long_inputs(algo, available_drivers):
     names = available_drivers(algo)
     rounds = ROUNDS[algo.upper()]
     rng = rng_for("agree", algo)
-    handles = [gcrylike.cipher_open(algo, impl=n) for n in names]
-    try:
+    with stream_checks.open_on_each(algo, names) as handles:
         for ivlen in iv_sizes(algo):
             key, iv = random_key_iv(rng, algo, ivlen)
             for h in handles:
@@ -833,15 +731,7 @@ def test_drivers_agree_on_long_inputs(algo, available_drivers):
             cases += [(3 << 20, None), ((2 << 20) + 77, rng.randrange(end - 2**20))]
             for n, start in cases:
                 msg = rng.randbytes(n)
-                outs = []
-                for h in handles:
-                    h.setiv(iv)
-                    if start is not None:
-                        h.setctr(start)
-                    outs.append(h.encrypt(msg))
-                for name, out in zip(names, outs, strict=True):
-                    assert out == outs[0], f"{name} differs from {names[0]} (n={n}, start={start})"
-                ct = outs[0]
+                ct = stream_checks.encrypt_on_every_handle(handles, names, iv, start, msg)
                 if rounds == 20:
                     assert ct == oracle(20, key, iv, msg, block=start), (ivlen, n, start)
                     continue
@@ -857,9 +747,6 @@ def test_drivers_agree_on_long_inputs(algo, available_drivers):
                     seg = slice(n - tail, n)
                     want = ref_keystream(key, iv, rounds, tail, block=first + nblocks)
                     assert xor(ct[seg], msg[seg]) == want, (ivlen, n, start, "tail")
-    finally:
-        for h in handles:
-            h.close()
 
 
 # ---------------------------------------------------------------------------
@@ -883,12 +770,8 @@ def test_split_at_every_offset(driver):
         for first in range(201):
             key, iv, msg, whole = forms[first % len(forms)]
             h.setkey(key)
-            for second in (0, 1, 3, 61, 64, 67, 128, 255, 256, 257, 513):
-                h.setiv(iv)
-                a = h.encrypt(msg[:first])
-                b = h.encrypt(msg[first: first + second])
-                c = h.encrypt(msg[first + second:])
-                assert a + b + c == whole, (len(iv), first, second)
+            stream_checks.check_three_way_splits(h, iv, msg, whole, first,
+                                                 (0, 1, 3, 61, 64, 67, 128, 255, 256, 257, 513))
 
 
 @ALL
@@ -916,18 +799,7 @@ def test_random_multiway_splits(driver):
             h.setiv(iv)
             if start is not None:
                 h.setctr(start)
-            out = bytearray()
-            for lo, hi in zip([0, *cuts], [*cuts, n], strict=True):
-                piece = msg[lo:hi]
-                mode = rng.randrange(3)
-                if mode == 0:
-                    out += h.encrypt(piece)
-                elif mode == 1:
-                    out += h.decrypt(piece)
-                else:
-                    dst = bytearray(hi - lo)
-                    assert h.encrypt(piece, out=dst) == hi - lo
-                    out += dst
+            out = stream_checks.encrypt_in_random_pieces(h, msg, cuts, rng)
             assert out == whole, (trial, len(iv), n, start, cuts)
 
 
@@ -944,31 +816,7 @@ def test_unaligned_input_and_output(driver):
             grid = n in (65, 513)  # every pair of offsets; else every offset on each side
             pairs = ([(i, o) for i in range(32) for o in range(32)] if grid else
                      [(i, (7 * i + 3) % 32) for i in range(32)] + [(0, o) for o in range(32)])
-            for in_off, out_off in pairs:
-                src = bytearray(rng.randbytes(n + 32))
-                src[in_off: in_off + n] = msg
-                src_copy = bytes(src)
-                dst = bytearray(b"\xa5" * (n + 32))
-                h.setiv(iv)
-                got = h.encrypt(memoryview(src)[in_off: in_off + n],
-                                out=memoryview(dst)[out_off: out_off + n])
-                assert got == n
-                assert dst[out_off: out_off + n] == want, (n, in_off, out_off)
-                assert dst[:out_off] == b"\xa5" * out_off
-                assert dst[out_off + n:] == b"\xa5" * (32 - out_off)
-                assert src == src_copy
-            for off in range(32):
-                buf = bytearray(rng.randbytes(n + 32))
-                copy = bytes(buf)
-                buf[off: off + n] = msg
-                view = memoryview(buf)[off: off + n]
-                h.setiv(iv)
-                assert h.encrypt(view, out=view) == n
-                assert buf[off: off + n] == want, (n, off)
-                assert buf[:off] == copy[:off] and buf[off + n:] == copy[off + n:]
-                h.setiv(iv)
-                assert h.decrypt(view, out=view) == n
-                assert buf[off: off + n] == msg, (n, off)
+            stream_checks.check_unaligned(h, iv, msg, want, rng, pairs, range(32))
 
 
 @ALL
@@ -977,30 +825,8 @@ def test_in_place_and_long_out(driver):
     rng = rng_for("in-place", driver.algorithm)
     key, iv = random_key_iv(rng, driver.algorithm)
     with keyed(driver, key, iv) as h:
-        for n in (0, 1, 64, 100, 256, 257, 1000, 4096 + 13):
-            msg = rng.randbytes(n)
-            want = oracle(rounds, key, iv, msg)
-            data = bytearray(msg)
-            h.setiv(iv)
-            assert h.encrypt(data, out=data) == n
-            assert data == want
-            h.setiv(iv)
-            assert h.decrypt(data, out=data) == n
-            assert data == msg
-            arr = array.array("B", msg)
-            h.setiv(iv)
-            assert h.encrypt(arr, out=arr) == n
-            assert arr.tobytes() == want
-            for extra in (1, 63, 100):
-                out = bytearray(b"\x5a" * (n + extra))
-                h.setiv(iv)
-                assert h.encrypt(msg, out=out) == n
-                assert out[:n] == want and out[n:] == b"\x5a" * extra
-                out = bytearray(b"\x5a" * (n + extra + 8))
-                h.setiv(iv)
-                assert h.encrypt(msg, out=memoryview(out)[3:]) == n
-                assert out[:3] == b"\x5a" * 3 and out[3: 3 + n] == want
-                assert out[3 + n:] == b"\x5a" * (extra + 5)
+        stream_checks.check_in_place_and_long_out(h, iv, rng,
+                                                  lambda msg: oracle(rounds, key, iv, msg))
 
 
 @ALL
@@ -1009,36 +835,8 @@ def test_input_and_output_types(driver):
     rng = rng_for("types", driver.algorithm)
     key, iv = random_key_iv(rng, driver.algorithm)
     msg = rng.randbytes(777)
-    want = oracle(rounds, key, iv, msg)
-    inputs = {
-        "bytes": bytes(msg),
-        "bytearray": bytearray(msg),
-        "memoryview": memoryview(bytearray(msg)),
-        "memoryview-readonly": memoryview(msg),
-        "array-B": array.array("B", msg),
-    }
     with driver.open() as h:
-        for kname, k in (("bytes", key), ("bytearray", bytearray(key)),
-                         ("memoryview", memoryview(key)), ("array", array.array("B", key))):
-            h.setkey(k)
-            for iname, v in (("bytes", iv), ("bytearray", bytearray(iv)),
-                             ("memoryview", memoryview(iv)), ("array", array.array("B", iv))):
-                h.setiv(v)
-                assert h.encrypt(msg) == want, (kname, iname)
-        for name, data in inputs.items():
-            h.setiv(iv)
-            ct = h.encrypt(data)
-            assert type(ct) is bytes and ct == want, name
-            h.setiv(iv)
-            assert h.decrypt(ct) == msg, name
-            for oname, make in (("bytearray", bytearray),
-                                ("memoryview", lambda n: memoryview(bytearray(n))),
-                                ("array-B", lambda n: array.array("B", bytes(n)))):
-                out = make(len(msg))
-                h.setiv(iv)
-                assert h.encrypt(data, out=out) == len(msg)
-                assert bytes(out) == want, (name, oname)
-            assert bytes(data) == msg, f"{name} input was modified"
+        stream_checks.check_input_and_output_types(h, key, iv, msg, oracle(rounds, key, iv, msg))
 
 
 @ALL
@@ -1049,12 +847,8 @@ def test_two_handles_are_independent(driver):
     k2, n2 = random_key_iv(rng, driver.algorithm)
     msg = rng.randbytes(1000)
     with keyed(driver, k1, n1) as a, keyed(driver, k2, n2) as b:
-        out_a, out_b = bytearray(), bytearray()
-        for lo in range(0, 1000, 77):
-            out_a += a.encrypt(msg[lo: lo + 77])
-            out_b += b.encrypt(msg[lo: lo + 77])
-    assert out_a == oracle(rounds, k1, n1, msg)
-    assert out_b == oracle(rounds, k2, n2, msg)
+        stream_checks.check_two_handles_are_independent(a, b, msg, oracle(rounds, k1, n1, msg),
+                                                        oracle(rounds, k2, n2, msg))
 
 
 @CHACHA
@@ -1126,27 +920,7 @@ def test_64bit_counter_crosses_2_32(driver):
                 n = 11 * BLOCK + 17
                 ks = oracle(rounds, key, iv, bytes(n), block=start)
                 msg = rng.randbytes(n)
-                h.setiv(iv)
-                h.setctr(start)
-                assert h.encrypt(msg) == xor(msg, ks), (keylen, start)
-                # in pieces that straddle block and batch boundaries
-                h.setiv(iv)
-                h.setctr(start)
-                out, pos = bytearray(), 0
-                for size in (1, 62, 65, 256, 3, 320):
-                    out += h.encrypt(msg[pos: pos + size])
-                    pos += size
-                out += h.encrypt(msg[pos:])
-                assert out == xor(msg, ks), (keylen, start, "pieces")
-                # seeking to each block
-                for b in range(11):
-                    h.setctr(start + b)
-                    assert h.encrypt(bytes(BLOCK)) == ks[b * BLOCK: (b + 1) * BLOCK], (start, b)
-                # a seek drops the leftover keystream of a partial block
-                h.setctr(start)
-                h.encrypt(bytes(10))
-                h.setctr(start + 1)
-                assert h.encrypt(bytes(BLOCK)) == ks[BLOCK: 2 * BLOCK]
+                stream_checks.check_counter_run(h, iv, start, msg, ks)
 
 
 @ALL
@@ -1173,27 +947,13 @@ def test_64bit_counter_end(driver):
             msg = rng.randbytes(left * BLOCK)
             want = oracle(rounds, key, iv, msg, block=start)
             for extra in (1, 64, 1000):
-                h.setiv(iv)
-                h.setctr(start)
-                guard = bytearray(b"\xa5" * (len(msg) + extra))
-                with refused(gcrylike.CounterExhausted):
-                    h.encrypt(bytes(len(guard)), out=guard)
-                assert guard == b"\xa5" * len(guard)
-                inplace = bytearray(msg + bytes(extra))
-                with refused(gcrylike.CounterExhausted):
-                    h.encrypt(inplace, out=inplace)
-                assert inplace == msg + bytes(extra)
+                stream_checks.check_too_long_refused(h, iv, start, msg + bytes(extra))
             # the refusals did not move the position
             assert h.encrypt(msg) == want, left
             with refused(gcrylike.CounterExhausted):
                 h.encrypt(b"\x00")
         # the last block in pieces, then one byte more
-        for cuts in ((1, 63), (10, 54), (32, 31, 1)):
-            h.setiv(iv)
-            h.setctr(END64 - 1)
-            assert b"".join(h.encrypt(bytes(c)) for c in cuts) == last, cuts
-            with refused(gcrylike.CounterExhausted):
-                h.encrypt(b"\x00")
+        stream_checks.check_last_block_in_pieces(h, iv, END64 - 1, last)
         # setctr past the end is refused and keeps the position
         h.setiv(iv)
         h.encrypt(bytes(10))
@@ -1254,11 +1014,7 @@ def test_32bit_counter_end_12_byte_iv(driver):
             assert h.encrypt(bytes(300)) == stream0, ("nonce word changed", left)
         # a partial last block, then more than is left of it
         last = oracle(rounds, key, iv, bytes(64), block=END32 - 1)
-        h.setctr(END32 - 1)
-        assert h.encrypt(bytes(20)) == last[:20]
-        with refused(gcrylike.CounterExhausted):
-            h.encrypt(bytes(45))
-        assert h.encrypt(bytes(44)) == last[20:]
+        stream_checks.check_partial_last_block(h, END32 - 1, last)
         with refused(gcrylike.CounterExhausted):
             h.encrypt(b"\x00")
         # setiv starts over too
@@ -1334,30 +1090,10 @@ def test_reset(driver):
     key, iv = random_key_iv(rng, driver.algorithm)
     _, iv2 = random_key_iv(rng, driver.algorithm)
     msg = rng.randbytes(500)
+    end = END32 if len(iv2) in (12, 16) else END64
     with keyed(driver, key, iv) as h:
-        first = h.encrypt(msg)
-        assert first == oracle(rounds, key, iv, msg)
-        h.setctr(77)
-        h.encrypt(b"abc")
-        h.reset()
-        with refused(gcrylike.InvalidState):
-            h.encrypt(b"x")
-        with refused(gcrylike.InvalidState):
-            h.setctr(0)
-        h.setiv(iv)
-        assert h.encrypt(msg) == first
-        h.reset()
-        h.setiv(iv2)
-        assert h.encrypt(msg) == oracle(rounds, key, iv2, msg)
-        # after the end of the stream
-        end = END32 if len(iv2) in (12, 16) else END64
-        h.setctr(end - 1)
-        h.encrypt(bytes(64))
-        with refused(gcrylike.CounterExhausted):
-            h.encrypt(b"x")
-        h.reset()
-        h.setiv(iv)
-        assert h.encrypt(msg) == first
+        stream_checks.check_reset(h, iv, iv2, msg, oracle(rounds, key, iv, msg),
+                                  oracle(rounds, key, iv2, msg), end)
 
 
 # ---------------------------------------------------------------------------
@@ -1371,19 +1107,9 @@ def test_reset(driver):
 ])
 def test_bad_key_length(algo, keylen):
     rounds = ROUNDS[algo.upper()]
+    key, iv = random_key_iv(rng_for("bad-key", algo, keylen), algo)
     with gcrylike.cipher_open(algo) as h:
-        for key in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(key)
-        with refused(gcrylike.MissingKey):
-            h.encrypt(b"x")
-        key, iv = random_key_iv(rng_for("bad-key", algo, keylen), algo)
-        h.setkey(key)
-        # a refused key leaves a working key alone
-        with refused(gcrylike.InvalidKeyLength):
-            h.setkey(bytes(keylen))
-        h.setiv(iv)
-        assert h.encrypt(bytes(100)) == oracle(rounds, key, iv, bytes(100))
+        stream_checks.check_bad_key_length(h, keylen, key, iv, oracle(rounds, key, iv, bytes(100)))
 
 
 @pytest.mark.parametrize("algo,ivlen", [
@@ -1394,47 +1120,17 @@ def test_bad_iv_length(algo, ivlen):
     rounds = ROUNDS[algo.upper()]
     key, iv = random_key_iv(rng_for("bad-iv", algo, ivlen), algo)
     with gcrylike.cipher_open(algo) as h:
-        h.setkey(key)
-        with refused(gcrylike.InvalidIVLength):
-            h.setiv(bytes(ivlen))
-        with refused(gcrylike.InvalidState):
-            h.encrypt(b"x")
-        h.setiv(iv)
-        h.encrypt(bytes(10))
-        # a refused IV after a good one: refused, and the handle needs a new IV
-        with refused(gcrylike.InvalidIVLength):
-            h.setiv(bytearray(ivlen))
-        h.setiv(iv)
-        assert h.encrypt(bytes(100)) == oracle(rounds, key, iv, bytes(100))
+        stream_checks.check_bad_iv_length(h, ivlen, key, iv, oracle(rounds, key, iv, bytes(100)))
 
 
 @pytest.mark.parametrize("algo", ALGOS)
-@pytest.mark.parametrize("what,bad", [
-    (what, bad)
-    for what in ("key", "iv", "data", "decrypt-data", "out")
-    for bad in ("a str", "an int", "None", "a float", "a list")
-    if (what, bad) != ("out", "None")  # out=None is the default
-])
+@pytest.mark.parametrize("what,bad", stream_checks.WRONG_TYPES)
 def test_wrong_types(algo, what, bad):
     key, iv = random_key_iv(rng_for("types-bad", algo), algo)
-    value = {"a str": "x" * (32 if what == "key" else len(iv)), "an int": 32, "None": None,
-             "a float": 1.5, "a list": [0] * 32}[bad]
+    value = stream_checks.wrong_value(bad, 32 if what == "key" else len(iv))
     rounds = ROUNDS[algo.upper()]
     with gcrylike.cipher_open(algo) as h:
-        if what != "key":
-            h.setkey(key)
-        if what not in ("key", "iv"):
-            h.setiv(iv)
-            h.encrypt(bytes(5))
-        call = {
-            "key": lambda: h.setkey(value),
-            "iv": lambda: h.setiv(value),
-            "data": lambda: h.encrypt(value),
-            "decrypt-data": lambda: h.decrypt(value),
-            "out": lambda: h.encrypt(b"12345678", out=value),
-        }[what]
-        with refused(gcrylike.InvalidType):
-            call()
+        stream_checks.check_wrong_type_refused(h, what, value, key, iv)
         if what not in ("key", "iv"):
             assert_continues(h, rounds, key, iv, 5)
 
@@ -1445,12 +1141,7 @@ def test_out_too_short(driver):
     key, iv = random_key_iv(rng_for("short-out", driver.algorithm), driver.algorithm)
     with keyed(driver, key, iv) as h:
         h.encrypt(bytes(3))
-        for n, have in ((1, 0), (64, 63), (100, 99), (1000, 1), (513, 512)):
-            for out in (bytearray(b"\xa5" * have),
-                        memoryview(bytearray(b"\xa5" * (have + 9)))[9:]):
-                with refused(gcrylike.InvalidLength):
-                    h.encrypt(bytes(n), out=out)
-                assert bytes(out) == b"\xa5" * have
+        stream_checks.check_short_out_refused(h)
         assert_continues(h, rounds, key, iv, 3)
 
 
@@ -1462,26 +1153,9 @@ def test_overlapping_buffers(driver):
     base = rng.randbytes(600)
     with keyed(driver, key, iv) as h:
         h.encrypt(bytes(11))
-        for (s0, s1), (d0, d1) in [((0, 100), (1, 101)), ((1, 101), (0, 100)),
-                                    ((0, 512), (64, 576)), ((50, 150), (0, 200)),
-                                    ((3, 6), (2, 5))]:
-            buf = bytearray(base)
-            mv = memoryview(buf)
-            with refused(gcrylike.InvalidArgument):
-                h.encrypt(mv[s0:s1], out=mv[d0:d1])
-            assert buf == base, ((s0, s1), (d0, d1))
+        stream_checks.check_overlapping_out_refused(h, base)
         assert_continues(h, rounds, key, iv, 11)
-        # touching but not overlapping, and the same start: allowed
-        for (s0, s1), (d0, d1) in [((0, 100), (100, 200)), ((100, 200), (0, 100)),
-                                    ((0, 100), (0, 100)), ((0, 100), (0, 150)),
-                                    ((3, 4), (2, 5))]:
-            buf = bytearray(base)
-            mv = memoryview(buf)
-            h.setiv(iv)
-            assert h.encrypt(mv[s0:s1], out=mv[d0:d1]) == s1 - s0
-            n = s1 - s0
-            assert buf[d0: d0 + n] == oracle(rounds, key, iv, base[s0:s1]), ((s0, s1), (d0, d1))
-            assert buf[:d0] == base[:d0] and buf[d0 + n:] == base[d0 + n:]
+        stream_checks.check_touching_out_allowed(h, iv, base, lambda m: oracle(rounds, key, iv, m))
 
 
 @ALL
@@ -1489,26 +1163,8 @@ def test_missing_key_and_iv(driver):
     rounds = ROUNDS[driver.algorithm]
     key, iv = random_key_iv(rng_for("missing", driver.algorithm), driver.algorithm)
     with driver.open() as h:
-        for call in (lambda: h.encrypt(b"x"), lambda: h.decrypt(b"x"),
-                     lambda: h.encrypt(b"x", out=bytearray(1)), lambda: h.setiv(iv),
-                     lambda: h.setctr(0), lambda: h.reset()):
-            with refused(gcrylike.MissingKey):
-                call()
-        h.setkey(key)
-        out = bytearray(b"\xa5")
-        for call in (lambda: h.encrypt(b"x"), lambda: h.decrypt(b"x"),
-                     lambda: h.encrypt(b"x", out=out), lambda: h.setctr(3)):
-            with refused(gcrylike.InvalidState):
-                call()
-        assert out == b"\xa5"
-        # a new key needs a new IV too
-        h.setiv(iv)
-        h.encrypt(b"abc")
-        h.setkey(key)
-        with refused(gcrylike.InvalidState):
-            h.encrypt(b"x")
-        h.setiv(iv)
-        assert h.encrypt(bytes(64)) == oracle(rounds, key, iv, bytes(64))
+        stream_checks.check_refused_without_key(h, iv)
+        stream_checks.check_refused_without_iv(h, key, iv, oracle(rounds, key, iv, bytes(64)))
 
 
 @ALL
@@ -1516,26 +1172,7 @@ def test_closed_handle(driver):
     key, iv = random_key_iv(rng_for("closed", driver.algorithm), driver.algorithm)
     h = keyed(driver, key, iv)
     h.encrypt(b"abc")
-    h.close()
-    assert h.closed
-    out = bytearray(b"\xa5" * 4)
-    calls = {
-        "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
-        "setiv": lambda: h.setiv(iv), "setctr": lambda: h.setctr(0),
-        "reset": lambda: h.reset(), "encrypt": lambda: h.encrypt(b"abcd"),
-        "decrypt": lambda: h.decrypt(b"abcd"),
-        "encrypt-out": lambda: h.encrypt(b"abcd", out=out),
-        "encrypt-str": lambda: h.encrypt("abcd"),
-    }
-    for name, call in calls.items():
-        with refused(gcrylike.HandleClosed):
-            call()
-        assert out == b"\xa5" * 4, name
-    with refused(gcrylike.HandleClosed):
-        with h:
-            pass
-    h.close()  # idempotent
-    assert h.closed and "closed" in repr(h)
+    stream_checks.check_closed_handle(h, key, iv)
 
 
 # ---------------------------------------------------------------------------

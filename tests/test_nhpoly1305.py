@@ -5,11 +5,11 @@ Independent answers only:
 
 * the Adiantum authors' vectors (tests/vectors/adiantum/NH.json for NH
   alone, NHPoly1305.json for the whole hash; google/adiantum, MIT);
-* a pure-Python NH and bare Poly1305 written here from the Adiantum paper
-  (Crowley and Biggers, ToSC 2018(4), sections 6.3 and 6.4) and RFC 8439
-  section 2.5.1: NH^T[256, 32, 4] with stride 2 over each 1024-byte chunk
-  of the message zero-padded to a multiple of 16, Poly1305 (clamped r, no
-  s) over the 32-byte NH outputs.  It is checked against both JSON files
+* a pure-Python NH and bare Poly1305 (tests/reference.py) from the
+  Adiantum paper (Crowley and Biggers, ToSC 2018(4), sections 6.3 and 6.4)
+  and RFC 8439 section 2.5.1: NH^T[256, 32, 4] with stride 2 over each
+  1024-byte chunk of the message zero-padded to a multiple of 16, Poly1305
+  (clamped r, no s) over the 32-byte NH outputs.  It is checked against both JSON files
   first, then compared with every driver on random messages.
 
 The key is 1088 bytes: the 16-byte Poly1305 r, then the 1072-byte NH key;
@@ -36,9 +36,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import mac_checks
 import pytest
-from checks import refused
-from conftest import Driver, DriverCase, denied_for, drivers
+from checks import check_implementations_listing, refused
+from conftest import Driver, drivers, on_route, skip_unless_available
+from reference import nh, poly1305_bare
 
 import gcrylike
 
@@ -49,7 +51,7 @@ NH_KEY_BYTES = 1072
 UNIT = 1024          # NH message unit (one chunk)
 GRAIN = 16           # messages are zero-padded to a multiple of this
 P = (1 << 130) - 5
-M32, M64, M128 = (1 << 32) - 1, (1 << 64) - 1, (1 << 128) - 1
+M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 
 #: Every driver the amd64 build has; those missing from this build are
@@ -75,31 +77,15 @@ def _key_words(nh_key: bytes) -> tuple[int, ...]:
 
 
 def ref_nh(nh_key: bytes, msg: bytes) -> bytes:
-    """NH of one message of 16 .. 1024 bytes (a multiple of 16): four passes
-    p with the key shifted by 4p words; each 16-byte group (m0, m1, m2, m3)
-    adds (m0+k0)(m2+k2) + (m1+k1)(m3+k3), additions mod 2^32, products of
-    32-bit values, sums mod 2^64; the result is the four sums in le64."""
+    """NH (tests/reference.py) of one message of 16 .. 1024 bytes (a
+    multiple of 16) under the 1072-byte NH key."""
     assert len(msg) % GRAIN == 0 and 0 < len(msg) <= UNIT
-    k = _key_words(nh_key)
-    m = struct.unpack(f"<{len(msg) // 4}I", msg)
-    sums = []
-    for p in range(4):
-        s = 0
-        for i in range(0, len(m), 4):
-            j = i + 4 * p
-            s += (((m[i] + k[j]) & M32) * ((m[i + 2] + k[j + 2]) & M32)
-                  + ((m[i + 1] + k[j + 1]) & M32) * ((m[i + 3] + k[j + 3]) & M32))
-        sums.append(s & M64)
-    return struct.pack("<4Q", *sums)
+    return nh(_key_words(nh_key), msg)
 
 
 def ref_poly1305_bare(r_bytes: bytes, msg: bytes) -> bytes:
-    """Poly1305 without the s pad: the accumulator mod p, low 128 bits."""
-    r = int.from_bytes(r_bytes, "little") & CLAMP
-    acc = 0
-    for i in range(0, len(msg), 16):
-        acc = (acc + int.from_bytes(msg[i:i + 16] + b"\x01", "little")) * r % P
-    return (acc & M128).to_bytes(16, "little")
+    """Poly1305 without the s pad (tests/reference.py), 16 bytes le."""
+    return poly1305_bare(r_bytes, msg).to_bytes(16, "little")
 
 
 def ref_nhpoly1305(key: bytes, msg: bytes) -> bytes:
@@ -141,26 +127,10 @@ NHPOLY_VECTORS = _load("NHPoly1305.json")
 @pytest.fixture
 def nhp(request: pytest.FixtureRequest) -> Iterator[Driver]:
     """One NHPoly1305 driver; the deny list is restored afterwards."""
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = Driver(case)
-        d.open().close()  # the route really reaches this driver
-        yield d
+    yield from on_route(request.param, Driver)
 
 
 EVERY_DRIVER = pytest.mark.parametrize("nhp", drivers(ALGO, known=KNOWN_DRIVERS), indirect=True)
-
-
-# ---------------------------------------------------------------------------
-# Refusals
-# ---------------------------------------------------------------------------
-
-
-
-
-def absorb(h: gcrylike.MacHandle, msg: bytes, cuts: list[int]) -> None:
-    for lo, hi in zip([0, *cuts], [*cuts, len(msg)], strict=True):
-        h.update(msg[lo:hi])
 
 
 def split_schedules(n: int, rng: random.Random) -> dict[str, list[int]]:
@@ -261,19 +231,11 @@ def test_not_a_cipher(name):
 
 
 def test_implementations_listing():
-    infos = gcrylike.implementations(ALGO)
-    names = [i.driver for i in infos]
-    assert names == [n for n in KNOWN_DRIVERS if n in names], "drivers missing order or unknown"
-    by_name = {i.driver: i for i in infos}
-    assert by_name["nhpoly1305-generic"].features == frozenset()
-    assert by_name["nhpoly1305-generic"].available, "the portable driver must always run"
+    by_name = check_implementations_listing(ALGO, KNOWN_DRIVERS, "nhpoly1305-generic")
     if "nhpoly1305-amd64-avx2" in by_name:
         assert "avx2" in by_name["nhpoly1305-amd64-avx2"].features
     if "nhpoly1305-amd64-sse2" in by_name:
         assert "avx2" not in by_name["nhpoly1305-amd64-sse2"].features
-    for i in infos:
-        assert i.available == (i.reason == "")
-        assert i.available == (i.features <= gcrylike.hw_features())
 
 
 @pytest.mark.parametrize("impl", ["nhpoly1305-amd64-avx512", "poly1305-generic64", "generic",
@@ -283,15 +245,6 @@ def test_unknown_impl(impl):
         gcrylike.mac_open(ALGO, impl=impl)
     with refused(gcrylike.UnknownName):
         gcrylike.mac(ALGO, bytes(KEY_BYTES), b"", impl=impl)
-
-
-def _need_available(*drivers: str) -> None:
-    infos = {i.driver: i for i in gcrylike.implementations(ALGO)}
-    for d in drivers:
-        if d not in infos:
-            pytest.skip(f"{d} is not built")
-        if not infos[d].available:
-            pytest.skip(f"{d} cannot run here: {infos[d].reason}")
 
 
 def _check_chosen(expected: str) -> None:
@@ -307,7 +260,7 @@ def _check_chosen(expected: str) -> None:
 
 
 def test_deny_avx2_chooses_sse2(hwf_deny):
-    _need_available("nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2")
+    skip_unless_available(ALGO, "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2")
     previous = hwf_deny("avx2")
     hwf_deny(previous | {"avx2"})
     _check_chosen("nhpoly1305-amd64-sse2")
@@ -316,7 +269,7 @@ def test_deny_avx2_chooses_sse2(hwf_deny):
 
 
 def test_deny_sse2_and_avx2_chooses_generic(hwf_deny):
-    _need_available("nhpoly1305-amd64-sse2")
+    skip_unless_available(ALGO, "nhpoly1305-amd64-sse2")
     previous = hwf_deny(())  # read the list, then deny more on top
     hwf_deny(previous | {"sse2", "avx2"})
     _check_chosen("nhpoly1305-generic")
@@ -345,7 +298,7 @@ def test_vectors(nhp, vec):
     with nhp.keyed(vec.key) as h:
         for label, cuts in split_schedules(len(vec.msg), rng).items():
             h.reset()
-            absorb(h, vec.msg, cuts)
+            mac_checks.absorb(h, vec.msg, cuts)
             assert h.digest() == vec.hash, (label, cuts)
             h.verify(vec.hash)
         # byte by byte
@@ -399,7 +352,7 @@ def test_random_messages(nhp):
             h.update(msg)
             assert h.digest() == want, n
             h.reset()
-            absorb(h, msg, sorted(rng.randrange(n + 1) for _ in range(3)))
+            mac_checks.absorb(h, msg, sorted(rng.randrange(n + 1) for _ in range(3)))
             assert h.digest() == want, (n, "split")
 
 
@@ -443,7 +396,7 @@ def test_long_messages(nhp):
             h.update(msg)
             assert h.digest() == want, n
             h.reset()
-            absorb(h, msg, [UNIT * 3 + 7, UNIT * 20 + 16, UNIT * 20 + 17])
+            mac_checks.absorb(h, msg, [UNIT * 3 + 7, UNIT * 20 + 16, UNIT * 20 + 17])
             assert h.digest() == want, (n, "split")
         assert nhp.mac(key, msg) == want
 
@@ -513,32 +466,8 @@ def _random_case_for(key: bytes, msg: bytes) -> bytes:
 def test_verify(nhp):
     rng = rng_for("verify")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(1500)
-    tag = _random_case_for(key, msg)
     with nhp.keyed(key) as h:
-        h.update(msg)
-        assert h.verify(tag) is None
-        h.verify(bytearray(tag))
-        h.verify(memoryview(tag))
-        for i in range(16):
-            for bit in range(8):
-                bad = bytearray(tag)
-                bad[i] ^= 1 << bit
-                with refused(gcrylike.AuthenticationFailed):
-                    h.verify(bytes(bad))
-        for n in range(16):
-            with refused(gcrylike.AuthenticationFailed):
-                h.verify(tag[:n])
-        for extra in (b"\x00", tag):
-            with refused(gcrylike.AuthenticationFailed):
-                h.verify(tag + extra)
-        with refused(gcrylike.AuthenticationFailed):
-            h.verify(_random_case_for(key, msg[:-1]))
-        # refusals changed nothing
-        assert h.digest() == tag
-        h.update(b"more")
-        h.verify(_random_case_for(key, msg + b"more"))
-        with refused(gcrylike.AuthenticationFailed):
-            h.verify(tag)
+        mac_checks.check_verify(h, msg, lambda m: _random_case_for(key, m))
 
 
 @EVERY_DRIVER
@@ -573,11 +502,8 @@ def test_two_handles_are_independent(nhp):
     rng = rng_for("independent")
     k1, k2, msg = rng.randbytes(KEY_BYTES), rng.randbytes(KEY_BYTES), rng.randbytes(3000)
     with nhp.keyed(k1) as a, nhp.keyed(k2) as b:
-        for lo in range(0, 3000, 333):
-            a.update(msg[lo:lo + 333])
-            b.update(msg[lo:lo + 333])
-        assert a.digest() == _random_case_for(k1, msg)
-        assert b.digest() == _random_case_for(k2, msg)
+        mac_checks.check_two_handles_are_independent(a, b, msg, 333, _random_case_for(k1, msg),
+                                                     _random_case_for(k2, msg))
 
 
 # ---------------------------------------------------------------------------
@@ -590,19 +516,7 @@ def test_bad_key_length(nhp, keylen):
     rng = rng_for("bad-key")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(100)
     with nhp.open() as h:
-        for bad in (bytes(keylen), bytearray(keylen), memoryview(bytes(keylen))):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(bad)
-        with refused(gcrylike.MissingKey):
-            h.update(b"x")
-        h.setkey(key)
-        h.update(msg[:50])
-        with refused(gcrylike.InvalidKeyLength):
-            h.setkey(bytes(keylen))
-        h.update(msg[50:])
-        assert h.digest() == _random_case_for(key, msg)
-    with refused(gcrylike.InvalidKeyLength):
-        nhp.mac(bytes(keylen), msg)
+        mac_checks.check_bad_key_length(h, nhp.mac, keylen, key, msg, _random_case_for(key, msg))
 
 
 BAD_VALUES = {"a str": "x" * KEY_BYTES, "None": None, "an int": KEY_BYTES, "a float": 1.5,
@@ -617,35 +531,14 @@ def test_wrong_types(nhp, what, bad):
     rng = rng_for("types-bad")
     key, msg = rng.randbytes(KEY_BYTES), rng.randbytes(40)
     with nhp.open() as h:
-        if what == "key":
-            with refused(gcrylike.InvalidType):
-                h.setkey(value)
-            with refused(gcrylike.MissingKey):
-                h.update(msg)
-            with refused(gcrylike.InvalidType):
-                nhp.mac(value, msg)
-            return
-        h.setkey(key)
-        h.update(msg[:20])
-        with refused(gcrylike.InvalidType):
-            if what == "data":
-                h.update(value)
-            else:
-                h.verify(value)
-        if what == "data":
-            with refused(gcrylike.InvalidType):
-                nhp.mac(key, value)
-        h.update(msg[20:])
-        assert h.digest() == _random_case_for(key, msg)
+        mac_checks.check_wrong_type_refused(h, nhp.mac, what, value, key, msg,
+                                            _random_case_for(key, msg))
 
 
 @EVERY_DRIVER
 def test_missing_key(nhp):
     with nhp.open() as h:
-        for call in (lambda: h.update(b"abc"), lambda: h.update(bytearray(2)), h.digest,
-                     lambda: h.verify(bytes(16)), h.final, h.reset):
-            with refused(gcrylike.MissingKey):
-                call()
+        mac_checks.check_refused_without_key(h)
 
 
 @EVERY_DRIVER
@@ -653,21 +546,4 @@ def test_closed_handle(nhp):
     key = rng_for("closed").randbytes(KEY_BYTES)
     h = nhp.keyed(key)
     h.update(b"abc")
-    h.close()
-    assert h.closed
-    calls = {
-        "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
-        "update": lambda: h.update(b"abcd"), "update-bytearray": lambda: h.update(bytearray(4)),
-        "update-str": lambda: h.update("abcd"), "digest": h.digest,
-        "verify": lambda: h.verify(bytes(16)), "final": h.final, "reset": h.reset,
-    }
-    for name, call in calls.items():
-        try:
-            with refused(gcrylike.HandleClosed):
-                call()
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
-    h.close()  # idempotent
-    with refused(gcrylike.HandleClosed):
-        with h:
-            pass
+    mac_checks.check_closed_handle(h, key)

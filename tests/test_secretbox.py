@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import array
 import random
-import threading
 from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from checks import refused
-from conftest import DriverCase, denied_for, drivers
+from checks import check_threads_share_one_object, refused
+from conftest import DriverCase, drivers, on_route
 from nacl_oracle import (
     NO_ORACLE,
     PYNACL,
@@ -97,11 +96,8 @@ class BoxDriver:
 
 @pytest.fixture
 def sbox(request: pytest.FixtureRequest) -> Iterator[BoxDriver]:
-    case: DriverCase = request.param
-    with denied_for(case):
-        d = BoxDriver(case)
-        d.box(bytes(32)).close()  # the route really reaches this driver
-        yield d
+    """One secretbox driver; the deny list is restored afterwards."""
+    yield from on_route(request.param, BoxDriver, lambda d: d.box(bytes(32)).close())
 
 
 EVERY_DRIVER = pytest.mark.parametrize("sbox", drivers(NAME, known=KNOWN_DRIVERS), indirect=True)
@@ -475,29 +471,11 @@ def test_threads_share_one_object(available_drivers):
             mine.append((nonce, msg))
         jobs.append(mine)
     with gcrylike.SecretBox(key, impl="xsalsa20-poly1305-generic") as ref:
-        jobs = [[(nonce, msg, ref.encrypt(nonce, msg)) for nonce, msg in mine] for mine in jobs]
+        jobs = [[(nonce, msg, (), ref.encrypt(nonce, msg)) for nonce, msg in mine]
+                for mine in jobs]
     for name in available_drivers(NAME):
-        box = gcrylike.SecretBox(key, impl=name)
-        start = threading.Barrier(nthreads)
-        errors: list[str] = []
-
-        def work(t: int, box=box, start=start, errors=errors) -> None:
-            start.wait()
-            for rounds in range(2):
-                for i, (nonce, msg, sealed) in enumerate(jobs[t]):
-                    if box.encrypt(nonce, msg) != sealed:
-                        errors.append(f"thread {t} encrypt {i} round {rounds}")
-                    if box.decrypt(nonce, sealed) != msg:
-                        errors.append(f"thread {t} decrypt {i} round {rounds}")
-
-        threads = [threading.Thread(target=work, args=(t,)) for t in range(nthreads)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(timeout=120)
-        assert not any(th.is_alive() for th in threads), name
-        assert not errors, (name, errors[:5])
-        box.close()
+        with gcrylike.SecretBox(key, impl=name) as box:
+            check_threads_share_one_object(box, jobs, name)
 
 
 def test_cli_lists_and_selftests(capsys):

@@ -25,7 +25,7 @@ import struct
 from functools import cache
 
 import pytest
-from checks import refused
+from checks import bad_length_keys, check_setkey_refused, refused
 from nacl_oracle import (
     END,
     NO_ORACLE,
@@ -37,6 +37,14 @@ from nacl_oracle import (
     ref_xsalsa20_block,
     sodium_hsalsa20,
     sodium_xsalsa20,
+)
+from stream_checks import (
+    check_counter_run,
+    check_partial_last_block,
+    check_too_long_refused,
+    encrypt_on_every_handle,
+    keyed,
+    open_on_each,
     xor,
 )
 
@@ -64,16 +72,6 @@ def rng_for(*tags: object) -> random.Random:
 
 def key_nonce(rng: random.Random) -> tuple[bytes, bytes]:
     return rng.randbytes(32), rng.randbytes(24)
-
-
-def keyed(driver, key: bytes, nonce: bytes) -> gcrylike.CipherHandle:
-    h = driver.open()
-    h.setkey(key)
-    h.setiv(nonce)
-    return h
-
-
-
 
 
 # ---------------------------------------------------------------------------
@@ -228,8 +226,7 @@ def test_drivers_agree_on_long_inputs(available_drivers):
     names = available_drivers("xsalsa20")
     rng = rng_for("agree")
     key, nonce = key_nonce(rng)
-    handles = [gcrylike.cipher_open("xsalsa20", impl=n) for n in names]
-    try:
+    with open_on_each("xsalsa20", names) as handles:
         for h in handles:
             h.setkey(key)
         cases = [(n, 0) for n in _long_lengths()]
@@ -237,17 +234,8 @@ def test_drivers_agree_on_long_inputs(available_drivers):
         cases += [(3 << 20, 0), ((4 << 20) + 77, rng.randrange(END - 2**20))]
         for n, start in cases:
             msg = rng.randbytes(n)
-            outs = []
-            for h in handles:
-                h.setiv(nonce)
-                h.setctr(start)
-                outs.append(h.encrypt(msg))
-            for name, out in zip(names, outs, strict=True):
-                assert out == outs[0], f"{name} differs from {names[0]} (n={n}, start={start})"
-            assert outs[0] == sodium_xsalsa20(key, nonce, msg, start), (n, start)
-    finally:
-        for h in handles:
-            h.close()
+            ct = encrypt_on_every_handle(handles, names, nonce, start, msg)
+            assert ct == sodium_xsalsa20(key, nonce, msg, start), (n, start)
 
 
 # ---------------------------------------------------------------------------
@@ -357,18 +345,8 @@ def test_counter_across_2_32(driver):
     msg = rng.randbytes(n)
     with keyed(driver, key, nonce) as h:
         for start in CARRY_STARTS:
-            want = sodium_xsalsa20(key, nonce, msg, start)
-            h.setiv(nonce)
-            h.setctr(start)
-            assert h.encrypt(msg) == want, start
-            h.setiv(nonce)
-            h.setctr(start)
-            out, pos = bytearray(), 0
-            for size in (1, 62, 65, 256, 3, 512):
-                out += h.encrypt(msg[pos:pos + size])
-                pos += size
-            out += h.encrypt(msg[pos:])
-            assert out == want, (start, "pieces")
+            ks = xor(msg, sodium_xsalsa20(key, nonce, msg, start))
+            check_counter_run(h, nonce, start, msg, ks, piece_sizes=(1, 62, 65, 256, 3, 512))
 
 
 @XS
@@ -384,18 +362,10 @@ def test_counter_end(driver):
             h.encrypt(b"\x00", out=out)
         assert out == b"\xa5"
         # a partial last block, then more than is left of it
-        h.setctr(END - 1)
-        assert h.encrypt(bytes(20)) == last[:20]
-        with refused(gcrylike.CounterExhausted):
-            h.encrypt(bytes(45))
-        assert h.encrypt(bytes(44)) == last[20:]
+        check_partial_last_block(h, END - 1, last)
         # 2^64 - 2 and 200 bytes (4 blocks) do not fit: nothing is written
         for left in (2, 3, 7, 8, 9):
-            h.setctr(END - left)
-            guard = bytearray(b"\xa5" * (left * 64 + 1))
-            with refused(gcrylike.CounterExhausted):
-                h.encrypt(bytes(len(guard)), out=guard)
-            assert guard == b"\xa5" * len(guard)
+            check_too_long_refused(h, nonce, END - left, bytes(left * 64 + 1))
             assert h.encrypt(bytes(left * 64)) == ref_keystream(key, nonce, left * 64,
                                                                 END - left)
         for bad in (END, END + 1, 1 << 100):
@@ -439,9 +409,8 @@ def test_every_setiv_derives_its_subkey(driver):
 @pytest.mark.parametrize("keylen", [0, 1, 16, 24, 31, 33, 64])
 def test_bad_key_length(keylen):
     with gcrylike.cipher_open("xsalsa20") as h:
-        for key in (bytes(keylen), bytearray(keylen)):
-            with refused(gcrylike.InvalidKeyLength):
-                h.setkey(key)
+        check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
+                             lambda: h.encrypt(b"x"))
         h.setkey(NACL_FIRSTKEY)
         h.setiv(NACL_NONCE)
         assert h.encrypt(bytes(32)) == NACL_STREAM3
