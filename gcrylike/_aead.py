@@ -16,11 +16,10 @@ from ._buffers import (
     new_output,
     run_into,
     sizes_text,
-    writable_view,
 )
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
-from ._keyed import KeyedHandle
+from ._keyed import KeyedHandle, data_method
 from ._sealing import SealingHandle, raise_for
 
 
@@ -44,11 +43,12 @@ class AeadHandle(KeyedHandle):
     libgcrypt; use :class:`ChaCha20Poly1305` to release nothing unverified.
     """
 
-    __slots__ = ("_fast_ptr",)
+    __slots__ = ("_fast_ptr", "_hooks")
 
     def __init__(self, spec: Any, impl: Any, auto: bool, *, _selftesting: bool = False) -> None:
         super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._fast_ptr: Any = None
+        self._hooks = (spec.encrypt, spec.decrypt)
 
     @property
     def info(self) -> AeadInfo:
@@ -101,32 +101,12 @@ class AeadHandle(KeyedHandle):
         if rc:
             raise_for(rc, self._spec.name)
 
-    def encrypt(self, data: Any, *, out: Any = None) -> bytes | int:
-        """Encrypt and authenticate ``data``; ``out=`` as for cipher handles."""
-        return self._crypt(self._spec.encrypt, data, out)
-
-    def decrypt(self, data: Any, *, out: Any = None) -> bytes | int:
-        """Authenticate and decrypt ``data``; check the tag before trusting it."""
-        return self._crypt(self._spec.decrypt, data, out)
+    encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
+        ``data``; ``out=`` as for cipher handles.""")
+    decrypt = data_method(1, "AeadHandle", "decrypt", """Authenticate and decrypt
+        ``data``; check the tag before trusting it.""")
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None and type(data) is bytes and len(data) > 1:
-                n = len(data)
-                result = ZERO * n
-                rc = hook(ptr, result, data, n)
-                if rc:
-                    raise_for(rc, self._spec.name)
-                return result
-            dst = writable_view(out) if out is data else None
-            if dst is not None:
-                n = len(dst)
-                rc = hook(ptr, dst, dst, n)
-                if rc:
-                    ffi.release(dst)
-                    raise_for(rc, self._spec.name)
-                return n
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src:
             n = len(src)

@@ -9,8 +9,6 @@ from typing import Any
 from . import _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
-    U8_ARRAY,
-    ZERO,
     as_cbuffer,
     new_uninit,
     sizes_text,
@@ -27,7 +25,7 @@ from ._errors import (
     NotSupported,
     error_for,
 )
-from ._keyed import KeyedHandle
+from ._keyed import KeyedHandle, data_method
 from ._spec import CipherSpec, Implementation
 
 
@@ -40,50 +38,6 @@ class HandleInfo:
     block_size: int
     key_sizes: tuple[int, ...]
     iv_sizes: tuple[int, ...]
-
-
-_from_buffer = ffi.from_buffer
-
-
-def _crypt_method(which: int, name: str, doc: str) -> Any:
-    """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method of
-    :class:`CipherHandle`.  The two fast paths (bytes in, fresh bytes out; in
-    place on a writable buffer) are one cffi call each; the rest, and every
-    error, goes through ``_crypt``.  Written for per-call cost: locals over
-    attribute chains, no helper calls, ``from_buffer``'s own errors as the
-    type check."""
-
-    def method(self: CipherHandle, data: Any, *, out: Any = None) -> bytes | int:
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None:
-                if type(data) is bytes:
-                    n = len(data)
-                    if n > 1:
-                        # straight into a fresh bytes object (see _bytes_output_ok)
-                        result = ZERO * n
-                        rc = self._hooks[which](ptr, result, data, n)
-                        if rc:
-                            raise error_for(rc, self._spec.name)
-                        return result
-            elif out is data:
-                try:
-                    view = _from_buffer(U8_ARRAY, out, True)
-                except (TypeError, ValueError, BufferError):
-                    view = None  # not a writable contiguous buffer: _crypt says so
-                if view is not None:
-                    n = len(view)
-                    rc = self._hooks[which](ptr, view, view, n)
-                    if rc:
-                        ffi.release(view)  # no buffer export outlives the call
-                        raise error_for(rc, self._spec.name)
-                    return n
-        return self._crypt(self._hooks[which], data, out)
-
-    method.__name__ = name
-    method.__qualname__ = f"CipherHandle.{name}"
-    method.__doc__ = doc
-    return method
 
 
 class CipherHandle(KeyedHandle):
@@ -167,10 +121,10 @@ class CipherHandle(KeyedHandle):
             raise InvalidState(f"{self._spec.name}: setiv() first")
         return ctx
 
-    encrypt = _crypt_method(0, "encrypt", """Encrypt ``data``.  Returns bytes, or with
+    encrypt = data_method(0, "CipherHandle", "encrypt", """Encrypt ``data``.  Returns bytes, or with
         ``out=`` (a writable buffer at least as long, possibly ``data`` itself)
         writes there and returns the number of bytes written.""")
-    decrypt = _crypt_method(1, "decrypt", """Decrypt ``data``; same conventions as
+    decrypt = data_method(1, "CipherHandle", "decrypt", """Decrypt ``data``; same conventions as
         :meth:`encrypt`.""")
 
     def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
