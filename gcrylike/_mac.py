@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from types import BuiltinFunctionType
 from typing import Any
 
 from . import _registry
@@ -126,22 +127,22 @@ def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
 
 def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
-    spec = _registry.lookup(name, "mac")
+    spec, chosen = _registry.resolve(name, "mac", impl)
     if spec.oneshot is None:
         with mac_open(name, impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()
-    chosen = _registry.ready_implementation(spec, _registry.choose(spec, impl), impl is None)
     n = spec.digest_size
-    native = BYTES_OUTPUT_OK and inspect.isbuiltin(spec.oneshot)
+    oneshot = spec.oneshot  # a local: see SealingHandle
+    native = BYTES_OUTPUT_OK and isinstance(oneshot, BuiltinFunctionType)
     tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:
-        rc = spec.oneshot(key, len(key), data, len(data), tag, chosen.token)
+        rc = oneshot(key, len(key), data, len(data), tag, chosen.token)
     else:
         with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \
                 ffi.from_buffer(tag) as out:
-            rc = spec.oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
+            rc = oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
     if rc:
         raise error_for(rc, spec.name)
     return bytes(tag)

@@ -12,6 +12,7 @@ import importlib.metadata
 import threading
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 from . import _hwf, _selftest
 from ._errors import (
@@ -152,6 +153,7 @@ def _insert(spec: AnySpec) -> None:
     _validate(spec)
     with _lock:
         _check_free(spec)
+        _forget_answers()
         _by_id[spec.algo] = spec
         for n in spec.names:
             _by_name[n.lower()] = spec
@@ -184,6 +186,7 @@ def unregister(name: str) -> None:
     """Remove a registered spec of any kind (tests and plugin reloads)."""
     with _lock:
         spec = lookup(name)
+        _forget_answers()
         for n in spec.names:
             _by_name.pop(n.lower(), None)
         for impl in spec.implementations:
@@ -192,9 +195,32 @@ def unregister(name: str) -> None:
         _by_id.pop(spec.algo, None)
 
 
+#: Remembered answers: lookup() by (name, kind), and resolve() by (name,
+#: kind, driver) with the feature set and self-test state it was found
+#: under.  Emptied when specs come or go.
+_found: dict[tuple[str | int, str | None], AnySpec] = {}
+_resolved: dict[tuple[Any, str, Any], tuple[frozenset[str], Any, int, AnySpec, Implementation]] = {}
+
+
+def _forget_answers() -> None:
+    _found.clear()
+    _resolved.clear()
+
+
 def lookup(name: str | int, kind: str | None = None) -> AnySpec:
     """Find a spec by name or alias (any case) or by numeric id; with
     ``kind``, it must be of that kind ("cipher", "mac")."""
+    if type(name) is str or type(name) is int:
+        found = _found.get((name, kind))
+        if found is not None:
+            return found
+    spec = _lookup(name, kind)
+    if type(name) is str or type(name) is int:
+        _found[(name, kind)] = spec
+    return spec
+
+
+def _lookup(name: str | int, kind: str | None) -> AnySpec:
     _ensure_loaded()
     if isinstance(name, bool) or not isinstance(name, (str, int)):
         raise InvalidType(f"algorithm must be a name or an id, not {type(name).__name__}")
@@ -298,6 +324,27 @@ def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
     if candidates:
         _selftest.require(spec, candidates[0])  # raises with the reason
     raise NotSupported(f"no implementation of {spec.name} can run here")
+
+
+def resolve(name: str | int, kind: str, driver: str | None = None,
+            ) -> tuple[AnySpec, Implementation]:
+    """:func:`lookup`, :func:`choose` and the first-use self-test gate in
+    one call, for one-shot functions that set up no handle.  The answer is
+    remembered while the features in use and the self-test results stay as
+    they were, so a repeated call costs a dict look-up, not a ranking."""
+    key = (name, kind, driver)
+    try:
+        hit = _resolved.get(key)
+    except TypeError:  # an unhashable argument: the slow path says what is wrong
+        hit = key = None
+    if (hit is not None and hit[0] is _hwf.active() and hit[1] is _selftest._results
+            and hit[2] == _selftest.generation):
+        return hit[3], hit[4]
+    spec = lookup(name, kind)
+    impl = ready_implementation(spec, choose(spec, driver), driver is None)
+    if key is not None:
+        _resolved[key] = (_hwf.active(), _selftest._results, _selftest.generation, spec, impl)
+    return spec, impl
 
 
 def ready_implementation(spec: AnySpec, impl: Implementation, auto: bool) -> Implementation:

@@ -15,6 +15,10 @@ from ._spec import CipherSpec, Implementation
 
 _lock = threading.RLock()
 _results: dict[str, SelftestResult] = {}
+#: Bumped whenever a result is recorded or forgotten: the registry's
+#: remembered choices are valid only for the generation (and the _results
+#: dict) they were made under.
+generation = 0
 
 
 @dataclass(frozen=True)
@@ -53,17 +57,25 @@ def run(spec: CipherSpec, impl: Implementation, *, force: bool = False) -> Selft
             res = SelftestResult(spec.name, impl.driver, False, f"{type(exc).__name__}: {exc}")
         else:
             res = SelftestResult(spec.name, impl.driver, True)
-        _results[impl.driver] = res
+        _record(impl.driver, res)
         return res
 
 
 def forget(driver: str | None = None) -> None:
     """Drop remembered results (all, or one driver's): test helper."""
+    global generation
     with _lock:
         if driver is None:
             _results.clear()
         else:
             _results.pop(driver, None)
+        generation += 1
+
+
+def _record(driver: str, res: SelftestResult) -> None:
+    global generation
+    _results[driver] = res
+    generation += 1
 
 
 def require(spec: CipherSpec, impl: Implementation) -> None:

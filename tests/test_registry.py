@@ -17,7 +17,7 @@ from gcrylike import _registry, _selftest
 @pytest.fixture
 def clean_registry(monkeypatch):
     """A fresh registry (built-ins reload on first use) and self-test state."""
-    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors"):
+    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved"):
         monkeypatch.setattr(_registry, attr, {})
     monkeypatch.setattr(_registry, "_loaded", False)
     monkeypatch.setattr(_selftest, "_results", {})
@@ -172,6 +172,63 @@ def test_builtin_selftest_failure_is_sticky(monkeypatch):
     with pytest.raises(gcrylike.SelftestFailed):
         gcrylike.cipher_open("salsa20")
     h.close()
+
+
+def test_resolve_follows_the_deny_list(deny):
+    """resolve() remembers its answer (what gcrylike.mac() asks on every
+    call) only while the features in use stay the same."""
+    spec, impl = _registry.resolve("poly1305", "mac")
+    assert (spec.name, impl) == ("POLY1305", _registry.choose(spec))
+    if "avx2" not in impl.features:
+        pytest.skip("the chosen Poly1305 driver does not need avx2 here")
+    tag = gcrylike.mac("poly1305", bytes(range(32)), b"data")
+    deny("avx2")
+    _, lower = _registry.resolve("poly1305", "mac")
+    assert "avx2" not in lower.features and lower.driver == _registry.choose(spec).driver
+    assert gcrylike.mac("poly1305", bytes(range(32)), b"data") == tag
+    with pytest.raises(gcrylike.NotSupported):
+        _registry.resolve("poly1305", "mac", impl.driver)
+    deny([])
+    assert _registry.resolve("poly1305", "mac")[1] == impl
+    assert _registry.resolve("poly1305", "mac", impl.driver)[1] == impl
+
+
+def test_resolve_sees_new_selftest_results(monkeypatch):
+    """A remembered answer is not trusted past a change of the self-test
+    results: with corrupted known answers, the next one-shot call tests the
+    driver again and refuses, whether the results were swapped or one was
+    forgotten in place."""
+    import gcrylike.ciphers.poly1305 as poly
+
+    key, msg = bytes(range(32)), b"resolve"
+    good = gcrylike.mac("poly1305", key, msg)  # answer remembered, self-test passed
+    _, impl = _registry.resolve("poly1305", "mac")
+    broken = tuple(type(v)(v.key, v.message, "00" * 16) for v in poly.POLY1305)
+    monkeypatch.setattr(poly, "POLY1305", broken)
+    # results unchanged: the passed self-test still stands
+    assert gcrylike.mac("poly1305", key, msg, impl=impl.driver) == good
+    with monkeypatch.context() as m:
+        m.setattr(_selftest, "_results", {})
+        with pytest.raises(gcrylike.SelftestFailed):
+            gcrylike.mac("poly1305", key, msg, impl=impl.driver)
+    _selftest.forget(impl.driver)
+    try:
+        with pytest.raises(gcrylike.SelftestFailed):
+            gcrylike.mac("poly1305", key, msg, impl=impl.driver)
+    finally:
+        monkeypatch.undo()
+        _selftest.forget(impl.driver)  # tested again, and passing, on next use
+    assert gcrylike.mac("poly1305", key, msg, impl=impl.driver) == good
+
+
+def test_remembered_lookups_forget_unregistered_specs(clean_registry):
+    spec = gcrylike.register(toy_cipher.make_spec())
+    assert _registry.lookup("toy") is spec and _registry.lookup("TOY", "cipher") is spec
+    gcrylike.unregister("toy")
+    with pytest.raises(gcrylike.UnknownAlgorithm):
+        _registry.lookup("toy")
+    again = gcrylike.register(toy_cipher.make_spec())
+    assert again is not spec and _registry.lookup("toy") is again
 
 
 def _write_dist(root, dist, module, body, entry):
