@@ -9,23 +9,24 @@ class Context:
     """An algorithm's opaque state in C memory, plus a pristine copy.
 
     ``ptr`` (a cffi ``void *``) is what spec hooks pass to their native code;
-    cffi accepts it in any other FFI's ``void *`` parameter.  The second half
-    of the allocation keeps the state right after ``setkey`` so that
-    ``reset()`` needs no new key schedule (libgcrypt keeps the same copy).
+    cffi accepts it in any other FFI's ``void *`` parameter.  With
+    ``keep_copy``, the second half of the allocation keeps the state right
+    after ``setkey`` so that ``reset()`` needs no new key schedule (libgcrypt
+    keeps the same copy); handles without ``reset()`` do without it.
     """
 
     __slots__ = ("ptr", "size", "_span", "_saved")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, keep_copy: bool = True) -> None:
         self.size = size
         self._span = (size + 63) // 64 * 64
-        total = 2 * self._span
+        total = 2 * self._span if keep_copy else self._span
         raw = lib.gcry_ctx_alloc(total)
         if raw == ffi.NULL:
             raise MemoryError("cannot allocate a cipher context")
         # Freed (and wiped) by close() or, failing that, by the garbage collector.
         self.ptr = ffi.gc(raw, lambda p, n=total: lib.gcry_ctx_free(p, n))
-        self._saved = ffi.cast("char *", self.ptr) + self._span
+        self._saved = ffi.cast("char *", self.ptr) + self._span if keep_copy else None
 
     @property
     def address(self) -> int:
@@ -33,7 +34,8 @@ class Context:
         return int(ffi.cast("uintptr_t", self.ptr))
 
     def save(self) -> None:
-        ffi.memmove(self._saved, self.ptr, self.size)
+        if self._saved is not None:
+            ffi.memmove(self._saved, self.ptr, self.size)
 
     def restore(self) -> None:
         ffi.memmove(self.ptr, self._saved, self.size)

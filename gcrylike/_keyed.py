@@ -63,13 +63,16 @@ class KeyedHandle:
     """Base of every handle class (not used directly)."""
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
+    #: Whether the class offers reset(): its context then keeps a copy of the
+    #: state right after setkey.
+    _RESETTABLE = True
 
     def __init__(self, spec: Any, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
         self._spec = spec
         self._impl = impl
         self._auto = auto
-        self._ctx: Context | None = Context(spec.context_size)
+        self._ctx: Context | None = Context(spec.context_size, self._RESETTABLE)
         self._haskey = False
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting

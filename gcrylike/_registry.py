@@ -195,16 +195,32 @@ def unregister(name: str) -> None:
         _by_id.pop(spec.algo, None)
 
 
-#: Remembered answers: lookup() by (name, kind), and resolve() by (name,
-#: kind, driver) with the feature set and self-test state it was found
-#: under.  Emptied when specs come or go.
+#: Remembered answers: lookup() by (name, kind); choose() by (spec, driver)
+#: and resolve() by (name, kind, driver), each with the _stamp() it was
+#: found under.  Emptied when specs come or go.
 _found: dict[tuple[str | int, str | None], AnySpec] = {}
-_resolved: dict[tuple[Any, str, Any], tuple[frozenset[str], Any, int, AnySpec, Implementation]] = {}
+_chosen: dict[tuple[AnySpec, str | None], tuple[tuple[Any, ...], Implementation]] = {}
+_resolved: dict[tuple[Any, str, Any], tuple[tuple[Any, ...], AnySpec, Implementation]] = {}
 
 
 def _forget_answers() -> None:
     _found.clear()
+    _chosen.clear()
     _resolved.clear()
+
+
+def _stamp() -> tuple[Any, ...]:
+    """What a choice depends on besides the spec: the features in use and
+    the self-test results (the dict, which tests may swap, and its
+    generation)."""
+    return (_hwf.active(), _selftest._results, _selftest.generation)
+
+
+def _holds(stamp: tuple[Any, ...]) -> bool:
+    """Whether a remembered answer's stamp is still current (identity
+    checks: a deny-list change makes a new feature set)."""
+    return (stamp[2] == _selftest.generation and stamp[1] is _selftest._results
+            and stamp[0] is _hwf.active())
 
 
 def lookup(name: str | int, kind: str | None = None) -> AnySpec:
@@ -302,7 +318,20 @@ def describe(spec: AnySpec) -> list[ImplementationInfo]:
 
 def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
     """The implementation a new handle uses: ``driver`` if given, else the
-    highest-priority one this CPU can run that has not failed its selftest."""
+    highest-priority one this CPU can run that has not failed its selftest.
+    Remembered until the features in use or the self-test results change."""
+    key = (spec, driver) if driver is None or type(driver) is str else None
+    hit = _chosen.get(key) if key is not None else None
+    if hit is not None and _holds(hit[0]):
+        return hit[1]
+    stamp = _stamp()
+    impl = _choose(spec, driver)
+    if key is not None:
+        _chosen[key] = (stamp, impl)
+    return impl
+
+
+def _choose(spec: AnySpec, driver: str | None) -> Implementation:
     if driver is not None:
         if not isinstance(driver, str):
             raise InvalidType("impl must be a driver name")
@@ -329,21 +358,19 @@ def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
 def resolve(name: str | int, kind: str, driver: str | None = None,
             ) -> tuple[AnySpec, Implementation]:
     """:func:`lookup`, :func:`choose` and the first-use self-test gate in
-    one call, for one-shot functions that set up no handle.  The answer is
-    remembered while the features in use and the self-test results stay as
-    they were, so a repeated call costs a dict look-up, not a ranking."""
+    one call, for one-shot functions that set up no handle.  Remembered
+    like choose(), so a repeated call costs one dict look-up."""
     key = (name, kind, driver)
     try:
         hit = _resolved.get(key)
     except TypeError:  # an unhashable argument: the slow path says what is wrong
         hit = key = None
-    if (hit is not None and hit[0] is _hwf.active() and hit[1] is _selftest._results
-            and hit[2] == _selftest.generation):
-        return hit[3], hit[4]
+    if hit is not None and _holds(hit[0]):
+        return hit[1], hit[2]
     spec = lookup(name, kind)
     impl = ready_implementation(spec, choose(spec, driver), driver is None)
     if key is not None:
-        _resolved[key] = (_hwf.active(), _selftest._results, _selftest.generation, spec, impl)
+        _resolved[key] = (_stamp(), spec, impl)  # after any self-test it ran
     return spec, impl
 
 

@@ -5,8 +5,8 @@ C, so an object may be shared by threads, and the fast path that passes
 
 from __future__ import annotations
 
-import inspect
 import os
+from types import BuiltinFunctionType
 from typing import Any
 
 from . import _registry
@@ -34,6 +34,7 @@ class SealingHandle(KeyedHandle):
     __slots__ = ("_fast", "_seal", "_open")
     _ALGORITHM = ""
     _KIND = ""
+    _RESETTABLE = False  # every call starts from the keyed state itself
 
     def __init__(self, key: Any, *, impl: str | None = None) -> None:
         spec = _registry.lookup(self._ALGORITHM, self._KIND)
@@ -44,7 +45,8 @@ class SealingHandle(KeyedHandle):
 
     def _key_installed(self, ctx: Any) -> None:
         # bytes in, a fresh bytes object out, one native call (see _buffers.py)
-        native = inspect.isbuiltin(self._seal) and inspect.isbuiltin(self._open)
+        native = isinstance(self._seal, BuiltinFunctionType) and isinstance(
+            self._open, BuiltinFunctionType)
         self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
 
     def _forget_key(self) -> None:
