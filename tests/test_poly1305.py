@@ -42,7 +42,7 @@ P = (1 << 130) - 5
 M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 BLOCK = 16
-SIMD_MIN_BYTES = 16 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
+SIMD_MIN_BYTES = 32 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
 AVX2_BYTES = 4 * BLOCK        # the AVX2 routine's width
 
 #: Every driver the amd64 build has; those missing from this build are
@@ -476,10 +476,11 @@ def _threshold_lengths() -> list[int]:
 def test_splits_straddling_simd_thresholds(poly):
     """A few bytes buffered first (0..40, so the next update's blocks start
     at every phase), then an update whose block count is just below, at and
-    above 16 blocks and the 2- and 4-block widths, then the rest."""
+    above the glue's SIMD threshold and the 2- and 4-block widths, then the
+    rest."""
     rng = rng_for("thresholds")
     key = rng.randbytes(32)
-    msg = rng.randbytes(2000)
+    msg = rng.randbytes(5 * SIMD_MIN_BYTES + 100)
     want = oracle(key, msg)
     with poly.keyed(key) as h:
         for first in range(41):
@@ -487,7 +488,7 @@ def test_splits_straddling_simd_thresholds(poly):
                 h.reset()
                 mac_checks.absorb(h, msg, [first, first + second])
                 assert h.digest() == want, (first, second)
-        # an update of 16 blocks plus one byte per call
+        # an update of the threshold plus one byte per call
         h.reset()
         pos = 0
         while pos < len(msg):

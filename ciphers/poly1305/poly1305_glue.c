@@ -11,7 +11,7 @@
 /* Below this many blocks in one update the portable code is faster than
  * entering the SIMD routine (measured; see docs/algorithms.rst). */
 #ifndef POLY1305_SIMD_MIN_BLOCKS
-# define POLY1305_SIMD_MIN_BLOCKS 16
+# define POLY1305_SIMD_MIN_BLOCKS 32
 #endif
 
 size_t
