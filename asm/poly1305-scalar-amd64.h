@@ -2,7 +2,7 @@
  * general-purpose registers, mul/imul only: base x86-64, no BMI2/ADX) cut
  * into four parts per block, for the stitched routines that interleave it
  * with vector work (chacha20-poly1305-amd64-avx2.S,
- * xsalsa20-poly1305-amd64-avx2.S).
+ * salsa20-poly1305-amd64-avx2.S).
  *
  * Written for gcrylike from RFC 8439 section 2.5: the 2^64-radix step of
  * poly1305_generic64_blocks (ciphers/poly1305/poly1305_generic.c).

@@ -1,6 +1,6 @@
 /* salsa20-amd64-avx2.h - what the AVX2 Salsa20 routines of eight blocks in
  * transposed form share (salsa20-amd64-avx2.S, and the stitched
- * xsalsa20-poly1305-amd64-avx2.S): the counter offsets, the quarter-round
+ * salsa20-poly1305-amd64-avx2.S): the counter offsets, the quarter-round
  * steps, the double round (with an optional hook between its steps), the
  * counter lanes, the transpose, the output step and the feed-forward.
  * Included once per .S file, after asm-common-amd64.h; it leaves the
