@@ -18,6 +18,8 @@ int gcry_secretbox_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
 int gcry_secretbox_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
 int gcry_secretbox_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+/* test-only: the same seal, then an in-place open of its box */
+int gcry_secretbox_open_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 /* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
 uint64_t gcry_secretbox_stitched_groups(const void *ctx);
 """
