@@ -5,10 +5,10 @@
  * section 2.5).  The ChaCha20 half is the transposed form of
  * _gcry_chacha_amd64_avx2_blocks8, from the macros both share in
  * chacha-amd64-avx2.h (the round macro runs the Poly1305 parts as its
- * hook); the Poly1305 half
- * is the 2^64-radix step of poly1305_generic64_blocks
- * (ciphers/poly1305/poly1305_generic.c) written with mul/imul (base x86-64:
- * no BMI2/ADX).  The vector rounds and the integer multiplies use different
+ * hook); the Poly1305 half is POLY_PART of poly1305-scalar-amd64.h
+ * (shared with salsa20-poly1305-amd64-avx2.S), the 2^64-radix step of
+ * poly1305_generic64_blocks (ciphers/poly1305/poly1305_generic.c) written
+ * with mul/imul (base x86-64: no BMI2/ADX).  The vector rounds and the integer multiplies use different
  * execution units, so interleaving them hides most of the MAC's cost.
  *
  * ABI (System V AMD64, hidden global):
