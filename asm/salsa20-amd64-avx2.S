@@ -53,42 +53,16 @@
 
 #ifdef __x86_64__
 
-GCRY_RODATA
-.balign 32
-/* blocks8: per-lane counter offsets as qwords.  vshufps takes two dwords
- * per 128-bit lane from each source, so offsets {0,1 | 4,5} and {2,3 | 6,7}
- * give lanes 0..7 in order after the even/odd dword selection. */
-.Lsalsa_q0145:
-	.quad 0, 1, 4, 5
-.Lsalsa_q2367:
-	.quad 2, 3, 6, 7
-
-.text
+#include "salsa20-amd64-avx2.h"
 
 /**********************************************************************
  * blocks8: eight blocks in parallel, "transposed" form: one ymm per state
  * word, dword lane j (j = 0..7) holding block j of the group (counter c+j).
  *
- * Register map at every half-round boundary (and at round loop entry/exit):
- *   ymm_i   word x_i for i in {0,1,3,4,5,6,7,9,10,11,12,13,14,15}
- *   ymm2    T, ymm8  U: the two temporaries of every step
+ * Register map, quarter-round layout and the slot trades: see
+ * salsa20-amd64-avx2.h (SALSA_DROUND); here the slots are
  *   SA = 0(%r11)   word x8        SB = 32(%r11)   word x2
- * (r11 = 32-byte aligned spill base in the red zone, see the header.)
- *
- * Salsa20 quarter-round (a,b,c,d):
- *   b ^= (a+d)<<<7; c ^= (b+a)<<<9; d ^= (c+b)<<<13; a ^= (d+c)<<<18
- *   column round  Q1 (0,4,8,12)  Q2 (5,9,13,1)   Q3 (10,14,2,6)  Q4 (15,3,7,11)
- *   row round     Q1 (0,1,2,3)   Q2 (5,6,7,4)    Q3 (10,11,8,9)  Q4 (15,12,13,14)
- * In both rounds the c words of Q1 and Q3 are {x8, x2} and their a words are
- * x0 and x10.  So ymm0 and ymm10 each carry one a word and, between steps 2
- * and 4, one c word: at step 2 the a word (next needed only as the XOR
- * target of step 4) goes to the c word's slot and the c word comes in; at
- * step 4 they trade back.  A slot's load is issued before the store to it in
- * program order, so each pair needs only one slot, and the load always reads
- * a value stored two steps earlier: no spill is on the dependency chain.
- * Each round runs its four quarter-rounds interleaved step by step; every
- * step is add, shift, shift, xor, xor (5 vector ALU ops), 160 per double
- * round, plus 4 loads and 4 stores.
+ * (r11 = 32-byte aligned spill base in the red zone, see the header).
  *
  * Performance (AMD Zen 3): ~52 core cycles per double round (the four vector
  * pipes would allow 40; the shifts run on two of them), ~40 per group for
@@ -101,76 +75,8 @@ GCRY_RODATA
  * r11 spill base, rax burn depth.
  **********************************************************************/
 
-#define T	%ymm2
-#define U	%ymm8
 #define SA	0(%r11)
 #define SB	32(%r11)
-
-/* x ^= (p + q) <<< k   (x, p, q registers) */
-.macro QSTEP x, p, q, k
-	vpaddd	\q, \p, T
-	vpslld	$\k, T, U
-	vpsrld	$(32 - \k), T, T
-	vpxor	U, \x, \x
-	vpxor	T, \x, \x
-.endm
-
-/* Same step with a trade through slot S: the word to update is in S, the
- * word now in register x goes to S, and the result lands in x.  q may be x
- * (it is read by the add first).  The load of S precedes the store. */
-.macro QSTEP_SWAP x, p, q, k, S
-	vpaddd	\q, \p, T
-	vpslld	$\k, T, U
-	vpsrld	$(32 - \k), T, T
-	vpxor	T, U, U			/* U = (p + q) <<< k */
-	vmovdqa	\S, T			/* T = incoming word */
-	vmovdqa	\x, \S			/* outgoing word to the slot */
-	vpxor	T, U, \x
-.endm
-
-/* Lanes of words 8/9 for counter r9 + 0..7 (64-bit adds, per-lane carry):
- * lo <- low dwords, hi <- high dwords; t scratch, tx its xmm name. */
-.macro CTR8 lo, hi, t, tx
-	vmovq	%r9, \tx
-	vpbroadcastq \tx, \t
-	vpaddq	.Lsalsa_q0145(%rip), \t, \hi	/* c+0 c+1 | c+4 c+5 */
-	vpaddq	.Lsalsa_q2367(%rip), \t, \t	/* c+2 c+3 | c+6 c+7 */
-	vshufps	$0x88, \t, \hi, \lo		/* low dwords, lanes 0..7 */
-	vshufps	$0xdd, \t, \hi, \hi		/* high dwords */
-.endm
-
-/* In-lane 4x4 transpose of words x0..x3 (each: lane j = block j):
- * afterwards x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
- * x0 = [blk3 | blk7] (each 128-bit half = 4 consecutive words of one
- * block); x2 and t1 are free. */
-.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
-	vpunpckldq  \x1, \x0, \t0		/* x0_0 x1_0 x0_1 x1_1 */
-	vpunpckhdq  \x1, \x0, \x0		/* x0_2 x1_2 x0_3 x1_3 */
-	vpunpckldq  \x3, \x2, \t1		/* x2_0 x3_0 x2_1 x3_1 */
-	vpunpckhdq  \x3, \x2, \x2		/* x2_2 x3_2 x2_3 x3_3 */
-	vpunpcklqdq \t1, \t0, \x1		/* lane 0 of each half */
-	vpunpckhqdq \t1, \t0, \t0		/* lane 1 */
-	vpunpcklqdq \x2, \x0, \x3		/* lane 2 */
-	vpunpckhqdq \x2, \x0, \x0		/* lane 3 */
-.endm
-
-/* lo = [blk j | blk j+4] words w..w+3, hi = the same for words w+4..w+7:
- * xor and store 32 bytes of block j and of block j+4 at byte offset off.
- * f scratch; lo clobbered. */
-.macro OUT2 lo, hi, f, j, off
-	vperm2i128 $0x20, \hi, \lo, \f
-	vperm2i128 $0x31, \hi, \lo, \lo
-	vpxor	(\j*64+\off)(%rdx), \f, \f
-	vpxor	((\j+4)*64+\off)(%rdx), \lo, \lo
-	vmovdqu	\f, (\j*64+\off)(%rsi)
-	vmovdqu	\lo, ((\j+4)*64+\off)(%rsi)
-.endm
-
-/* x += state word i broadcast (feed-forward); t scratch. */
-.macro FF x, i, t
-	vpbroadcastd (4*\i)(%rdi), \t
-	vpaddd	\t, \x, \x
-.endm
 
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx2_blocks8)
 	xorl	%eax, %eax
@@ -189,7 +95,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx2_blocks8)
 	 * SB; the per-lane counter words: low (x8) to SA, high (x9) ymm9. */
 	vpbroadcastd 8(%rdi), T
 	vmovdqa	T, SB				/* SB = x2 */
-	CTR8	T, %ymm9, U, %xmm8
+	CTR8	T, %ymm9, U, %xmm8, %r9
 	vmovdqa	T, SA				/* SA = x8 */
 	vpbroadcastd 0(%rdi), %ymm0
 	vpbroadcastd 4(%rdi), %ymm1
@@ -211,49 +117,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx2_blocks8)
 
 .balign 32
 .Ls8_dround:
-	/* ---- column round, lanes 0..7 ---- */
-	/* step 1: x4, x9, x14, x3 */
-	QSTEP	%ymm4,  %ymm0,  %ymm12, 7
-	QSTEP	%ymm9,  %ymm5,  %ymm1,  7
-	QSTEP	%ymm14, %ymm10, %ymm6,  7
-	QSTEP	%ymm3,  %ymm15, %ymm11, 7
-	/* step 2: x8, x13, x2, x7.  x0 -> SA, ymm0 := x8; x10 -> SB, ymm10 := x2 */
-	QSTEP_SWAP %ymm0,  %ymm4,  %ymm0,  9, SA
-	QSTEP	%ymm13, %ymm9,  %ymm5,  9
-	QSTEP_SWAP %ymm10, %ymm14, %ymm10, 9, SB
-	QSTEP	%ymm7,  %ymm3,  %ymm15, 9
-	/* step 3: x12, x1, x6, x11   (x8 in ymm0, x2 in ymm10) */
-	QSTEP	%ymm12, %ymm0,  %ymm4,  13
-	QSTEP	%ymm1,  %ymm13, %ymm9,  13
-	QSTEP	%ymm6,  %ymm10, %ymm14, 13
-	QSTEP	%ymm11, %ymm7,  %ymm3,  13
-	/* step 4: x0, x5, x10, x15.  x8 -> SA, ymm0 := x0; x2 -> SB, ymm10 := x10 */
-	QSTEP_SWAP %ymm0,  %ymm12, %ymm0,  18, SA
-	QSTEP	%ymm5,  %ymm1,  %ymm13, 18
-	QSTEP_SWAP %ymm10, %ymm6,  %ymm10, 18, SB
-	QSTEP	%ymm15, %ymm11, %ymm7,  18
-
-	/* ---- row round, lanes 0..7 ---- */
-	/* step 1: x1, x6, x11, x12 */
-	QSTEP	%ymm1,  %ymm0,  %ymm3,  7
-	QSTEP	%ymm6,  %ymm5,  %ymm4,  7
-	QSTEP	%ymm11, %ymm10, %ymm9,  7
-	QSTEP	%ymm12, %ymm15, %ymm14, 7
-	/* step 2: x2, x7, x8, x13.  x0 -> SB, ymm0 := x2; x10 -> SA, ymm10 := x8 */
-	QSTEP_SWAP %ymm0,  %ymm1,  %ymm0,  9, SB
-	QSTEP	%ymm7,  %ymm6,  %ymm5,  9
-	QSTEP_SWAP %ymm10, %ymm11, %ymm10, 9, SA
-	QSTEP	%ymm13, %ymm12, %ymm15, 9
-	/* step 3: x3, x4, x9, x14   (x2 in ymm0, x8 in ymm10) */
-	QSTEP	%ymm3,  %ymm0,  %ymm1,  13
-	QSTEP	%ymm4,  %ymm7,  %ymm6,  13
-	QSTEP	%ymm9,  %ymm10, %ymm11, 13
-	QSTEP	%ymm14, %ymm13, %ymm12, 13
-	/* step 4: x0, x5, x10, x15.  x2 -> SB, ymm0 := x0; x8 -> SA, ymm10 := x10 */
-	QSTEP_SWAP %ymm0,  %ymm3,  %ymm0,  18, SB
-	QSTEP	%ymm5,  %ymm4,  %ymm7,  18
-	QSTEP_SWAP %ymm10, %ymm9,  %ymm10, 18, SA
-	QSTEP	%ymm15, %ymm14, %ymm13, 18
+	SALSA_DROUND SA, SB
 
 	subl	$1, %r10d
 	jnz	.Ls8_dround
@@ -263,41 +127,41 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx2_blocks8)
 	 * x9 parks in SB to free a second transpose temporary; transpose;
 	 * xor and store bytes 0-31 of blocks 0..7. */
 	vmovdqa	SB, %ymm2
-	FF	%ymm0, 0, %ymm8
-	FF	%ymm1, 1, %ymm8
-	FF	%ymm2, 2, %ymm8
-	FF	%ymm3, 3, %ymm8
-	FF	%ymm4, 4, %ymm8
-	FF	%ymm5, 5, %ymm8
-	FF	%ymm6, 6, %ymm8
-	FF	%ymm7, 7, %ymm8
+	FF	%ymm0, 0, %ymm8, %rdi
+	FF	%ymm1, 1, %ymm8, %rdi
+	FF	%ymm2, 2, %ymm8, %rdi
+	FF	%ymm3, 3, %ymm8, %rdi
+	FF	%ymm4, 4, %ymm8, %rdi
+	FF	%ymm5, 5, %ymm8, %rdi
+	FF	%ymm6, 6, %ymm8, %rdi
+	FF	%ymm7, 7, %ymm8, %rdi
 	vmovdqa	%ymm9, SB			/* SB = x9 */
 	TRANSPOSE4 %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9	/* -> 1,8,3,0 */
 	TRANSPOSE4 %ymm4, %ymm5, %ymm6, %ymm7, %ymm2, %ymm9	/* -> 5,2,7,4 */
-	OUT2	%ymm1, %ymm5, %ymm6, 0, 0
-	OUT2	%ymm8, %ymm2, %ymm9, 1, 0
-	OUT2	%ymm3, %ymm7, %ymm6, 2, 0
-	OUT2	%ymm0, %ymm4, %ymm9, 3, 0
+	OUT2	%ymm1, %ymm5, %ymm6, 0, 0, %rdx, %rsi
+	OUT2	%ymm8, %ymm2, %ymm9, 1, 0, %rdx, %rsi
+	OUT2	%ymm3, %ymm7, %ymm6, 2, 0, %rdx, %rsi
+	OUT2	%ymm0, %ymm4, %ymm9, 3, 0, %rdx, %rsi
 
 	/* Words 8-15: x8 from SA, x9 from SB; counter lanes rebuilt from r9;
 	 * feed-forward, transpose, xor and store bytes 32-63. */
 	vmovdqa	SA, %ymm8
 	vmovdqa	SB, %ymm9
-	CTR8	%ymm0, %ymm1, %ymm2, %xmm2
+	CTR8	%ymm0, %ymm1, %ymm2, %xmm2, %r9
 	vpaddd	%ymm0, %ymm8, %ymm8
 	vpaddd	%ymm1, %ymm9, %ymm9
-	FF	%ymm10, 10, %ymm2
-	FF	%ymm11, 11, %ymm3
-	FF	%ymm12, 12, %ymm4
-	FF	%ymm13, 13, %ymm5
-	FF	%ymm14, 14, %ymm6
-	FF	%ymm15, 15, %ymm7
+	FF	%ymm10, 10, %ymm2, %rdi
+	FF	%ymm11, 11, %ymm3, %rdi
+	FF	%ymm12, 12, %ymm4, %rdi
+	FF	%ymm13, 13, %ymm5, %rdi
+	FF	%ymm14, 14, %ymm6, %rdi
+	FF	%ymm15, 15, %ymm7, %rdi
 	TRANSPOSE4 %ymm8, %ymm9, %ymm10, %ymm11, %ymm0, %ymm1	/* -> 9,0,11,8 */
 	TRANSPOSE4 %ymm12, %ymm13, %ymm14, %ymm15, %ymm2, %ymm3	/* -> 13,2,15,12 */
-	OUT2	%ymm9, %ymm13, %ymm1, 0, 32
-	OUT2	%ymm0, %ymm2, %ymm3, 1, 32
-	OUT2	%ymm11, %ymm15, %ymm1, 2, 32
-	OUT2	%ymm8, %ymm12, %ymm3, 3, 32
+	OUT2	%ymm9, %ymm13, %ymm1, 0, 32, %rdx, %rsi
+	OUT2	%ymm0, %ymm2, %ymm3, 1, 32, %rdx, %rsi
+	OUT2	%ymm11, %ymm15, %ymm1, 2, 32, %rdx, %rsi
+	OUT2	%ymm8, %ymm12, %ymm3, 3, 32, %rdx, %rsi
 
 	addq	$8, %r9
 	addq	$512, %rdx

@@ -172,6 +172,13 @@ KIND_CASES = [
      16 + 100, True),
     ("xsalsa20-poly1305", "secretbox", "gcrylike.ciphers.secretbox", "gcry_secretbox_probe",
      1000, False),
+    # long enough for the AVX2 driver's stitched routine (its frame holds
+    # r): 4 groups after the 32-byte head (3 stitched when sealing, 4 when
+    # opening), and a tail
+    ("xsalsa20-poly1305", "secretbox", "gcrylike.ciphers.secretbox", "gcry_secretbox_probe",
+     16 + 32 + 4 * 512 + 7, False),
+    ("xsalsa20-poly1305", "secretbox", "gcrylike.ciphers.secretbox",
+     "gcry_secretbox_open_probe", 16 + 32 + 4 * 512 + 7, False),
 ]
 
 
@@ -192,8 +199,9 @@ def _secret_words(blob: bytes) -> set[int]:
 
 
 def _seal_probe_keystream(algo: str, key: bytes, length: int) -> bytes:
-    """The per-message secrets of gcry_aead_seal_probe (zero nonce): the
-    Poly1305 key in keystream block 0 and the data's keystream after it."""
+    """The per-message secrets of gcry_aead_seal_probe and the secretbox
+    probes (zero nonce): the Poly1305 key in keystream block 0 and the
+    data's keystream after it."""
     cipher = algo.split("-")[0]
     with gcrylike.cipher_open(cipher) as c:
         c.setkey(key)
@@ -207,7 +215,8 @@ def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
     if opener is None:
         h = gcrylike.cipher_open(algo.split("-")[0], impl=driver, mode="poly1305")
     elif opener == "secretbox":  # keyed at construction
-        h = gcrylike.SecretBox(os.urandom(32), impl=driver)
+        box_key = os.urandom(32)
+        h = gcrylike.SecretBox(box_key, impl=driver)
     else:
         h = opener(algo, impl=driver)
     with h:
@@ -215,13 +224,16 @@ def kind_residue(algo, opener, module, entry, length, needs_iv, driver, burn):
         key = os.urandom(key_size)
         if opener != "secretbox":
             h.setkey(key)
+        else:
+            key = box_key
         if needs_iv:
             h.setiv(os.urandom(h._spec.iv_sizes[0]))
         data = os.urandom(length)
         if algo == "aes256":  # its probe re-keys from the data: know that schedule
             h.setkey(data[:32])
         secrets = _secret_words(bytes(ffi.buffer(h._ctx.ptr, h._spec.context_size)))
-        if entry == "gcry_aead_seal_probe":
+        if entry in ("gcry_aead_seal_probe", "gcry_secretbox_probe",
+                     "gcry_secretbox_open_probe"):
             secrets |= _secret_words(_seal_probe_keystream(algo, key, length))
         assert len(secrets) >= 4  # the context really holds key material
         found, _ = _probe(mod, entry, h._ctx.ptr, data, secrets, burn)

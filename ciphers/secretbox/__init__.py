@@ -37,7 +37,7 @@ def _drivers():
         ("amd64-sse2", 300, frozenset({"sse2"}), (_SALSA_SSE2, _POLY_SSE2),
          "SSE2 four-block XSalsa20, SSE2 two-way Poly1305"),
         ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), (_SALSA_AVX2, _POLY_AVX2),
-         "AVX2 eight-block XSalsa20, AVX2 four-way Poly1305"),
+         "AVX2 eight-block XSalsa20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
     )
     return [row for row in table
             if built_salsa >> row[3][0] & 1 and built_poly >> row[3][1] & 1]

@@ -18,6 +18,10 @@ int gcry_secretbox_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
 int gcry_secretbox_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
 int gcry_secretbox_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+/* test-only: the same seal, then an in-place open of its box */
+int gcry_secretbox_open_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+/* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
+uint64_t gcry_secretbox_stitched_groups(const void *ctx);
 """
 
 ffibuilder = make_ffi(
@@ -27,7 +31,8 @@ ffibuilder = make_ffi(
      "ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
-                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
+                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S",
+                 "salsa20-poly1305-amd64-avx2.S"],
     amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
     includes='#include "secretbox.h"',
 )

@@ -11,13 +11,19 @@
  * then authenticated (or authenticated and then decrypted) while hot.  The
  * first chunk is 32 bytes longer than the rest, so that after the 32 bytes
  * left in block 0 every chunk starts on a keystream block boundary and the
- * wide SIMD routines see whole groups of blocks.  One stack burn per public
- * call covers both primitives. */
+ * wide SIMD routines see whole groups of blocks.  With AVX2, whole
+ * 512-byte groups from data byte 32 on go through one routine that runs
+ * Salsa20 and Poly1305 at once (asm/salsa20-poly1305-amd64-avx2.S;
+ * stitched_noburn below).  One stack burn per public call covers both
+ * primitives. */
 #include "secretbox.h"
 
-/* Bytes per stitched step (after the first): a multiple of the 8-block
- * SIMD group, small enough to stay in the L1 cache. */
+/* Bytes per step (after the first): a multiple of the 8-block SIMD group,
+ * small enough to stay in the L1 cache. */
 #define SECRETBOX_CHUNK 4096
+
+/* The data bytes that share keystream block 0 with the Poly1305 key. */
+#define SECRETBOX_HEAD 32
 
 size_t
 gcry_secretbox_ctxsize (void)
@@ -44,12 +50,91 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
+/* One piece of data (N > 0), MAC and cipher in the direction's order:
+ * encryption authenticates the ciphertext it wrote, decryption the
+ * ciphertext before it is overwritten in place. */
+static unsigned int
+piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const uint8_t *src,
+              size_t n, int encrypting)
+{
+  unsigned int burn;
+
+  if (encrypting)
+    {
+      burn = salsa20_crypt_noburn (stream, dst, src, n);
+      burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst, n));
+    }
+  else
+    {
+      burn = poly1305_update_noburn (mac, src, n);
+      burn = gcry_max_burn (burn, salsa20_crypt_noburn (stream, dst, src, n));
+    }
+  return burn + GCRY_C_FRAME;
+}
+
+#ifdef USE_AMD64
+/* One group of the stitched routine: 8 Salsa20 blocks, 32 Poly1305 blocks. */
+#define SECRETBOX_STITCH 512
+
+/* Whether the stitched routine may take the data after the head: the AVX2
+ * pair of drivers (the routine needs AVX2; the SSE2 and portable pairs
+ * keep their own path). */
+static int
+stitch_ok (const secretbox_ctx *keyed)
+{
+  return keyed->xsalsa.impl == SALSA20_IMPL_AVX2 && keyed->poly_impl == POLY1305_IMPL_AVX2;
+}
+
+/* N bytes (a positive multiple of SECRETBOX_STITCH) with Salsa20 and
+ * Poly1305 stitched in one pass; both streams at a block boundary (no
+ * keystream left over, no MAC bytes buffered).  Decryption authenticates
+ * each group's ciphertext as it decrypts it (the routine loads a group's
+ * MAC input before storing its output, so in place is fine).  Encryption
+ * authenticates the ciphertext it wrote, so the MAC runs one group behind:
+ * group 0 is encrypted alone, group i (i >= 1) together with the
+ * ciphertext of group i - 1, and the last group's ciphertext is absorbed
+ * alone.  Adds the groups the routine ran to KEYED's test counter.  (The
+ * 64-bit block counter cannot wrap here: it starts at 1 and a size_t of
+ * data is fewer than 2^58 blocks.) */
+static unsigned int
+stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *mac,
+                 uint8_t *dst, const uint8_t *src, size_t n, int encrypting)
+{
+  size_t groups = n / SECRETBOX_STITCH, ran;
+  unsigned int burn = 0;
+
+  if (encrypting)
+    {
+      burn = salsa20_crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
+      ran = groups - 1;
+      if (ran)
+        burn = gcry_max_burn (burn, _gcry_salsa20_poly1305_amd64_avx2_blocks8
+                                      (stream->input, dst + SECRETBOX_STITCH,
+                                       src + SECRETBOX_STITCH,
+                                       ran * (SECRETBOX_STITCH / SALSA20_BLOCK),
+                                       mac->h, mac->r, dst));
+      burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst + n - SECRETBOX_STITCH,
+                                                          SECRETBOX_STITCH));
+    }
+  else
+    {
+      ran = groups;
+      burn = _gcry_salsa20_poly1305_amd64_avx2_blocks8
+               (stream->input, dst, src, groups * (SECRETBOX_STITCH / SALSA20_BLOCK),
+                mac->h, mac->r, src);
+    }
+  __atomic_fetch_add (&keyed->stitched, (uint64_t)ran, __ATOMIC_RELAXED);
+  return burn + GCRY_C_FRAME;
+}
+#endif
+
 /* XSalsa20 over SRC into DST (N bytes) and Poly1305 over the ciphertext
  * side, into TAG.  ENCRYPTING: SRC is plaintext and DST ciphertext;
  * otherwise SRC is ciphertext (authenticated before it is overwritten in
- * place).  The keyed context is not changed. */
+ * place).  The keyed context is not changed (but for the test counter of
+ * stitched groups). */
 static unsigned int
-crypt_and_mac (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+crypt_and_mac (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
                const uint8_t *src, size_t n, uint8_t *dst, uint8_t tag[SECRETBOX_TAG],
                int encrypting, int *rc)
 {
@@ -58,7 +143,7 @@ crypt_and_mac (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen
   poly1305_ctx mac;
   uint8_t polykey[32];
   unsigned int burn;
-  size_t step = SECRETBOX_CHUNK + sizeof polykey;
+  size_t step = SECRETBOX_CHUNK + SECRETBOX_HEAD;
 
   memcpy (&stream, &keyed->xsalsa, sizeof stream);
   burn = salsa20_setiv_noburn (&stream, nonce, noncelen, rc);
@@ -75,19 +160,32 @@ crypt_and_mac (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen
   burn = gcry_max_burn (burn, poly1305_setkey_noburn (&mac, polykey, keyed->poly_impl));
   gcry_wipememory (polykey, sizeof polykey);
 
+#ifdef USE_AMD64
+  /* With the AVX2 pair and at least one whole group after the head: the
+   * head (data bytes 0-31, the rest of keystream block 0: two Poly1305
+   * blocks) on its own, then whole groups stitched (data bytes 32 + 64m
+   * on use keystream block m + 1, and the ciphertext's Poly1305 blocks
+   * stay 16-byte aligned to the data), the rest in chunks below */
+  if (n >= SECRETBOX_HEAD + SECRETBOX_STITCH && stitch_ok (keyed))
+    {
+      size_t k = (n - SECRETBOX_HEAD) - (n - SECRETBOX_HEAD) % SECRETBOX_STITCH;
+
+      burn = gcry_max_burn (burn, piece_noburn (&stream, &mac, dst, src, SECRETBOX_HEAD,
+                                                encrypting));
+      burn = gcry_max_burn (burn, stitched_noburn (keyed, &stream, &mac,
+                                                   dst + SECRETBOX_HEAD,
+                                                   src + SECRETBOX_HEAD, k, encrypting));
+      dst += SECRETBOX_HEAD + k;
+      src += SECRETBOX_HEAD + k;
+      n -= SECRETBOX_HEAD + k;
+      step = SECRETBOX_CHUNK;
+    }
+#endif
+
   while (n)
     {
       size_t len = n < step ? n : step;
-      if (encrypting)
-        {
-          burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, len));
-          burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, dst, len));
-        }
-      else
-        {
-          burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, src, len));
-          burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, len));
-        }
+      burn = gcry_max_burn (burn, piece_noburn (&stream, &mac, dst, src, len, encrypting));
       dst += len;
       src += len;
       n -= len;
@@ -159,4 +257,26 @@ gcry_secretbox_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   if (n < 16)
     return GCRY_ERR_INV_LENGTH;
   return gcry_secretbox_seal (c, nonce, sizeof nonce, src, n - 16, dst);
+}
+
+/* Test hook, the same for open: seal SRC[0 : N-16] under a zero nonce
+ * into DST as gcry_secretbox_probe does, then open that box in place
+ * (DST = tag || plaintext afterwards), so the open path's stack is what
+ * the probe sees last. */
+int
+gcry_secretbox_open_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
+{
+  static const uint8_t nonce[24];
+  int rc = gcry_secretbox_probe (c, dst, src, n);
+  if (rc)
+    return rc;
+  return gcry_secretbox_open (c, nonce, sizeof nonce, dst, n, dst + SECRETBOX_TAG);
+}
+
+/* Test hook: groups of 512 bytes that went through the stitched routine
+ * since setkey (0 where it is not built or not used). */
+uint64_t
+gcry_secretbox_stitched_groups (const void *c)
+{
+  return __atomic_load_n (&((const secretbox_ctx *)c)->stitched, __ATOMIC_RELAXED);
 }
