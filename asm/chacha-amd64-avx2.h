@@ -1,15 +1,18 @@
 /* chacha-amd64-avx2.h - what the AVX2 ChaCha routines of eight blocks in
  * transposed form share (chacha-amd64-avx2.S, and the stitched
  * chacha20-poly1305-amd64-avx2.S): the rotate masks and counter offsets,
- * the interleaved round, the counter lanes, the transpose and the output
- * step.  Included once per .S file, after asm-common-amd64.h; it leaves
- * the assembler in .text.
+ * the interleaved round, the counter lanes, and (from
+ * transpose-amd64-avx2.h) the transpose and the output step.  Included
+ * once per .S file, after asm-common-amd64.h; it leaves the assembler in
+ * .text.
  *
  * Transposed form: one ymm per state word, dword lane j = block j of the
  * group of eight.
  */
 #ifndef GCRYLIKE_CHACHA_AMD64_AVX2_H
 #define GCRYLIKE_CHACHA_AMD64_AVX2_H
+
+#include "transpose-amd64-avx2.h"
 
 GCRY_RODATA
 .balign 32
@@ -93,33 +96,6 @@ GCRY_RODATA
 	vpaddq	.Lavx2_q2367(%rip), \t, \t
 	vshufps	$0x88, \t, \hi, \lo
 	vshufps	$0xdd, \t, \hi, \hi
-.endm
-
-/* In-lane 4x4 transpose of words x0..x3: afterwards
- *   x1 = [blk0 | blk4], t0 = [blk1 | blk5], x3 = [blk2 | blk6],
- *   x0 = [blk3 | blk7]  (each 128-bit half = the 4 consecutive words of
- *   one block); x2 and t1 are free. */
-.macro TRANSPOSE4 x0, x1, x2, x3, t0, t1
-	vpunpckldq  \x1, \x0, \t0		/* x0_0 x1_0 x0_1 x1_1 */
-	vpunpckhdq  \x1, \x0, \x0		/* x0_2 x1_2 x0_3 x1_3 */
-	vpunpckldq  \x3, \x2, \t1		/* x2_0 x3_0 x2_1 x3_1 */
-	vpunpckhdq  \x3, \x2, \x2		/* x2_2 x3_2 x2_3 x3_3 */
-	vpunpcklqdq \t1, \t0, \x1		/* dword lane 0 of each half */
-	vpunpckhqdq \t1, \t0, \t0		/* lane 1 */
-	vpunpcklqdq \x2, \x0, \x3		/* lane 2 */
-	vpunpckhqdq \x2, \x0, \x0		/* lane 3 */
-.endm
-
-/* lo = [blk j | blk j+4] words w..w+3, hi = the same for words w+4..w+7:
- * xor with SRC and store to DST (base registers) 32 bytes of block j and
- * of block j+4 at byte offset off.  f scratch; lo clobbered. */
-.macro OUT2 lo, hi, f, j, off, src, dst
-	vperm2i128 $0x20, \hi, \lo, \f
-	vperm2i128 $0x31, \hi, \lo, \lo
-	vpxor	(\j*64+\off)(\src), \f, \f
-	vpxor	((\j+4)*64+\off)(\src), \lo, \lo
-	vmovdqu	\f, (\j*64+\off)(\dst)
-	vmovdqu	\lo, ((\j+4)*64+\off)(\dst)
 .endm
 
 #endif /* GCRYLIKE_CHACHA_AMD64_AVX2_H */

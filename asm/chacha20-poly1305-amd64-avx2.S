@@ -60,71 +60,14 @@
 
 #include "chacha-amd64-avx2.h"
 
-/* General-purpose registers (rax, rdx: the mul pair; rbp: frame pointer) */
-#define STATE	%rdi		/* ChaCha state */
-#define DST	%rsi
-#define SRC	%rbx
-#define MAC	%rcx		/* Poly1305 input */
-#define GROUPS	%r11		/* groups of 8 blocks left */
-#define DROUNDS	%r10d		/* double rounds left */
-#define H0	%r12		/* accumulator h0 + 2^64 h1 + 2^128 h2 */
-#define H1	%r13
-#define H2	%r14
-#define T0	%r15		/* product scratch */
-#define T1	%r8
-#define T2	%r9
-
-/* Frame (rsp, 32-byte aligned) */
-#define S_W10	0(%rsp)		/* state word 10, all rounds */
-#define S_W8	32(%rsp)	/* state word 8, output phase */
-#define R0	64(%rsp)	/* r = r0 + 2^64 r1 */
-#define R1	72(%rsp)
-#define S1	80(%rsp)	/* r1 + r1/4 = 5 r1 / 4 */
-#define HPTR	88(%rsp)	/* the h[] argument */
-#define FRAME	96
-
 #include "poly1305-scalar-amd64.h"
 
+/* The frame's two vector slots */
+#define S_W10	SLOT0		/* state word 10, all rounds */
+#define S_W8	SLOT1		/* state word 8, output phase */
+
 GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
-	xorl	%eax, %eax
-	shrq	$3, %rcx			/* groups of 8 blocks */
-	jz	.Lcp_done
-
-	/* frame: rbp, five callee-saved registers, 96 bytes aligned to 32 */
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	pushq	%rbx
-	.cfi_offset %rbx, -24
-	pushq	%r12
-	.cfi_offset %r12, -32
-	pushq	%r13
-	.cfi_offset %r13, -40
-	pushq	%r14
-	.cfi_offset %r14, -48
-	pushq	%r15
-	.cfi_offset %r15, -56
-	subq	$FRAME, %rsp
-	andq	$-32, %rsp
-
-	movq	%rcx, GROUPS
-	movq	%rdx, SRC
-	movq	16(%rbp), MAC			/* 7th argument */
-	movq	%r8, HPTR
-	/* r to the frame (memory operands of mul/imul), s1 = r1 + r1/4 */
-	movq	0(%r9), %rax
-	movq	%rax, R0
-	movq	8(%r9), %rax
-	movq	%rax, R1
-	movq	%rax, %rdx
-	shrq	$2, %rdx
-	addq	%rdx, %rax
-	movq	%rax, S1
-	movq	0(%r8), H0
-	movq	8(%r8), H1
-	movq	16(%r8), H2
+	STITCH_ENTER .Lcp_done
 
 .balign 32
 .Lcp_group:
@@ -231,32 +174,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	subq	$1, GROUPS
 	jnz	.Lcp_group
 
-	/* accumulator back; clear vectors and the GPRs with products */
-	movq	HPTR, %rax
-	movq	H0, 0(%rax)
-	movq	H1, 8(%rax)
-	movq	H2, 16(%rax)
-	vzeroall
-	xorl	%edx, %edx
-	xorl	%r8d, %r8d
-	xorl	%r9d, %r9d
-	/* burn depth: entry rsp (rbp + 8) down to the frame's lowest byte */
-	leaq	8(%rbp), %rax
-	subq	%rsp, %rax
-	leaq	-40(%rbp), %rsp
-	popq	%r15
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_restore %r12
-	popq	%rbx
-	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_restore %rbp
-	.cfi_def_cfa %rsp, 8
+	STITCH_LEAVE
 .Lcp_done:
 	ret
 GCRY_FUNC_END(_gcry_chacha20_poly1305_amd64_avx2_blocks8)

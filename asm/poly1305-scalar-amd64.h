@@ -1,24 +1,43 @@
-/* poly1305-scalar-amd64.h - scalar Poly1305 (64-bit limbs in
- * general-purpose registers, mul/imul only: base x86-64, no BMI2/ADX) cut
- * into four parts per block, for the stitched routines that interleave it
- * with vector work (chacha20-poly1305-amd64-avx2.S,
- * salsa20-poly1305-amd64-avx2.S).
+/* poly1305-scalar-amd64.h - what the stitched routines share
+ * (chacha20-poly1305-amd64-avx2.S, salsa20-poly1305-amd64-avx2.S): scalar
+ * Poly1305 (64-bit limbs in general-purpose registers, mul/imul only: base
+ * x86-64, no BMI2/ADX) cut into four parts per block, to interleave with
+ * their vector work; their general-purpose register roles; their frame;
+ * and the entry and exit that set it up and take it down.
  *
  * Written for gcrylike from RFC 8439 section 2.5: the 2^64-radix step of
  * poly1305_generic64_blocks (ciphers/poly1305/poly1305_generic.c).
  *
- * The including file names the registers and memory operands before the
- * #include (the macros below are expanded by cpp with these names):
- *   MAC         base register of the Poly1305 input
- *   H0 H1 H2    accumulator h0 + 2^64 h1 + 2^128 h2 (see poly1305.h)
- *   T0 T1 T2    product scratch
- *   R0 R1       memory qwords: clamped r = r0 + 2^64 r1
- *   S1          memory qword: r1 + r1/4 = 5 r1 / 4
- * rax and rdx are the mul pair and are clobbered; flags are not live
- * between parts.
+ * Both routines take (state, dst, src, nblocks, h, r, mac_src) in the
+ * System V registers rdi, rsi, rdx, rcx, r8, r9 and on the stack.  rax and
+ * rdx are the mul pair and are clobbered; flags are not live between parts.
  */
 #ifndef GCRYLIKE_POLY1305_SCALAR_AMD64_H
 #define GCRYLIKE_POLY1305_SCALAR_AMD64_H
+
+/* General-purpose registers (rax, rdx: the mul pair; rbp: frame pointer) */
+#define STATE	%rdi		/* the cipher's state */
+#define DST	%rsi
+#define SRC	%rbx
+#define MAC	%rcx		/* Poly1305 input */
+#define GROUPS	%r11		/* groups of 8 blocks left */
+#define DROUNDS	%r10d		/* double rounds left */
+#define H0	%r12		/* accumulator h0 + 2^64 h1 + 2^128 h2 */
+#define H1	%r13
+#define H2	%r14
+#define T0	%r15		/* product scratch */
+#define T1	%r8
+#define T2	%r9
+
+/* Frame (rsp, 32-byte aligned): two 32-byte slots for spilled vector
+ * state, then r, s1 and the h[] argument. */
+#define SLOT0	0(%rsp)
+#define SLOT1	32(%rsp)
+#define R0	64(%rsp)	/* r = r0 + 2^64 r1 */
+#define R1	72(%rsp)
+#define S1	80(%rsp)	/* r1 + r1/4 = 5 r1 / 4 */
+#define HPTR	88(%rsp)	/* the h[] argument */
+#define FRAME	96
 
 /* Part PART (0-3) of one Poly1305 block at byte offset OFF of MAC:
  *   h += m + 2^128;  h *= r (mod p, partially reduced)
@@ -81,6 +100,84 @@
  * part IDX mod 4. */
 .macro POLYQ idx
 	POLY_PART ((\idx) - ((\idx) / 4) * 4), (((\idx) / 4) * 16)
+.endm
+
+/* Entry: return 0 at once (to DONE) when NBLOCKS (rcx) holds no group of
+ * 8; else save rbp and the five callee-saved registers, make the aligned
+ * frame, move the arguments to their roles, r and s1 to the frame (memory
+ * operands of mul/imul) and h into H0-H2. */
+.macro STITCH_ENTER done
+	xorl	%eax, %eax
+	shrq	$3, %rcx			/* groups of 8 blocks */
+	jz	\done
+
+	/* frame: rbp, five callee-saved registers, 96 bytes aligned to 32 */
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rbx
+	.cfi_offset %rbx, -24
+	pushq	%r12
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_offset %r13, -40
+	pushq	%r14
+	.cfi_offset %r14, -48
+	pushq	%r15
+	.cfi_offset %r15, -56
+	subq	$FRAME, %rsp
+	andq	$-32, %rsp
+
+	movq	%rcx, GROUPS
+	movq	%rdx, SRC
+	movq	16(%rbp), MAC			/* 7th argument */
+	movq	%r8, HPTR
+	/* r to the frame (memory operands of mul/imul), s1 = r1 + r1/4 */
+	movq	0(%r9), %rax
+	movq	%rax, R0
+	movq	8(%r9), %rax
+	movq	%rax, R1
+	movq	%rax, %rdx
+	shrq	$2, %rdx
+	addq	%rdx, %rax
+	movq	%rax, S1
+	movq	0(%r8), H0
+	movq	8(%r8), H1
+	movq	16(%r8), H2
+.endm
+
+/* Exit: h back to memory, vectors and product registers cleared, the burn
+ * depth (entry rsp down to the frame's lowest byte) in rax, the frame and
+ * the saved registers restored.  The caller's ret follows. */
+.macro STITCH_LEAVE
+	/* accumulator back; clear vectors and the GPRs with products */
+	movq	HPTR, %rax
+	movq	H0, 0(%rax)
+	movq	H1, 8(%rax)
+	movq	H2, 16(%rax)
+	vzeroall
+	xorl	%edx, %edx
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	/* burn depth: entry rsp (rbp + 8) down to the frame's lowest byte */
+	leaq	8(%rbp), %rax
+	subq	%rsp, %rax
+	leaq	-40(%rbp), %rsp
+	popq	%r15
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_restore %rbp
+	.cfi_def_cfa %rsp, 8
 .endm
 
 #endif /* GCRYLIKE_POLY1305_SCALAR_AMD64_H */
