@@ -1,5 +1,6 @@
 /* poly1305-scalar-amd64.h - what the stitched routines share
- * (chacha20-poly1305-amd64-avx2.S, salsa20-poly1305-amd64-avx2.S): scalar
+ * (chacha20-poly1305-amd64-avx2.S, salsa20-poly1305-amd64-avx2.S), and
+ * with poly1305-amd64-scalar.S the block step and the frame: scalar
  * Poly1305 (64-bit limbs in general-purpose registers, mul/imul only: base
  * x86-64, no BMI2/ADX) cut into four parts per block, to interleave with
  * their vector work; their general-purpose register roles; their frame;

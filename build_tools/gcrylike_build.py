@@ -103,6 +103,14 @@ def _write_stamp(flag: bool) -> None:
         f.write(text)
 
 
+#: Poly1305 as every module with a MAC links it: the glue and the portable
+#: code, and on amd64 the SSE2/AVX2 routines, their scalar part and the C
+#: that fills their tables.
+POLY1305_C = ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"]
+POLY1305_ASM = ["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S", "poly1305-amd64-scalar.S"]
+POLY1305_AMD64_C = ["ciphers/poly1305/poly1305_amd64_tables.c"]
+
+
 def make_ffi(module: str, cdef: str, c_sources: list[str],
              asm_sources: list[str] = (), includes: str = "",
              amd64_c_sources: list[str] = ()) -> FFI:

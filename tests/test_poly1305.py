@@ -42,7 +42,7 @@ P = (1 << 130) - 5
 M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 BLOCK = 16
-SIMD_MIN_BYTES = 32 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
+SIMD_MIN_BYTES = 64 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
 AVX2_BYTES = 4 * BLOCK        # the AVX2 routine's width
 
 #: Every driver the amd64 build has; those missing from this build are

@@ -5,7 +5,13 @@ the Adiantum glue (symbols are hidden per shared object), so one sector is
 one native call.
 """
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import (
+    POLY1305_AMD64_C,
+    POLY1305_ASM,
+    POLY1305_C,
+    TEST_HOOKS_CDEF,
+    make_ffi,
+)
 
 CDEF = """
 size_t gcry_adiantum_ctxsize(void);
@@ -30,12 +36,12 @@ ffibuilder = make_ffi(
     CDEF + TEST_HOOKS_CDEF,
     ["ciphers/adiantum/adiantum_glue.c",
      "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
-     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c",
+     *POLY1305_C,
      "ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
      "ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
-                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S",
+                 *POLY1305_ASM,
                  "nh-amd64-sse2.S", "nh-amd64-avx2.S", "aes-amd64-aesni.S"],
-    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "adiantum.h"',
 )

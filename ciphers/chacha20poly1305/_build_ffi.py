@@ -5,7 +5,13 @@ each shared object) so the AEAD glue can stitch them without crossing
 extension boundaries.
 """
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import (
+    POLY1305_AMD64_C,
+    POLY1305_ASM,
+    POLY1305_C,
+    TEST_HOOKS_CDEF,
+    make_ffi,
+)
 
 CDEF = """
 size_t gcry_aead_ctxsize(void);
@@ -36,10 +42,10 @@ ffibuilder = make_ffi(
     CDEF + TEST_HOOKS_CDEF,
     ["ciphers/chacha20poly1305/aead_glue.c",
      "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
-     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
+     *POLY1305_C],
     asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
-                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S",
+                 *POLY1305_ASM,
                  "chacha20-poly1305-amd64-avx2.S"],
-    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "aead.h"',
 )

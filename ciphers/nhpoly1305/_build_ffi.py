@@ -1,6 +1,12 @@
 """cffi build script for ``gcrylike.ciphers.nhpoly1305._nhpoly1305`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import (
+    POLY1305_AMD64_C,
+    POLY1305_ASM,
+    POLY1305_C,
+    TEST_HOOKS_CDEF,
+    make_ffi,
+)
 
 CDEF = """
 size_t gcry_nhpoly1305_ctxsize(void);
@@ -18,9 +24,9 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.nhpoly1305._nhpoly1305",
     CDEF + TEST_HOOKS_CDEF,
     ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
-     "ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
+     *POLY1305_C],
     asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S",
-                 "poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
-    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+                 *POLY1305_ASM],
+    amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "nhpoly1305.h"',
 )

@@ -1,6 +1,12 @@
 """cffi build script for ``gcrylike.ciphers.poly1305._poly1305`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import (
+    POLY1305_AMD64_C,
+    POLY1305_ASM,
+    POLY1305_C,
+    TEST_HOOKS_CDEF,
+    make_ffi,
+)
 
 CDEF = """
 size_t gcry_poly1305_ctxsize(void);
@@ -17,8 +23,8 @@ int gcry_poly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 ffibuilder = make_ffi(
     "gcrylike.ciphers.poly1305._poly1305",
     CDEF + TEST_HOOKS_CDEF,
-    ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
-    asm_sources=["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S"],
-    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
+    POLY1305_C,
+    asm_sources=POLY1305_ASM,
+    amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "poly1305.h"',
 )

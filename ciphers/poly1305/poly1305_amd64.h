@@ -48,4 +48,10 @@ unsigned int _gcry_poly1305_amd64_sse2_blocks (uint64_t h[3], const void *table,
 unsigned int _gcry_poly1305_amd64_avx2_blocks (uint64_t h[3], const void *table,
                                                const uint8_t *m, size_t nblocks);
 
+/* asm/poly1305-amd64-scalar.S: the same step one block at a time in
+ * general-purpose registers, for the SIMD drivers' short inputs and
+ * leftover blocks; no table.  Returns the burn depth. */
+unsigned int _gcry_poly1305_amd64_scalar_blocks (uint64_t h[3], const uint64_t r[2],
+                                                 const uint8_t *m, size_t nblocks);
+
 #endif

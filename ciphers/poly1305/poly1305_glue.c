@@ -1,6 +1,7 @@
 /* poly1305_glue.c - Poly1305 MAC glue: key set-up, buffering of partial
- * blocks, the switch between the portable block function (short inputs,
- * where SIMD set-up costs more than it saves) and the SIMD ones, the final
+ * blocks, the switch between one block at a time (short inputs, where SIMD
+ * set-up costs more than it saves: the SIMD drivers' scalar assembly, else
+ * the portable function) and the SIMD routines, the final
  * reduction, constant-time verification, and one stack burn per call. */
 #include <stddef.h>
 #include "poly1305.h"
@@ -8,10 +9,11 @@
 # include "poly1305_amd64.h"
 #endif
 
-/* Below this many blocks in one update the portable code is faster than
- * entering the SIMD routine (measured; see docs/algorithms.rst). */
+/* Below this many blocks in one update (with no table of powers yet) the
+ * scalar code is faster than computing the table and entering the SIMD
+ * routine (measured; see docs/algorithms.rst). */
 #ifndef POLY1305_SIMD_MIN_BLOCKS
-# define POLY1305_SIMD_MIN_BLOCKS 32
+# define POLY1305_SIMD_MIN_BLOCKS 64
 #endif
 
 size_t
@@ -52,11 +54,17 @@ store_le64 (uint8_t *p, uint64_t v)
   gcry_store_le32 (p + 4, (uint32_t)(v >> 32));
 }
 
-/* The portable block function for this build and implementation. */
+/* One block at a time: the SIMD drivers' scalar assembly for full blocks
+ * (it always adds the 2^128 bit), else the portable function for this
+ * build and implementation. */
 static unsigned int
-portable_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
-                 const uint8_t *m, size_t nblocks, unsigned int hibit)
+scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
+               const uint8_t *m, size_t nblocks, unsigned int hibit)
 {
+#ifdef USE_AMD64
+  if (impl >= POLY1305_IMPL_SSE2 && hibit)
+    return _gcry_poly1305_amd64_scalar_blocks (h, r, m, nblocks);
+#endif
 #ifdef __SIZEOF_INT128__
   if (impl != POLY1305_IMPL_GENERIC32)
     return poly1305_generic64_blocks (h, r, m, nblocks, hibit);
@@ -133,7 +141,7 @@ poly1305_wipe (poly1305_ctx *ctx)
   ctx->table_ready = 0;
 }
 
-/* Whole blocks: SIMD for long runs, the portable function for the rest. */
+/* Whole blocks: SIMD for long runs, one block at a time for the rest. */
 static unsigned int
 absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 {
@@ -161,7 +169,7 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
     }
 #endif
   if (nblocks)
-    burn = gcry_max_burn (burn, portable_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
+    burn = gcry_max_burn (burn, scalar_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
   return burn;
 }
 
@@ -182,7 +190,7 @@ poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t n)
       n -= take;
       if (ctx->buflen < POLY1305_BLOCK)
         return 0;
-      burn = portable_blocks (ctx->impl, ctx->h, ctx->r, ctx->buf, 1, 1);
+      burn = scalar_blocks (ctx->impl, ctx->h, ctx->r, ctx->buf, 1, 1);
       ctx->buflen = 0;
     }
   nblocks = n / POLY1305_BLOCK;
@@ -227,7 +235,7 @@ poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16])
       memset (last, 0, sizeof last);
       memcpy (last, ctx->buf, ctx->buflen);
       last[ctx->buflen] = 1;
-      burn = portable_blocks (ctx->impl, h, ctx->r, last, 1, 0);
+      burn = scalar_blocks (ctx->impl, h, ctx->r, last, 1, 0);
     }
 
   /* fold bits at and above 2^130 (twice: the first fold may carry) */
