@@ -37,7 +37,8 @@ _DRIVERS = (
     ("amd64-ssse3", 300, frozenset({"ssse3"}), _SSSE3,
      "four blocks in parallel, single-block tail, pshufb rotates"),
     ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), _AVX2,
-     "eight blocks in parallel, four/two/one-block tails"),
+     "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
+     "shorter ones four/two/one blocks"),
 )
 
 
