@@ -9,12 +9,15 @@ int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned in
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+/* test-only: assembly routine WHICH's name, reported and measured burn depth */
+int gcry_aes_asm_depth(unsigned int which, unsigned int shift, const char **name,
+                       unsigned int *reported, size_t *measured);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",
     CDEF + TEST_HOOKS_CDEF,
-    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
+    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c", "ciphers/aes/aes_depth.c"],
     asm_sources=["aes-amd64-aesni.S"],
     includes='#include "aes_glue.h"',
 )

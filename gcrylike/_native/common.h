@@ -121,4 +121,45 @@ size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
                                  const uint32_t *needles, size_t nneedles,
                                  size_t depth, int *rc);
 
+/* Test-only (tests/test_asm_depth.py): check an assembly routine's own
+ * burn depth against the stack it really wrote.  A thunk calls one routine
+ * on the buffers of a gcry_depth_args and returns what the routine returned;
+ * each cipher module with assembly lists its routines in a gcry_depth_case
+ * table and passes it to gcry_asm_depth (burn.c), which runs case WHICH
+ * with SHIFT (0 or 16) more bytes of stack, or with REPORTED NULL only
+ * names it. */
+typedef struct {
+  uint32_t state[16] GCRY_ALIGNED(64); /* cipher state */
+  uint64_t h[3];                       /* Poly1305 accumulator */
+  uint64_t r[2];                       /* Poly1305 r */
+  uint8_t table[512] GCRY_ALIGNED(64); /* Poly1305 SIMD powers */
+  uint8_t key[1088] GCRY_ALIGNED(64);  /* NH key, AES-NI key schedule */
+  uint8_t src[2048] GCRY_ALIGNED(64);
+  uint8_t dst[2048] GCRY_ALIGNED(64);
+} gcry_depth_args;
+typedef unsigned int (*gcry_depth_thunk) (gcry_depth_args *a);
+typedef struct {
+  const char *name;                    /* the routine's symbol */
+  gcry_depth_thunk thunk;
+} gcry_depth_case;
+int gcry_asm_depth (const gcry_depth_case *cases, size_t ncases, unsigned int which,
+                    unsigned int shift, const char **name, unsigned int *reported,
+                    size_t *measured);
+
+/* A thunk FN that runs CALL, an expression on the gcry_depth_args A, and
+ * returns its result through an empty asm, so that the call cannot become
+ * a tail call (gcry_asm_depth finds the routine's entry stack pointer by
+ * its return address into the thunk). */
+static inline unsigned int
+gcry_depth_result (unsigned int depth)
+{
+  __asm__ volatile ("" : "+r"(depth));
+  return depth;
+}
+#define GCRY_DEPTH_THUNK(fn, call)                                          \
+  static GCRY_NOINLINE unsigned int fn (gcry_depth_args *a)                \
+  {                                                                        \
+    return gcry_depth_result (call);                                       \
+  }
+
 #endif /* GCRYLIKE_COMMON_H */

@@ -1,0 +1,43 @@
+/* chacha_depth.c - test-only: the ChaCha assembly routines for
+ * tests/test_asm_depth.py, each with enough blocks to run every loop and
+ * frame it has (the runs and the measuring: gcry_asm_depth in
+ * gcrylike/_native/burn.c). */
+#include "chacha.h"
+
+#ifdef USE_AMD64
+GCRY_DEPTH_THUNK (avx2_blocks8, _gcry_chacha_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16, 20))
+GCRY_DEPTH_THUNK (avx2_blocks4, _gcry_chacha_amd64_avx2_blocks4 (a->state, a->dst, a->src, 8, 20))
+GCRY_DEPTH_THUNK (avx2_blocks2, _gcry_chacha_amd64_avx2_blocks2 (a->state, a->dst, a->src, 4, 20))
+GCRY_DEPTH_THUNK (avx2_hchacha, _gcry_hchacha_amd64_avx2 (a->state, a->dst, 20))
+GCRY_DEPTH_THUNK (ssse3_blocks4,
+                  _gcry_chacha_amd64_ssse3_blocks4 (a->state, a->dst, a->src, 8, 20))
+GCRY_DEPTH_THUNK (ssse3_blocks1,
+                  _gcry_chacha_amd64_ssse3_blocks1 (a->state, a->dst, a->src, 2, 20))
+GCRY_DEPTH_THUNK (ssse3_hchacha, _gcry_hchacha_amd64_ssse3 (a->state, a->dst, 20))
+
+static const gcry_depth_case cases[] = {
+  { "_gcry_chacha_amd64_avx2_blocks8", avx2_blocks8 },
+  { "_gcry_chacha_amd64_avx2_blocks4", avx2_blocks4 },
+  { "_gcry_chacha_amd64_avx2_blocks2", avx2_blocks2 },
+  { "_gcry_hchacha_amd64_avx2", avx2_hchacha },
+  { "_gcry_chacha_amd64_ssse3_blocks4", ssse3_blocks4 },
+  { "_gcry_chacha_amd64_ssse3_blocks1", ssse3_blocks1 },
+  { "_gcry_hchacha_amd64_ssse3", ssse3_hchacha },
+};
+#endif
+
+/* Routine WHICH: its name, and unless REPORTED is NULL its reported and
+ * measured depth, run SHIFT bytes deeper (0 or 16); GCRY_ERR_INV_ARG past
+ * the last, NOT_SUPPORTED without assembly. */
+int
+gcry_chacha_asm_depth (unsigned int which, unsigned int shift, const char **name,
+                       unsigned int *reported, size_t *measured)
+{
+#ifdef USE_AMD64
+  return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which, shift, name,
+                         reported, measured);
+#else
+  (void)which, (void)shift, (void)name, (void)reported, (void)measured;
+  return GCRY_ERR_NOT_SUPPORTED;
+#endif
+}

@@ -1,0 +1,36 @@
+/* nhpoly1305_depth.c - test-only: the NH assembly routines for
+ * tests/test_asm_depth.py, on whole 1024-byte units (the runs and the
+ * measuring: gcry_asm_depth in gcrylike/_native/burn.c). */
+#include "nhpoly1305.h"
+
+#ifdef USE_AMD64
+/* one 1024-byte message, and two units */
+#define KEY(a) ((const uint32_t *)(a)->key)
+GCRY_DEPTH_THUNK (avx2_nh, _gcry_nh_amd64_avx2 (KEY (a), a->src, 1024, a->dst))
+GCRY_DEPTH_THUNK (avx2_units, _gcry_nh_amd64_avx2_units (KEY (a), a->src, 2, a->dst))
+GCRY_DEPTH_THUNK (sse2_nh, _gcry_nh_amd64_sse2 (KEY (a), a->src, 1024, a->dst))
+GCRY_DEPTH_THUNK (sse2_units, _gcry_nh_amd64_sse2_units (KEY (a), a->src, 2, a->dst))
+
+static const gcry_depth_case cases[] = {
+  { "_gcry_nh_amd64_avx2", avx2_nh },
+  { "_gcry_nh_amd64_avx2_units", avx2_units },
+  { "_gcry_nh_amd64_sse2", sse2_nh },
+  { "_gcry_nh_amd64_sse2_units", sse2_units },
+};
+#endif
+
+/* Routine WHICH: its name, and unless REPORTED is NULL its reported and
+ * measured depth, run SHIFT bytes deeper (0 or 16); GCRY_ERR_INV_ARG past
+ * the last, NOT_SUPPORTED without assembly. */
+int
+gcry_nhpoly1305_asm_depth (unsigned int which, unsigned int shift, const char **name,
+                           unsigned int *reported, size_t *measured)
+{
+#ifdef USE_AMD64
+  return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which, shift, name,
+                         reported, measured);
+#else
+  (void)which, (void)shift, (void)name, (void)reported, (void)measured;
+  return GCRY_ERR_NOT_SUPPORTED;
+#endif
+}

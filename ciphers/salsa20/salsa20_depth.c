@@ -1,0 +1,36 @@
+/* salsa20_depth.c - test-only: the Salsa20 assembly routines for
+ * tests/test_asm_depth.py, each with enough blocks to run every loop and
+ * frame it has (the runs and the measuring: gcry_asm_depth in
+ * gcrylike/_native/burn.c). */
+#include "salsa20.h"
+
+#ifdef USE_AMD64
+GCRY_DEPTH_THUNK (avx2_blocks8,
+                  _gcry_salsa20_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16, 20))
+GCRY_DEPTH_THUNK (avx2_hsalsa20, _gcry_hsalsa20_amd64_avx2 (a->state, a->dst, 20))
+GCRY_DEPTH_THUNK (sse2_blocks4, _gcry_salsa20_amd64_sse2_blocks4 (a->state, a->dst, a->src, 8, 20))
+GCRY_DEPTH_THUNK (sse2_hsalsa20, _gcry_hsalsa20_amd64_sse2 (a->state, a->dst, 20))
+
+static const gcry_depth_case cases[] = {
+  { "_gcry_salsa20_amd64_avx2_blocks8", avx2_blocks8 },
+  { "_gcry_hsalsa20_amd64_avx2", avx2_hsalsa20 },
+  { "_gcry_salsa20_amd64_sse2_blocks4", sse2_blocks4 },
+  { "_gcry_hsalsa20_amd64_sse2", sse2_hsalsa20 },
+};
+#endif
+
+/* Routine WHICH: its name, and unless REPORTED is NULL its reported and
+ * measured depth, run SHIFT bytes deeper (0 or 16); GCRY_ERR_INV_ARG past
+ * the last, NOT_SUPPORTED without assembly. */
+int
+gcry_salsa20_asm_depth (unsigned int which, unsigned int shift, const char **name,
+                        unsigned int *reported, size_t *measured)
+{
+#ifdef USE_AMD64
+  return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which, shift, name,
+                         reported, measured);
+#else
+  (void)which, (void)shift, (void)name, (void)reported, (void)measured;
+  return GCRY_ERR_NOT_SUPPORTED;
+#endif
+}

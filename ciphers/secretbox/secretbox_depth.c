@@ -1,0 +1,31 @@
+/* secretbox_depth.c - test-only: the stitched Salsa20-Poly1305 assembly
+ * routine for tests/test_asm_depth.py, on two groups of eight blocks (the
+ * run and the measuring: gcry_asm_depth in gcrylike/_native/burn.c). */
+#include "secretbox.h"
+
+#ifdef USE_AMD64
+/* the MAC reads the source, as when decrypting */
+GCRY_DEPTH_THUNK (stitched,
+                  _gcry_salsa20_poly1305_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16,
+                                                             a->h, a->r, a->src))
+
+static const gcry_depth_case cases[] = {
+  { "_gcry_salsa20_poly1305_amd64_avx2_blocks8", stitched },
+};
+#endif
+
+/* Routine WHICH: its name, and unless REPORTED is NULL its reported and
+ * measured depth, run SHIFT bytes deeper (0 or 16); GCRY_ERR_INV_ARG past
+ * the last, NOT_SUPPORTED without assembly. */
+int
+gcry_secretbox_asm_depth (unsigned int which, unsigned int shift, const char **name,
+                          unsigned int *reported, size_t *measured)
+{
+#ifdef USE_AMD64
+  return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which, shift, name,
+                         reported, measured);
+#else
+  (void)which, (void)shift, (void)name, (void)reported, (void)measured;
+  return GCRY_ERR_NOT_SUPPORTED;
+#endif
+}
