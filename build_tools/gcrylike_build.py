@@ -111,6 +111,12 @@ POLY1305_ASM = ["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S", "poly1305-amd6
 POLY1305_AMD64_C = ["ciphers/poly1305/poly1305_amd64_tables.c"]
 
 
+def _headers(dirs: list[str]) -> list[str]:
+    """The .h files in DIRS (relative paths, sorted)."""
+    return sorted(os.path.join(d, f) for d in dirs for f in os.listdir(os.path.join(ROOT, d))
+                  if f.endswith(".h"))
+
+
 def make_ffi(module: str, cdef: str, c_sources: list[str],
              asm_sources: list[str] = (), includes: str = "",
              amd64_c_sources: list[str] = ()) -> FFI:
@@ -130,13 +136,16 @@ def make_ffi(module: str, cdef: str, c_sources: list[str],
         sources += [os.path.join(ASM_DIR, s) for s in asm_sources]
         sources += list(amd64_c_sources)
         macros.append(("USE_AMD64", "1"))
+    include_dirs = [*sorted({os.path.dirname(s) for s in c_sources}), ASM_DIR, NATIVE_DIR]
     ffi.set_source(
         module,
         includes + "\n" + cdef,
         sources=sources,
-        include_dirs=[*sorted({os.path.dirname(s) for s in c_sources}), ASM_DIR, NATIVE_DIR],
+        include_dirs=include_dirs,
         define_macros=macros,
         extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden"],
-        depends=[STAMP],
+        # a changed header rebuilds the module too (an incremental build
+        # otherwise keeps objects compiled against the old one)
+        depends=[STAMP, *_headers(include_dirs)],
     )
     return ffi

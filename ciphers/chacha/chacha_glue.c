@@ -284,37 +284,6 @@ chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word)
     ctx->pos.exhausted = 1;
 }
 
-#ifdef USE_AMD64
-/* The last 5 to 8 blocks of a call with AVX2 (NBLOCKS whole ones and a
- * partial one of TAIL bytes): one eight-block call into a stack buffer
- * beats the two to four narrower calls it replaces, each of which waits out
- * a whole block's latency.  The counter is then set just past the blocks
- * used, as a 64-bit count like the routines' (the caller's
- * chacha_counter_done puts back a 32-bit counter's nonce word); the
- * keystream left over is wiped unused. */
-static unsigned int
-wide_tail (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
-{
-  static const uint8_t zeros[8 * CHACHA_BLOCK];
-  uint8_t ks[8 * CHACHA_BLOCK];
-  uint64_t next = ((uint64_t)ctx->input[13] << 32 | ctx->input[12]) + nblocks + (tail != 0);
-  unsigned int burn;
-
-  burn = _gcry_chacha_amd64_avx2_blocks8 (ctx->input, ks, zeros, 8, ctx->rounds);
-  ctx->input[12] = (uint32_t)next;
-  ctx->input[13] = (uint32_t)(next >> 32);
-  gcry_xor_bytes (dst, src, ks, nblocks * CHACHA_BLOCK);
-  if (tail)
-    {
-      memcpy (ctx->pos.pad, ks + nblocks * CHACHA_BLOCK, CHACHA_BLOCK);
-      gcry_stream_keep_tail (&ctx->pos, dst + nblocks * CHACHA_BLOCK,
-                             src + nblocks * CHACHA_BLOCK, tail);
-    }
-  gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
-}
-#endif
-
 GCRY_NOINLINE unsigned int
 chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -335,14 +304,16 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   tail = n % CHACHA_BLOCK;
 
 #ifdef USE_AMD64
-  /* 2a. AVX2 with 5 to 8 blocks after the groups of eight: see wide_tail */
+  /* 2a. AVX2 with 5 to 8 blocks (whole and partial) after the groups of
+   * eight: one more eight-block call (gcry_stream_wide_tail) */
   if (ctx->impl == CHACHA_IMPL_AVX2 && nblocks % 8 + (tail != 0) >= 5)
     {
       size_t bulk = nblocks & ~(size_t)7;
       if (bulk)
         burn = whole_blocks (ctx, dst, src, bulk);
-      burn = gcry_max_burn (burn, wide_tail (ctx, dst + bulk * CHACHA_BLOCK,
-                                             src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
+      burn = gcry_max_burn (burn, gcry_stream_wide_tail (
+        _gcry_chacha_amd64_avx2_blocks8, ctx->input, ctx->input + 12, ctx->rounds, 8,
+        &ctx->pos, dst + bulk * CHACHA_BLOCK, src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
       chacha_counter_done (ctx, nonce_word);
       return burn + GCRY_C_FRAME;
     }

@@ -233,7 +233,6 @@ GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   uint8_t ks[SALSA20_BLOCK];
-  uint8_t ks4[4 * SALSA20_BLOCK];  /* SIMD tail (3a); part of the frame always */
   unsigned int burn = 0;
   size_t nblocks, tail;
   int made_blocks = 0;
@@ -251,49 +250,39 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
   tail = n % SALSA20_BLOCK;
   made_blocks = nblocks > 0 || tail > 0;
 
-#define RUN(fn, nb)                                                         \
-  do {                                                                      \
-    size_t nb_ = (nb);                                                      \
-    burn = gcry_max_burn (burn, fn (ctx->input, dst, src, nb_, ctx->rounds)); \
-    dst += nb_ * SALSA20_BLOCK;                                             \
-    src += nb_ * SALSA20_BLOCK;                                             \
-    nblocks -= nb_;                                                         \
-  } while (0)
-
 #ifdef USE_AMD64
-  /* 2. bulk, widest first: groups of eight blocks in AVX2, then groups of
-   * four in SSE2 (at most one group after AVX2) */
-  if (ctx->impl == SALSA20_IMPL_AVX2 && nblocks >= 8)
-    RUN (_gcry_salsa20_amd64_avx2_blocks8, nblocks & ~(size_t)7);
-  if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks >= 4)
-    RUN (_gcry_salsa20_amd64_sse2_blocks4, nblocks & ~(size_t)3);
-#endif
-#undef RUN
+  /* 2. bulk, widest first: groups of eight blocks in AVX2; with SSE2
+   * alone, groups of four */
+  {
+    size_t group = ctx->impl == SALSA20_IMPL_AVX2 ? 8 : 4, bulk;
+    gcry_stream_blocks_fn wide = ctx->impl == SALSA20_IMPL_AVX2
+                                 ? _gcry_salsa20_amd64_avx2_blocks8
+                                 : _gcry_salsa20_amd64_sse2_blocks4;
 
-#ifdef USE_AMD64
-  /* 3a. SIMD drivers: the last 2-4 blocks (whole or partial) from one SSE2
-   * four-block call into a stack buffer (no portable tail): the counter is
-   * then set to just past the blocks used, and unused keystream is wiped;
-   * a single block is cheaper in portable code */
-  if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks + (tail != 0) >= 2)
-    {
-      static const uint8_t zeros4[4 * SALSA20_BLOCK];
-      const uint64_t ctr0 = get_counter (ctx);
+    bulk = ctx->impl != SALSA20_IMPL_GENERIC ? nblocks - nblocks % group : 0;
+    if (bulk)
+      {
+        burn = wide (ctx->input, dst, src, bulk, ctx->rounds);
+        dst += bulk * SALSA20_BLOCK;
+        src += bulk * SALSA20_BLOCK;
+        nblocks -= bulk;
+      }
 
-      burn = gcry_max_burn (burn, _gcry_salsa20_amd64_sse2_blocks4 (ctx->input, ks4, zeros4,
-                                                                    4, ctx->rounds));
-      set_counter (ctx, ctr0 + nblocks + (tail != 0));
-      gcry_xor_bytes (dst, src, ks4, nblocks * SALSA20_BLOCK);
-      if (tail)
-        {
-          memcpy (ctx->pos.pad, ks4 + nblocks * SALSA20_BLOCK, SALSA20_BLOCK);
-          gcry_stream_keep_tail (&ctx->pos, dst + nblocks * SALSA20_BLOCK,
-                                 src + nblocks * SALSA20_BLOCK, tail);
-        }
-      gcry_wipememory (ks4, sizeof ks4);
-      nblocks = 0;
-      tail = 0;
-    }
+    /* 3a. SIMD drivers: the last 2 to 8 blocks (whole and partial) from
+     * one call into a stack buffer (gcry_stream_wide_tail), eight-wide in
+     * AVX2 from 5 blocks, else four-wide in SSE2; a single block is
+     * cheaper in portable code */
+    if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks + (tail != 0) >= 2)
+      {
+        int eight = ctx->impl == SALSA20_IMPL_AVX2 && nblocks + (tail != 0) >= 5;
+        burn = gcry_max_burn (burn, gcry_stream_wide_tail (
+          eight ? _gcry_salsa20_amd64_avx2_blocks8 : _gcry_salsa20_amd64_sse2_blocks4,
+          ctx->input, ctx->input + 8, ctx->rounds, eight ? 8 : 4, &ctx->pos,
+          dst, src, nblocks, tail));
+        nblocks = 0;
+        tail = 0;
+      }
+  }
 #endif
 
   /* 3. remaining whole blocks, one at a time */
@@ -316,7 +305,7 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
     ctx->pos.exhausted = 1;
 
   gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + sizeof (ks4) + GCRY_C_FRAME;
+  return burn + sizeof (ks) + GCRY_C_FRAME;
 }
 
 int
