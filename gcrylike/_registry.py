@@ -367,10 +367,12 @@ def resolve(name: str | int, kind: str, driver: str | None = None,
         hit = key = None
     if hit is not None and _holds(hit[0]):
         return hit[1], hit[2]
+    before = _stamp()
     spec = lookup(name, kind)
     impl = ready_implementation(spec, choose(spec, driver), driver is None)
-    if key is not None:
-        _resolved[key] = (_stamp(), spec, impl)  # after any self-test it ran
+    after = _stamp()  # the generation after any self-test it ran
+    if key is not None and after[:2] == before[:2]:  # no deny-list change meanwhile
+        _resolved[key] = (after, spec, impl)
     return spec, impl
 
 
