@@ -218,9 +218,10 @@ def _stamp() -> tuple[Any, ...]:
 
 def _holds(stamp: tuple[Any, ...]) -> bool:
     """Whether a remembered answer's stamp is still current (identity
-    checks: a deny-list change makes a new feature set)."""
+    checks: a deny-list change makes a new feature set; the feature set is
+    read as stored, as a stamp exists only once it was computed)."""
     return (stamp[2] == _selftest.generation and stamp[1] is _selftest._results
-            and stamp[0] is _hwf.active())
+            and stamp[0] is _hwf._active)
 
 
 def lookup(name: str | int, kind: str | None = None) -> AnySpec:
