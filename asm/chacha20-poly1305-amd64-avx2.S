@@ -174,7 +174,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha20_poly1305_amd64_avx2_blocks8)
 	subq	$1, GROUPS
 	jnz	.Lcp_group
 
-	STITCH_LEAVE
+	SCALAR_LEAVE
 .Lcp_done:
 	ret
 GCRY_FUNC_END(_gcry_chacha20_poly1305_amd64_avx2_blocks8)

@@ -9,9 +9,12 @@
  * Written for gcrylike from RFC 8439 section 2.5: the 2^64-radix step of
  * poly1305_generic64_blocks (ciphers/poly1305/poly1305_generic.c).
  *
- * Both routines take (state, dst, src, nblocks, h, r, mac_src) in the
- * System V registers rdi, rsi, rdx, rcx, r8, r9 and on the stack.  rax and
- * rdx are the mul pair and are clobbered; flags are not live between parts.
+ * The stitched routines take (state, dst, src, nblocks, h, r, mac_src) in
+ * the System V registers rdi, rsi, rdx, rcx, r8, r9 and on the stack
+ * (STITCH_ENTER); the scalar one (h, r, m, nblocks) sets its frame up with
+ * the same SCALAR_FRAME and SCALAR_LOAD, and all three leave through
+ * SCALAR_LEAVE.  rax and rdx are the mul pair and are clobbered; flags are
+ * not live between parts.
  */
 #ifndef GCRYLIKE_POLY1305_SCALAR_AMD64_H
 #define GCRYLIKE_POLY1305_SCALAR_AMD64_H
@@ -103,16 +106,9 @@
 	POLY_PART ((\idx) - ((\idx) / 4) * 4), (((\idx) / 4) * 16)
 .endm
 
-/* Entry: return 0 at once (to DONE) when NBLOCKS (rcx) holds no group of
- * 8; else save rbp and the five callee-saved registers, make the aligned
- * frame, move the arguments to their roles, r and s1 to the frame (memory
- * operands of mul/imul) and h into H0-H2. */
-.macro STITCH_ENTER done
-	xorl	%eax, %eax
-	shrq	$3, %rcx			/* groups of 8 blocks */
-	jz	\done
-
-	/* frame: rbp, five callee-saved registers, 96 bytes aligned to 32 */
+/* The frame: save rbp and the five callee-saved registers (rbp the frame
+ * pointer from here on), then FRAME bytes aligned down to 32. */
+.macro SCALAR_FRAME
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -130,39 +126,54 @@
 	.cfi_offset %r15, -56
 	subq	$FRAME, %rsp
 	andq	$-32, %rsp
+.endm
 
-	movq	%rcx, GROUPS
-	movq	%rdx, SRC
-	movq	16(%rbp), MAC			/* 7th argument */
-	movq	%r8, HPTR
-	/* r to the frame (memory operands of mul/imul), s1 = r1 + r1/4 */
-	movq	0(%r9), %rax
+/* r from RPTR to the frame (memory operands of mul/imul) with s1 = r1 +
+ * r1/4, and h from HP into H0-H2; HP is kept in the frame for the exit. */
+.macro SCALAR_LOAD rptr, hp
+	movq	\hp, HPTR
+	movq	0(\rptr), %rax
 	movq	%rax, R0
-	movq	8(%r9), %rax
+	movq	8(\rptr), %rax
 	movq	%rax, R1
 	movq	%rax, %rdx
 	shrq	$2, %rdx
 	addq	%rdx, %rax
 	movq	%rax, S1
-	movq	0(%r8), H0
-	movq	8(%r8), H1
-	movq	16(%r8), H2
+	movq	0(\hp), H0
+	movq	8(\hp), H1
+	movq	16(\hp), H2
 .endm
 
-/* Exit: h back to memory, vectors and product registers cleared, the burn
- * depth (entry rsp down to the frame's lowest byte) in rax, the frame and
- * the saved registers restored.  The caller's ret follows. */
-.macro STITCH_LEAVE
-	/* accumulator back; clear vectors and the GPRs with products */
+/* Stitched entry: return 0 at once (to DONE) when NBLOCKS (rcx) holds no
+ * group of 8; else the frame, the arguments to their roles, r, s1 and h. */
+.macro STITCH_ENTER done
+	xorl	%eax, %eax
+	shrq	$3, %rcx			/* groups of 8 blocks */
+	jz	\done
+
+	SCALAR_FRAME
+	movq	%rcx, GROUPS
+	movq	%rdx, SRC
+	movq	16(%rbp), MAC			/* 7th argument */
+	SCALAR_LOAD %r9, %r8
+.endm
+
+/* Exit: h back to memory, the vectors (with VECTORS) and the product
+ * registers cleared, the burn depth (entry rsp down to the frame's lowest
+ * byte) in rax, the frame and the saved registers restored.  The caller's
+ * ret follows. */
+.macro SCALAR_LEAVE vectors=1
 	movq	HPTR, %rax
 	movq	H0, 0(%rax)
 	movq	H1, 8(%rax)
 	movq	H2, 16(%rax)
+	.if \vectors
 	vzeroall
+	.endif
 	xorl	%edx, %edx
 	xorl	%r8d, %r8d
 	xorl	%r9d, %r9d
-	/* burn depth: entry rsp (rbp + 8) down to the frame's lowest byte */
 	leaq	8(%rbp), %rax
 	subq	%rsp, %rax
 	leaq	-40(%rbp), %rsp

@@ -162,7 +162,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_poly1305_amd64_avx2_blocks8)
 	subq	$1, GROUPS
 	jnz	.Lsp_group
 
-	STITCH_LEAVE
+	SCALAR_LEAVE
 .Lsp_done:
 	ret
 GCRY_FUNC_END(_gcry_salsa20_poly1305_amd64_avx2_blocks8)
