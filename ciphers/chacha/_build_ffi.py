@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -12,14 +12,11 @@ int gcry_chacha_setctr(void *ctx, uint64_t block);
 int gcry_chacha_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_hchacha(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                  uint8_t *out, unsigned int rounds, unsigned int impl);
-/* test-only: assembly routine WHICH's name, reported and measured burn depth */
-int gcry_chacha_asm_depth(unsigned int which, unsigned int shift, const char **name,
-                          unsigned int *reported, size_t *measured);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF + asm_depth_cdef("chacha") + TEST_HOOKS_CDEF,
     ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
      "ciphers/chacha/chacha_depth.c"],
     asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S"],

@@ -26,18 +26,4 @@ static const gcry_depth_case cases[] = {
 };
 #endif
 
-/* Routine WHICH: its name, and unless REPORTED is NULL its reported and
- * measured depth, run SHIFT bytes deeper (0 or 16); GCRY_ERR_INV_ARG past
- * the last, NOT_SUPPORTED without assembly. */
-int
-gcry_chacha_asm_depth (unsigned int which, unsigned int shift, const char **name,
-                       unsigned int *reported, size_t *measured)
-{
-#ifdef USE_AMD64
-  return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which, shift, name,
-                         reported, measured);
-#else
-  (void)which, (void)shift, (void)name, (void)reported, (void)measured;
-  return GCRY_ERR_NOT_SUPPORTED;
-#endif
-}
+GCRY_ASM_DEPTH_HOOK (gcry_chacha_asm_depth)

@@ -10,6 +10,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
+    asm_depth_cdef,
     make_ffi,
 )
 
@@ -35,14 +36,11 @@ int gcry_aead_open(void *ctx, const uint8_t *nonce, size_t noncelen,
 int gcry_aead_seal_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 /* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
 uint64_t gcry_aead_stitched_groups(const void *ctx);
-/* test-only: assembly routine WHICH's name, reported and measured burn depth */
-int gcry_aead_asm_depth(unsigned int which, unsigned int shift, const char **name,
-                        unsigned int *reported, size_t *measured);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha20poly1305._aead",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF + asm_depth_cdef("aead") + TEST_HOOKS_CDEF,
     ["ciphers/chacha20poly1305/aead_glue.c", "ciphers/chacha20poly1305/aead_depth.c",
      "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
      *POLY1305_C],

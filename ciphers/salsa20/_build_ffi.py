@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -12,14 +12,11 @@ int gcry_salsa20_setctr(void *ctx, uint64_t block);
 int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                   uint8_t *out, unsigned int rounds, unsigned int impl);
-/* test-only: assembly routine WHICH's name, reported and measured burn depth */
-int gcry_salsa20_asm_depth(unsigned int which, unsigned int shift, const char **name,
-                           unsigned int *reported, size_t *measured);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF + asm_depth_cdef("salsa20") + TEST_HOOKS_CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      "ciphers/salsa20/salsa20_depth.c"],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],

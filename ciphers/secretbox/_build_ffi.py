@@ -10,6 +10,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
+    asm_depth_cdef,
     make_ffi,
 )
 
@@ -28,14 +29,11 @@ int gcry_secretbox_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_secretbox_open_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 /* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
 uint64_t gcry_secretbox_stitched_groups(const void *ctx);
-/* test-only: assembly routine WHICH's name, reported and measured burn depth */
-int gcry_secretbox_asm_depth(unsigned int which, unsigned int shift, const char **name,
-                             unsigned int *reported, size_t *measured);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.secretbox._secretbox",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF + asm_depth_cdef("secretbox") + TEST_HOOKS_CDEF,
     ["ciphers/secretbox/secretbox_glue.c", "ciphers/secretbox/secretbox_depth.c",
      "ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      *POLY1305_C],

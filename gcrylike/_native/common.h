@@ -162,4 +162,27 @@ gcry_depth_result (unsigned int depth)
     return gcry_depth_result (call);                                       \
   }
 
+/* A module's test hook FN (tests/test_asm_depth.py): routine WHICH of the
+ * module's gcry_depth_case table ``cases``, its name, and unless REPORTED
+ * is NULL its reported and measured depth, run SHIFT bytes deeper (0 or
+ * 16); GCRY_ERR_INV_ARG past the last, NOT_SUPPORTED without assembly. */
+#define GCRY_ASM_DEPTH_HOOK_ARGS                                           \
+  (unsigned int which, unsigned int shift, const char **name,              \
+   unsigned int *reported, size_t *measured)
+#ifdef USE_AMD64
+# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
+  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
+  {                                                                        \
+    return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which,   \
+                           shift, name, reported, measured);               \
+  }
+#else
+# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
+  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
+  {                                                                        \
+    (void)which, (void)shift, (void)name, (void)reported, (void)measured;  \
+    return GCRY_ERR_NOT_SUPPORTED;                                         \
+  }
+#endif
+
 #endif /* GCRYLIKE_COMMON_H */
