@@ -48,12 +48,19 @@ GCRY_RODATA
 /* the dword 1 for {1toN} broadcasts */
 .Lavx512_one:
 	.long 1
+/* blocks4: counter + j in lane j of row d (the low qword of each lane) */
+.balign 64
+.Lavx512_row_ctr:
+	.quad 0, 0, 1, 0, 2, 0, 3, 0
+/* ... and + 4 each group */
+.Lavx512_row_inc4:
+	.quad 4, 0, 4, 0, 4, 0, 4, 0
 
 .text
 
 /**********************************************************************
- * The transposed form, shared by the three widths.  V is the register
- * letter (z, y, x) and N the lanes (16, 8, 4): one register per state
+ * The transposed form, for blocks16 and blocks8.  V is the register
+ * letter (z, y) and N the lanes (16, 8): one register per state
  * word of a group of N blocks, dword lane j = block j of the group.
  * The rounds need no scratch (vprold rotates in place), so a group
  * takes 16 registers, and zmm takes two groups at once.  The input words
@@ -266,7 +273,7 @@ GCRY_RODATA
 	addq	$\N, 48(%rdi)			/* 64-bit counter, words 12-13 */
 
 	/* words to blocks: dword transpose per 128-bit lane for each run of
-	 * four words, then (zmm, ymm) the 128-bit lanes; xor and store */
+	 * four words, then the 128-bit lanes; xor and store */
 	TRANSPOSE4 \V, 0, 1, 2, 3, 16, 17, 18, 19
 	TRANSPOSE4 \V, 4, 5, 6, 7, 20, 21, 22, 23
 	TRANSPOSE4 \V, 8, 9, 10, 11, 24, 25, 26, 27
@@ -280,16 +287,11 @@ GCRY_RODATA
 	.irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	XORST	z, \i, 64*\i
 	.endr
-	.elseif \N == 8
+	.else
 	OUT_LANES2 0, 0, 4, 8, 12, 16, 17
 	OUT_LANES2 1, 1, 5, 9, 13, 18, 19
 	OUT_LANES2 2, 2, 6, 10, 14, 20, 21
 	OUT_LANES2 3, 3, 7, 11, 15, 22, 23
-	.else
-	/* register 4g+k is block k, bytes 16g..16g+15 */
-	.irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-	XORST	x, \i, 64*(\i & 3) + 16*(\i >> 2)
-	.endr
 	.endif
 .endm
 
@@ -301,7 +303,7 @@ GCRY_RODATA
 	vzeroall
 .endm
 
-/* ymm and xmm: groups of N blocks, one at a time. */
+/* ymm: groups of N blocks, one at a time. */
 .macro CHACHA_BLOCKS V, N, lg, lbl
 	xorl	%eax, %eax
 	shrq	$(\lg - 6), %rcx		/* groups of N blocks */
@@ -425,29 +427,109 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx512_blocks8)
 GCRY_FUNC_END(_gcry_chacha_amd64_avx512_blocks8)
 
 /**********************************************************************
- * blocks4: four blocks a group, one xmm per state word (AVX512VL);
- * scratch xmm16-27.  No stack use.
+ * The row form, for blocks4 and HChaCha: register a, b, c, d holds row
+ * 0-3 (words 0-3, 4-7, 8-11, 12-15) of one block per 128-bit lane.  A
+ * round works on the four columns at once; between the rounds the rows
+ * are turned so that the diagonals line up as columns.  Fewer blocks than
+ * the transposed form, but a shorter path through the rounds (one chain of
+ * quarter rounds, no transpose at the end) for the last few blocks.
+ **********************************************************************/
+
+/* One round on the rows a, b, c, d (register numbers) of width V. */
+.macro QR_ROWS V, a, b, c, d
+	vpaddd	%\V\()mm\b, %\V\()mm\a, %\V\()mm\a	/* a += b; d ^= a; d <<<= 16 */
+	vpxord	%\V\()mm\a, %\V\()mm\d, %\V\()mm\d
+	vprold	$16, %\V\()mm\d, %\V\()mm\d
+	vpaddd	%\V\()mm\d, %\V\()mm\c, %\V\()mm\c	/* c += d; b ^= c; b <<<= 12 */
+	vpxord	%\V\()mm\c, %\V\()mm\b, %\V\()mm\b
+	vprold	$12, %\V\()mm\b, %\V\()mm\b
+	vpaddd	%\V\()mm\b, %\V\()mm\a, %\V\()mm\a	/* a += b; d ^= a; d <<<= 8 */
+	vpxord	%\V\()mm\a, %\V\()mm\d, %\V\()mm\d
+	vprold	$8, %\V\()mm\d, %\V\()mm\d
+	vpaddd	%\V\()mm\d, %\V\()mm\c, %\V\()mm\c	/* c += d; b ^= c; b <<<= 7 */
+	vpxord	%\V\()mm\c, %\V\()mm\b, %\V\()mm\b
+	vprold	$7, %\V\()mm\b, %\V\()mm\b
+.endm
+
+/* A double round on the rows: columns, then diagonals.  Per lane, dword
+ * j of a, c, d moves to j+1, j-1, j+2 so that it meets b[j] of its
+ * diagonal (b stays put: its chain is the longest), and back after. */
+.macro DROUND_ROWS V, a, b, c, d
+	QR_ROWS	\V, \a, \b, \c, \d
+	vpshufd	$0x93, %\V\()mm\a, %\V\()mm\a
+	vpshufd	$0x39, %\V\()mm\c, %\V\()mm\c
+	vpshufd	$0x4e, %\V\()mm\d, %\V\()mm\d
+	QR_ROWS	\V, \a, \b, \c, \d
+	vpshufd	$0x39, %\V\()mm\a, %\V\()mm\a
+	vpshufd	$0x93, %\V\()mm\c, %\V\()mm\c
+	vpshufd	$0x4e, %\V\()mm\d, %\V\()mm\d
+.endm
+
+/**********************************************************************
+ * blocks4: four blocks a group in row form on zmm, block j in lane j.
+ *   zmm0-3   rows a, b, c, d of the group      zmm4-7 scratch (output)
+ *   zmm16-18 input rows a, b, c in every lane
+ *   zmm19    input row d: counter + j in lane j (64-bit adds)
+ *   rdi state, rsi dst, rdx src, rcx groups left, r8d rounds,
+ *   eax double rounds left.  No stack use.
  **********************************************************************/
 GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx512_blocks4)
-	CHACHA_BLOCKS x, 4, 8, b4
+	xorl	%eax, %eax
+	shrq	$2, %rcx			/* groups of 4 blocks */
+	jz	.Lb4_done
+	vbroadcasti32x4 0(%rdi), %zmm16
+	vbroadcasti32x4 16(%rdi), %zmm17
+	vbroadcasti32x4 32(%rdi), %zmm18
+	vbroadcasti32x4 48(%rdi), %zmm19
+	vpaddq	.Lavx512_row_ctr(%rip), %zmm19, %zmm19
+
+.balign 32
+.Lb4_group:
+	vmovdqa64 %zmm16, %zmm0
+	vmovdqa64 %zmm17, %zmm1
+	vmovdqa64 %zmm18, %zmm2
+	vmovdqa64 %zmm19, %zmm3
+	movl	%r8d, %eax
+	shrl	$1, %eax
+	jz	.Lb4_out
+.balign 32
+.Lb4_dround:
+	DROUND_ROWS z, 0, 1, 2, 3
+	subl	$1, %eax
+	jnz	.Lb4_dround
+.Lb4_out:
+	/* feed-forward, next counters, then lane j of each row is block j */
+	vpaddd	%zmm16, %zmm0, %zmm0
+	vpaddd	%zmm17, %zmm1, %zmm1
+	vpaddd	%zmm18, %zmm2, %zmm2
+	vpaddd	%zmm19, %zmm3, %zmm3
+	vpaddq	.Lavx512_row_inc4(%rip), %zmm19, %zmm19
+	LANES4	0, 1, 2, 3, 4, 5, 6, 7
+	XORST	z, 0, 0
+	XORST	z, 1, 64
+	XORST	z, 2, 128
+	XORST	z, 3, 192
+
+	addq	$256, %rdx
+	addq	$256, %rsi
+	subq	$1, %rcx
+	jnz	.Lb4_group
+
+	vmovq	%xmm19, 48(%rdi)		/* words 12-13 only */
+	.irp i, 16,17,18,19
+	vpxord	%xmm\i, %xmm\i, %xmm\i
+	.endr
+	vzeroall
+	xorl	%eax, %eax
+.Lb4_done:
 	ret
 GCRY_FUNC_END(_gcry_chacha_amd64_avx512_blocks4)
 
 /**********************************************************************
- * HChaCha: row form on xmm0-3 (rows a, b, c, d of the one state), rounds/2
- * double rounds, no feed-forward; out32 = row a (words 0-3) then row d
- * (words 12-15).  vprold needs no scratch.  rdi state, rsi out, edx
- * rounds.  No stack use.
+ * HChaCha: the row form on xmm0-3 (one state), rounds/2 double rounds, no
+ * feed-forward; out32 = row a (words 0-3) then row d (words 12-15).
+ *   rdi state, rsi out, edx rounds.  No stack use.
  **********************************************************************/
-
-/* One round on the rows: four quarter rounds at once. */
-.macro QR_ROWS
-	vpaddd	%xmm1, %xmm0, %xmm0;  vpxord %xmm0, %xmm3, %xmm3;  vprold $16, %xmm3, %xmm3
-	vpaddd	%xmm3, %xmm2, %xmm2;  vpxord %xmm2, %xmm1, %xmm1;  vprold $12, %xmm1, %xmm1
-	vpaddd	%xmm1, %xmm0, %xmm0;  vpxord %xmm0, %xmm3, %xmm3;  vprold $8, %xmm3, %xmm3
-	vpaddd	%xmm3, %xmm2, %xmm2;  vpxord %xmm2, %xmm1, %xmm1;  vprold $7, %xmm1, %xmm1
-.endm
-
 GCRY_FUNC_BEGIN(_gcry_hchacha_amd64_avx512)
 	vmovdqu	0(%rdi), %xmm0
 	vmovdqu	16(%rdi), %xmm1
@@ -457,16 +539,7 @@ GCRY_FUNC_BEGIN(_gcry_hchacha_amd64_avx512)
 	jz	.Lhc_out
 .balign 32
 .Lhc_dround:
-	QR_ROWS
-	/* columns -> diagonals: lane j of a, c, d moves to j-1, j+1, j+2 of
-	 * the b lane it meets (b stays: it is on the longest chain) */
-	vpshufd	$0x93, %xmm0, %xmm0
-	vpshufd	$0x39, %xmm2, %xmm2
-	vpshufd	$0x4e, %xmm3, %xmm3
-	QR_ROWS
-	vpshufd	$0x39, %xmm0, %xmm0
-	vpshufd	$0x93, %xmm2, %xmm2
-	vpshufd	$0x4e, %xmm3, %xmm3
+	DROUND_ROWS x, 0, 1, 2, 3
 	subl	$1, %edx
 	jnz	.Lhc_dround
 .Lhc_out:
