@@ -16,7 +16,7 @@ gcry_chacha_impls (void)
 {
   uint32_t impls = 1u << CHACHA_IMPL_GENERIC;
 #ifdef USE_AMD64
-  impls |= (1u << CHACHA_IMPL_SSSE3) | (1u << CHACHA_IMPL_AVX2);
+  impls |= (1u << CHACHA_IMPL_SSSE3) | (1u << CHACHA_IMPL_AVX2) | (1u << CHACHA_IMPL_AVX512);
 #endif
   return impls;
 }
@@ -34,6 +34,8 @@ hchacha_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds
                   unsigned int impl)
 {
 #ifdef USE_AMD64
+  if (impl == CHACHA_IMPL_AVX512)
+    return _gcry_hchacha_amd64_avx512 (state, out, rounds);
   if (impl == CHACHA_IMPL_AVX2)
     return _gcry_hchacha_amd64_avx2 (state, out, rounds);
   if (impl == CHACHA_IMPL_SSSE3)
@@ -245,6 +247,15 @@ whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
   } while (0)
 
 #ifdef USE_AMD64
+  if (ctx->impl == CHACHA_IMPL_AVX512)
+    {
+      if (nblocks >= 16)
+        RUN (_gcry_chacha_amd64_avx512_blocks16, nblocks & ~(size_t)15);
+      if (nblocks >= 8)
+        RUN (_gcry_chacha_amd64_avx512_blocks8, 8);
+      if (nblocks >= 4)
+        RUN (_gcry_chacha_amd64_avx512_blocks4, 4);
+    }
   if (ctx->impl == CHACHA_IMPL_AVX2)
     {
       if (nblocks >= 8)
@@ -256,7 +267,7 @@ whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
     }
   if (ctx->impl == CHACHA_IMPL_SSSE3 && nblocks >= 4)
     RUN (_gcry_chacha_amd64_ssse3_blocks4, nblocks & ~(size_t)3);
-  if (ctx->impl != CHACHA_IMPL_GENERIC && nblocks)
+  if ((ctx->impl == CHACHA_IMPL_SSSE3 || ctx->impl == CHACHA_IMPL_AVX2) && nblocks)
     RUN (_gcry_chacha_amd64_ssse3_blocks1, nblocks);
 #endif
 #undef RUN
@@ -304,7 +315,29 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   tail = n % CHACHA_BLOCK;
 
 #ifdef USE_AMD64
-  /* 2a. AVX2 with 5 to 8 blocks (whole and partial) after the groups of
+  /* 2a. AVX-512: the groups of 16 (and one of 8 if more than 8 blocks,
+   * whole and partial, follow them), then the last 1-8 in one call of the
+   * 8- or 4-block routine (gcry_stream_wide_tail) unless they are whole
+   * and fill it */
+  if (ctx->impl == CHACHA_IMPL_AVX512 && (nblocks || tail))
+    {
+      size_t bulk = nblocks & ~(size_t)15, rest = nblocks - bulk + (tail != 0);
+      if (rest > 8)
+        bulk += 8, rest -= 8;
+      if (!tail && rest % 4 == 0)  /* exactly 4 or 8 whole blocks: no buffer */
+        bulk += rest, rest = 0;
+      if (bulk)
+        burn = whole_blocks (ctx, dst, src, bulk);
+      if (rest)
+        burn = gcry_max_burn (burn, gcry_stream_wide_tail (
+          rest > 4 ? _gcry_chacha_amd64_avx512_blocks8 : _gcry_chacha_amd64_avx512_blocks4,
+          ctx->input, ctx->input + 12, ctx->rounds, rest > 4 ? 8 : 4, &ctx->pos,
+          dst + bulk * CHACHA_BLOCK, src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
+      chacha_counter_done (ctx, nonce_word);
+      return burn + GCRY_C_FRAME;
+    }
+
+  /* 2b. AVX2 with 5 to 8 blocks (whole and partial) after the groups of
    * eight: one more eight-block call (gcry_stream_wide_tail) */
   if (ctx->impl == CHACHA_IMPL_AVX2 && nblocks % 8 + (tail != 0) >= 5)
     {
