@@ -11,6 +11,7 @@
  *           unsigned int rounds);          -- nblocks a multiple of 16
  *   unsigned int _gcry_chacha_amd64_avx512_blocks8(...same...);  -- of 8
  *   unsigned int _gcry_chacha_amd64_avx512_blocks4(...same...);  -- of 4
+ *   unsigned int _gcry_chacha_amd64_avx512_blocks1(...same...);  -- any
  *   unsigned int _gcry_hchacha_amd64_avx512(const uint32_t *state,
  *           uint8_t *out32, unsigned int rounds);
  *
@@ -55,6 +56,9 @@ GCRY_RODATA
 /* ... and + 4 each group */
 .Lavx512_row_inc4:
 	.quad 4, 0, 4, 0, 4, 0, 4, 0
+/* blocks1: + 1 each block */
+.Lavx512_row_inc1:
+	.quad 1, 0
 
 .text
 
@@ -427,8 +431,9 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx512_blocks8)
 GCRY_FUNC_END(_gcry_chacha_amd64_avx512_blocks8)
 
 /**********************************************************************
- * The row form, for blocks4 and HChaCha: register a, b, c, d holds row
- * 0-3 (words 0-3, 4-7, 8-11, 12-15) of one block per 128-bit lane.  A
+ * The row form, for blocks4, blocks1 and HChaCha: register a, b, c, d
+ * holds row 0-3 (words 0-3, 4-7, 8-11, 12-15) of one block per 128-bit
+ * lane.  A
  * round works on the four columns at once; between the rounds the rows
  * are turned so that the diagonals line up as columns.  Fewer blocks than
  * the transposed form, but a shorter path through the rounds (one chain of
@@ -524,6 +529,64 @@ GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx512_blocks4)
 .Lb4_done:
 	ret
 GCRY_FUNC_END(_gcry_chacha_amd64_avx512_blocks4)
+
+/**********************************************************************
+ * blocks1: one block at a time in row form on xmm: a request's last block
+ * (whole, or the partial one's keystream) without making three more.
+ *   xmm0-3   rows a, b, c, d of the block
+ *   xmm16-19 input rows; the counter is the low qword of xmm19
+ *   rdi state, rsi dst, rdx src, rcx blocks left, r8d rounds,
+ *   eax double rounds left.  No stack use.
+ **********************************************************************/
+GCRY_FUNC_BEGIN(_gcry_chacha_amd64_avx512_blocks1)
+	xorl	%eax, %eax
+	testq	%rcx, %rcx
+	jz	.Lb1_done
+	vmovdqu32 0(%rdi), %xmm16
+	vmovdqu32 16(%rdi), %xmm17
+	vmovdqu32 32(%rdi), %xmm18
+	vmovdqu32 48(%rdi), %xmm19
+
+.balign 32
+.Lb1_block:
+	vmovdqa64 %xmm16, %xmm0
+	vmovdqa64 %xmm17, %xmm1
+	vmovdqa64 %xmm18, %xmm2
+	vmovdqa64 %xmm19, %xmm3
+	movl	%r8d, %eax
+	shrl	$1, %eax
+	jz	.Lb1_out
+.balign 32
+.Lb1_dround:
+	DROUND_ROWS x, 0, 1, 2, 3
+	subl	$1, %eax
+	jnz	.Lb1_dround
+.Lb1_out:
+	/* feed-forward, next counter, xor and store the block */
+	vpaddd	%xmm16, %xmm0, %xmm0
+	vpaddd	%xmm17, %xmm1, %xmm1
+	vpaddd	%xmm18, %xmm2, %xmm2
+	vpaddd	%xmm19, %xmm3, %xmm3
+	vpaddq	.Lavx512_row_inc1(%rip), %xmm19, %xmm19
+	XORST	x, 0, 0
+	XORST	x, 1, 16
+	XORST	x, 2, 32
+	XORST	x, 3, 48
+
+	addq	$64, %rdx
+	addq	$64, %rsi
+	subq	$1, %rcx
+	jnz	.Lb1_block
+
+	vmovq	%xmm19, 48(%rdi)		/* words 12-13 only */
+	.irp i, 16,17,18,19
+	vpxord	%xmm\i, %xmm\i, %xmm\i
+	.endr
+	vzeroall
+	xorl	%eax, %eax
+.Lb1_done:
+	ret
+GCRY_FUNC_END(_gcry_chacha_amd64_avx512_blocks1)
 
 /**********************************************************************
  * HChaCha: the row form on xmm0-3 (one state), rounds/2 double rounds, no

@@ -41,8 +41,9 @@ _DRIVERS = (
      "shorter ones four/two/one blocks"),
     ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), _AVX512,
      "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
-     "blocks), vprold rotates; the last 1-8 blocks (whole and partial) in one "
-     "call of an eight-block ymm or four-block zmm routine"),
+     "blocks), vprold rotates; the last 2-8 blocks (whole and partial) in one "
+     "call of an eight-block ymm or four-block zmm routine, a last single one "
+     "alone"),
 )
 
 

@@ -60,6 +60,7 @@ unsigned int _gcry_chacha_amd64_ssse3_blocks4 (uint32_t *, uint8_t *, const uint
 unsigned int _gcry_chacha_amd64_avx2_blocks2 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx512_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx512_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx512_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx512_blocks16 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);

@@ -255,6 +255,8 @@ whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
         RUN (_gcry_chacha_amd64_avx512_blocks8, 8);
       if (nblocks >= 4)
         RUN (_gcry_chacha_amd64_avx512_blocks4, 4);
+      if (nblocks)
+        RUN (_gcry_chacha_amd64_avx512_blocks1, nblocks);
     }
   if (ctx->impl == CHACHA_IMPL_AVX2)
     {
@@ -315,26 +317,27 @@ chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n
   tail = n % CHACHA_BLOCK;
 
 #ifdef USE_AMD64
-  /* 2a. AVX-512: the groups of 16 (and one of 8 if more than 8 blocks,
-   * whole and partial, follow them), then the last 1-8 in one call of the
-   * 8- or 4-block routine (gcry_stream_wide_tail) unless they are whole
-   * and fill it */
-  if (ctx->impl == CHACHA_IMPL_AVX512 && (nblocks || tail))
+  /* 2a. AVX-512: after the groups of 16 (and one of 8 if more than 8
+   * blocks, whole and partial, follow them), the last 2-8 in one call of
+   * the 8- or 4-block routine (gcry_stream_wide_tail), unless they are
+   * whole and fill it; a last single block (or 4 or 8 whole ones) takes
+   * the plain steps 2 and 3 below */
+  if (ctx->impl == CHACHA_IMPL_AVX512)
     {
       size_t bulk = nblocks & ~(size_t)15, rest = nblocks - bulk + (tail != 0);
       if (rest > 8)
         bulk += 8, rest -= 8;
-      if (!tail && rest % 4 == 0)  /* exactly 4 or 8 whole blocks: no buffer */
-        bulk += rest, rest = 0;
-      if (bulk)
-        burn = whole_blocks (ctx, dst, src, bulk);
-      if (rest)
-        burn = gcry_max_burn (burn, gcry_stream_wide_tail (
-          rest > 4 ? _gcry_chacha_amd64_avx512_blocks8 : _gcry_chacha_amd64_avx512_blocks4,
-          ctx->input, ctx->input + 12, ctx->rounds, rest > 4 ? 8 : 4, &ctx->pos,
-          dst + bulk * CHACHA_BLOCK, src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
-      chacha_counter_done (ctx, nonce_word);
-      return burn + GCRY_C_FRAME;
+      if (rest > 1 && (tail || rest % 4))
+        {
+          if (bulk)
+            burn = whole_blocks (ctx, dst, src, bulk);
+          burn = gcry_max_burn (burn, gcry_stream_wide_tail (
+            rest > 4 ? _gcry_chacha_amd64_avx512_blocks8 : _gcry_chacha_amd64_avx512_blocks4,
+            ctx->input, ctx->input + 12, ctx->rounds, rest > 4 ? 8 : 4, &ctx->pos,
+            dst + bulk * CHACHA_BLOCK, src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
+          chacha_counter_done (ctx, nonce_word);
+          return burn + GCRY_C_FRAME;
+        }
     }
 
   /* 2b. AVX2 with 5 to 8 blocks (whole and partial) after the groups of
