@@ -12,7 +12,7 @@ gcry_nh_impls (void)
 {
   uint32_t impls = 1u << NH_IMPL_GENERIC;
 #ifdef USE_AMD64
-  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2);
+  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2) | (1u << NH_IMPL_AVX512);
 #endif
   return impls;
 }
@@ -22,6 +22,8 @@ nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
         uint8_t hash[NH_HASH_BYTES])
 {
 #ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX512)
+    return _gcry_nh_amd64_avx512 (key, msg, len, hash);
   if (impl == NH_IMPL_AVX2)
     return _gcry_nh_amd64_avx2 (key, msg, len, hash);
   if (impl == NH_IMPL_SSE2)
@@ -36,6 +38,8 @@ nh_units (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t nun
           uint8_t *hashes)
 {
 #ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX512)
+    return _gcry_nh_amd64_avx512_units (key, msg, nunits, hashes);
   if (impl == NH_IMPL_AVX2)
     return _gcry_nh_amd64_avx2_units (key, msg, nunits, hashes);
   if (impl == NH_IMPL_SSE2)
@@ -58,6 +62,8 @@ nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
   burn = poly1305_setkey_noburn (&ctx->poly, polykey, poly_impl);
   for (i = 0; i < NH_KEY_WORDS; i++)
     ctx->nhkey[i] = gcry_load_le32 (key + 16 + 4 * i);
+  if (nh_impl == NH_IMPL_AVX512)
+    nh_key_arrange (ctx->nhkey);
   ctx->nh_impl = nh_impl;
   gcry_wipememory (polykey, sizeof polykey);
   return burn + sizeof (polykey) + GCRY_C_FRAME;
