@@ -209,6 +209,76 @@ def test_reference_zero_padding():
 
 
 # ---------------------------------------------------------------------------
+# NH alone, on each NH implementation (the test hook gcry_nh_test)
+# ---------------------------------------------------------------------------
+
+#: NH implementation tokens (ciphers/nhpoly1305/nhpoly1305.h) and the CPU
+#: features each needs.
+NH_IMPLS = {"generic": (0, frozenset()), "sse2": (1, frozenset({"sse2"})),
+            "avx2": (2, frozenset({"avx2"})), "avx512": (3, frozenset({"avx512f"}))}
+
+
+def _nh_impl_param(name: str):
+    from gcrylike.ciphers.nhpoly1305 import lib
+
+    token, needs = NH_IMPLS[name]
+    marks = []
+    if not lib.gcry_nh_impls() >> token & 1:
+        marks.append(pytest.mark.skip(reason=f"NH {name} is not in this build (GCRYLIKE_NO_ASM "
+                                             "or not x86-64)"))
+    elif needs - gcrylike.hw_features():
+        marks.append(pytest.mark.skip(reason=f"NH {name}: CPU lacks or denies "
+                                             f"{', '.join(sorted(needs))}"))
+    return pytest.param(name, id=f"nh-{name}", marks=marks)
+
+
+EVERY_NH = pytest.mark.parametrize("nh_impl", [_nh_impl_param(n) for n in NH_IMPLS])
+
+
+def nh_direct(nh_impl: str, key: bytes, msg: bytes, nunits: int = 0, offset: int = 0) -> bytes:
+    """NH of MSG (one message of up to 1024 bytes, or NUNITS whole units)
+    on one implementation, MSG placed OFFSET bytes into a fresh buffer."""
+    from gcrylike.ciphers.nhpoly1305 import ffi, lib
+
+    buf = ffi.new("uint8_t[]", len(msg) + offset + 1)
+    ffi.memmove(buf + offset, msg, len(msg))
+    out = ffi.new("uint8_t[]", NH_HASH * max(nunits, 1))
+    rc = lib.gcry_nh_test(NH_IMPLS[nh_impl][0], key, buf + offset, 0 if nunits else len(msg),
+                          nunits, out)
+    assert rc == 0
+    return bytes(ffi.buffer(out))
+
+
+NH_HASH = 32
+
+
+@EVERY_NH
+def test_nh_vectors_direct(nh_impl):
+    """NH.json byte for byte, as one message and (1024 bytes) as one unit."""
+    for i, vec in enumerate(NH_VECTORS):
+        assert nh_direct(nh_impl, vec.key, vec.msg, offset=i % 5) == vec.hash, vec.name
+        if len(vec.msg) == UNIT:
+            assert nh_direct(nh_impl, vec.key, vec.msg, nunits=1) == vec.hash, vec.name
+
+
+@EVERY_NH
+def test_nh_direct_every_length(nh_impl):
+    """Every multiple of 16 from 0 to 1024 (each SIMD block/tail split),
+    random and all-ones keys and messages, aligned and not, and runs of 1
+    to 3 units, against the pure-Python NH."""
+    rng = rng_for("nh-direct")
+    for n in range(0, UNIT + 1, GRAIN):
+        key = rng.randbytes(NH_KEY_BYTES) if n % 80 else b"\xff" * NH_KEY_BYTES
+        msg = rng.randbytes(n) if n % 48 else b"\xff" * n
+        want = ref_nh(key, msg) if n else bytes(NH_HASH)
+        assert nh_direct(nh_impl, key, msg, offset=n % 13) == want, n
+    for nunits in (1, 2, 3):
+        key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(nunits * UNIT)
+        want = b"".join(ref_nh(key, msg[i:i + UNIT]) for i in range(0, len(msg), UNIT))
+        assert nh_direct(nh_impl, key, msg, nunits=nunits, offset=nunits) == want, nunits
+
+
+# ---------------------------------------------------------------------------
 # Lookup, listing, routing
 # ---------------------------------------------------------------------------
 

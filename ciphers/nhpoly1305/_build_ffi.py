@@ -19,6 +19,8 @@ int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_nhpoly1305_read(void *ctx, uint8_t *out, size_t outlen);
 int gcry_nhpoly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
 int gcry_nhpoly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_nh_test(unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
+                 size_t nunits, uint8_t *out);
 """
 
 ffibuilder = make_ffi(

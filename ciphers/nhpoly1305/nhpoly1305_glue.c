@@ -242,3 +242,28 @@ gcry_nhpoly1305_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   gcry_nhpoly1305_update (c, src, n);
   return gcry_nhpoly1305_read (c, dst, 16);
 }
+
+/* Test hook: NH alone on implementation IMPL (the caller checks the CPU
+ * runs it), with the raw 1072-byte KEY (arranged here for the AVX-512
+ * routine, as setkey does): NUNITS 0 hashes the LEN-byte MSG into 32 bytes
+ * at OUT, else NUNITS whole 1024-byte units into 32 bytes each. */
+int
+gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
+              size_t nunits, uint8_t *out)
+{
+  uint32_t words[NH_KEY_WORDS] GCRY_ALIGNED (32);
+  unsigned int burn, i;
+
+  if (impl > 31 || !(gcry_nh_impls () & (1u << impl)))
+    return GCRY_ERR_NOT_SUPPORTED;
+  if (len > NH_UNIT)
+    return GCRY_ERR_INV_LENGTH;
+  for (i = 0; i < NH_KEY_WORDS; i++)
+    words[i] = gcry_load_le32 (key + 4 * i);
+  if (impl == NH_IMPL_AVX512)
+    nh_key_arrange (words);
+  burn = nunits ? nh_units (impl, words, msg, nunits, out) : nh_one (impl, words, msg, len, out);
+  gcry_wipememory (words, sizeof words);
+  gcry_burn_stack (burn + GCRY_C_FRAME);
+  return GCRY_OK;
+}
