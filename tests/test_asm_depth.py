@@ -17,7 +17,7 @@ AVX2 frames aligned down to 32 bytes are seen at both of their depths.  The
 Poly1305 SIMD routines also run with the most blocks they take without a
 frame (case names ending in ``/n``).
 
-All 23 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 25 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
 the two- and four-block AVX2 ChaCha) must measure 0.
 """
@@ -63,6 +63,8 @@ MODULES = [
         "_gcry_poly1305_amd64_scalar_blocks",
     ]),
     ("nhpoly1305", "gcrylike.ciphers.nhpoly1305", [
+        "_gcry_nh_amd64_avx512",
+        "_gcry_nh_amd64_avx512_units",
         "_gcry_nh_amd64_avx2",
         "_gcry_nh_amd64_avx2_units",
         "_gcry_nh_amd64_sse2",
@@ -84,8 +86,9 @@ MODULES = [
 
 def needed_feature(routine: str) -> str | None:
     """The CPU feature a routine needs beyond baseline x86-64 (SSE2)."""
-    for feature in ("avx2", "ssse3", "aesni"):
-        if f"_{feature}" in routine:
+    for marker, feature in (("_avx512", "avx512f"), ("_avx2", "avx2"), ("_ssse3", "ssse3"),
+                            ("_aesni", "aesni")):
+        if marker in routine:
             return feature
     return None
 
