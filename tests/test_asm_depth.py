@@ -18,7 +18,7 @@ Poly1305 SIMD routines also run with the most blocks they take without a
 frame, and the AVX-512 ChaCha blocks16 with one group of 16 besides two
 (case names ending in ``/n``).
 
-All 28 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 30 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
 the two- and four-block AVX2 ChaCha, the AVX-512 ChaCha but for blocks16
 from 32 blocks) must measure 0.
@@ -71,6 +71,8 @@ MODULES = [
         "_gcry_poly1305_amd64_scalar_blocks",
     ]),
     ("nhpoly1305", "gcrylike.ciphers.nhpoly1305", [
+        "_gcry_nh_amd64_avx512",
+        "_gcry_nh_amd64_avx512_units",
         "_gcry_nh_amd64_avx2",
         "_gcry_nh_amd64_avx2_units",
         "_gcry_nh_amd64_sse2",
@@ -91,11 +93,13 @@ MODULES = [
 
 
 def needed_features(routine: str) -> frozenset[str]:
-    """The CPU features a routine needs beyond baseline x86-64 (SSE2)."""
-    if "_avx512" in routine:
+    """The CPU features a routine needs beyond baseline x86-64 (SSE2): the
+    AVX-512 ChaCha also uses AVX512VL, NH's AVX-512 only AVX512F."""
+    if "chacha_amd64_avx512" in routine:
         return frozenset({"avx512f", "avx512vl"})
-    for feature in ("avx2", "ssse3", "aesni"):
-        if f"_{feature}" in routine:
+    for marker, feature in (("_avx512", "avx512f"), ("_avx2", "avx2"), ("_ssse3", "ssse3"),
+                            ("_aesni", "aesni")):
+        if marker in routine:
             return frozenset({feature})
     return frozenset()
 
