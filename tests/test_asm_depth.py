@@ -56,6 +56,8 @@ MODULES = [
         "_gcry_hsalsa20_amd64_sse2",
     ]),
     ("poly1305", "gcrylike.ciphers.poly1305", [
+        "_gcry_poly1305_amd64_avx512ifma_blocks",
+        "_gcry_poly1305_amd64_avx512ifma_blocks/8",
         "_gcry_poly1305_amd64_avx2_blocks",
         "_gcry_poly1305_amd64_avx2_blocks/16",
         "_gcry_poly1305_amd64_sse2_blocks",
@@ -84,7 +86,7 @@ MODULES = [
 
 def needed_feature(routine: str) -> str | None:
     """The CPU feature a routine needs beyond baseline x86-64 (SSE2)."""
-    for feature in ("avx2", "ssse3", "aesni"):
+    for feature in ("avx512ifma", "avx2", "ssse3", "aesni"):
         if f"_{feature}" in routine:
             return feature
     return None

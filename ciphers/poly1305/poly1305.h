@@ -15,7 +15,8 @@ enum poly1305_impl {
   POLY1305_IMPL_GENERIC64 = 0,  /* 64-bit limbs, 128-bit products */
   POLY1305_IMPL_GENERIC32 = 1,  /* five 26-bit limbs, 64-bit products */
   POLY1305_IMPL_SSE2 = 2,
-  POLY1305_IMPL_AVX2 = 3
+  POLY1305_IMPL_AVX2 = 3,
+  POLY1305_IMPL_AVX512IFMA = 4
 };
 
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,

@@ -9,6 +9,8 @@
 #endif
 
 #ifdef USE_AMD64
+GCRY_DEPTH_THUNK (ifma_blocks, _gcry_poly1305_amd64_avx512ifma_blocks (a->h, a->table, a->src, 64))
+GCRY_DEPTH_THUNK (ifma_blocks8, _gcry_poly1305_amd64_avx512ifma_blocks (a->h, a->table, a->src, 8))
 GCRY_DEPTH_THUNK (avx2_blocks, _gcry_poly1305_amd64_avx2_blocks (a->h, a->table, a->src, 64))
 GCRY_DEPTH_THUNK (avx2_blocks16, _gcry_poly1305_amd64_avx2_blocks (a->h, a->table, a->src, 16))
 GCRY_DEPTH_THUNK (sse2_blocks, _gcry_poly1305_amd64_sse2_blocks (a->h, a->table, a->src, 64))
@@ -16,6 +18,8 @@ GCRY_DEPTH_THUNK (sse2_blocks8, _gcry_poly1305_amd64_sse2_blocks (a->h, a->table
 GCRY_DEPTH_THUNK (scalar_blocks, _gcry_poly1305_amd64_scalar_blocks (a->h, a->r, a->src, 4))
 
 static const gcry_depth_case cases[] = {
+  { "_gcry_poly1305_amd64_avx512ifma_blocks", ifma_blocks },
+  { "_gcry_poly1305_amd64_avx512ifma_blocks/8", ifma_blocks8 },
   { "_gcry_poly1305_amd64_avx2_blocks", avx2_blocks },
   { "_gcry_poly1305_amd64_avx2_blocks/16", avx2_blocks16 },
   { "_gcry_poly1305_amd64_sse2_blocks", sse2_blocks },

@@ -15,6 +15,11 @@
 #ifndef POLY1305_SIMD_MIN_BLOCKS
 # define POLY1305_SIMD_MIN_BLOCKS 64
 #endif
+/* The same for the AVX512-IFMA routine (its table costs more, its blocks
+ * less; measured, see docs/algorithms.rst). */
+#ifndef POLY1305_IFMA_MIN_BLOCKS
+# define POLY1305_IFMA_MIN_BLOCKS 64
+#endif
 
 size_t
 gcry_poly1305_ctxsize (void)
@@ -30,7 +35,8 @@ gcry_poly1305_impls (void)
   impls |= 1u << POLY1305_IMPL_GENERIC64;
 #endif
 #ifdef USE_AMD64
-  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2);
+  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2)
+           | (1u << POLY1305_IMPL_AVX512IFMA);
 #endif
   return impls;
 }
@@ -106,6 +112,8 @@ ensure_table (poly1305_ctx *ctx)
     _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
   else if (ctx->impl == POLY1305_IMPL_AVX2)
     _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
+  else if (ctx->impl == POLY1305_IMPL_AVX512IFMA)
+    _gcry_poly1305_amd64_avx512ifma_setup (ctx->r, ctx->table);
   ctx->table_ready = 1;
 }
 #endif
@@ -149,8 +157,17 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 
 #ifdef USE_AMD64
   /* with the powers already computed, SIMD pays from its own width on */
-  if (ctx->impl >= POLY1305_IMPL_SSE2
-      && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
+  if (ctx->impl == POLY1305_IMPL_AVX512IFMA
+      && nblocks >= (ctx->table_ready ? 8 : POLY1305_IFMA_MIN_BLOCKS))
+    {
+      size_t nb = nblocks & ~(size_t)7;
+      ensure_table (ctx);
+      burn = _gcry_poly1305_amd64_avx512ifma_blocks (ctx->h, ctx->table, m, nb);
+      m += nb * POLY1305_BLOCK;
+      nblocks -= nb;
+    }
+  else if (ctx->impl >= POLY1305_IMPL_SSE2 && ctx->impl <= POLY1305_IMPL_AVX2
+           && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
     {
       size_t nb = 0;
       ensure_table (ctx);
