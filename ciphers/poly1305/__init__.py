@@ -22,7 +22,7 @@ _GENERIC64, _GENERIC32, _SSE2, _AVX2, _AVX512IFMA = 0, 1, 2, 3, 4
 GCRY_MAC_POLY1305 = 501  # libgcrypt's id
 
 _DRIVERS = (
-    ("amd64-avx512ifma", 500, frozenset({"avx512f", "avx512ifma"}), _AVX512IFMA,
+    ("amd64-avx512ifma", 500, frozenset({"avx2", "avx512f", "avx512ifma"}), _AVX512IFMA,
      "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16"),
     ("generic64", 110, frozenset(), _GENERIC64, "portable C, 64-bit limbs, 128-bit products"),
     ("generic32", 100, frozenset(), _GENERIC32, "portable C, five 26-bit limbs"),
