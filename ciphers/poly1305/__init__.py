@@ -3,8 +3,8 @@ products, and 26-bit limbs for targets without a 128-bit type), SSE2
 two-way, AVX2 four-way and AVX512-IFMA eight-way assembly.
 
 Short updates stay in portable code (SIMD set-up costs more than it saves
-below POLY1305_SIMD_MIN_BLOCKS blocks, POLY1305_IFMA_MIN_BLOCKS for IFMA); longer ones run in SIMD, within one
-streaming computation.
+below POLY1305_SIMD_MIN_BLOCKS blocks, POLY1305_IFMA_MIN_BLOCKS for IFMA);
+longer ones run in SIMD, within one streaming computation.
 """
 
 from __future__ import annotations
