@@ -20,7 +20,8 @@
  *           _gcry_poly1305_amd64_avx512ifma_setup (poly1305_amd64_tables.c):
  *             0    five 64-byte entries k = 0..4: value k of power P_j in
  *                  qword lane j, the values being r_0, r_1, r_2, 20 r_1,
- *                  20 r_2 (radix 2^44 limbs, fully reduced), P = (r^8, r^4,
+ *                  20 r_2 (radix 2^44 limbs, r_0 < 2^44, r_1 < 2^44 +
+ *                  2^13, r_2 < 2^42: congruent, not fully reduced), P = (r^8, r^4,
  *                  r^7, r^3, r^6, r^2, r^5, r^1): the lane order of LOAD8
  *             320  r^8 as its five values (qwords), 360 r^16 likewise
  *   m       nblocks 16-byte blocks, any alignment.
@@ -64,7 +65,7 @@
  * Bounds.  After a carry pass a_0 < 2^44, a_1 < 2^44 + 2^13, a_2 < 2^42; a
  * message group adds limbs < 2^44, < 2^44, < 2^41 (the entry h: limb 2
  * < 2^43), so every IFMA input is < 2^45.01, below 2^52 as IFMA needs;
- * table values are < 2^48.33 (20 r_1).  Products < 2^93.34: each low half
+ * table values are < 2^48.33 (20 r_1, r_1 < 2^44 + 2^13).  Products < 2^93.34: each low half
  * < 2^52, each high half < 2^41.34.  With six products a column (the
  * sixteen-block step) L_i < 2^54.6 and H_i < 2^44; then d_1 = L_1 + 2^8 H_0
  * + d_0 / 2^44 < 2^55 and d_2 likewise; the carry of weight 2^130,

@@ -43,7 +43,7 @@ M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 BLOCK = 16
 SIMD_MIN_BYTES = 64 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
-IFMA_MIN_BYTES = 40 * BLOCK   # the glue's POLY1305_IFMA_MIN_BLOCKS
+IFMA_MIN_BYTES = 24 * BLOCK   # the glue's POLY1305_IFMA_MIN_BLOCKS
 AVX2_BYTES = 4 * BLOCK        # the AVX2 routine's width
 IFMA_BYTES = 8 * BLOCK        # the AVX512-IFMA routine's width (16 blocks a loop step)
 

@@ -33,9 +33,10 @@
  *         lanes (lane 0 block 0, lane 1 block 2, lane 2 block 1, lane 3
  *         block 3 of the last four blocks).
  *
- * AVX512-IFMA table (400 bytes): the radix-2^44 values of a power, fully
- * reduced: limbs r_0, r_1 (< 2^44), r_2 (< 2^42), then 20 r_1 and 20 r_2
- * (2^132 = 20 mod p), as 64-bit qwords ("value k", k = 0..4):
+ * AVX512-IFMA table (400 bytes): the radix-2^44 values of a power, as
+ * p44_mul leaves them (congruent, not fully reduced): limbs r_0 (< 2^44),
+ * r_1 (< 2^44 + 2^13), r_2 (< 2^42), then 20 r_1 and 20 r_2 (2^132 = 20
+ * mod p), as 64-bit qwords ("value k", k = 0..4):
  *     0    five 64-byte entries k = 0..4, eight qword lanes: lane j holds
  *          value k of P_j, P = (r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1), the
  *          lane order of the routine's message lanes (lane 2i block i, lane
@@ -287,29 +288,27 @@ _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table)
   wipe (l, sizeof l); wipe (lp, sizeof lp);
 }
 
-/* The five IFMA values of a power: limbs 0-2 (fully reduced) and 20 times
- * limbs 1 and 2 (< 2^48.33), for the stride-STRIDE qwords at T. */
+/* The five IFMA values of a power: limbs 0-2 as p44_mul leaves them
+ * (x0 < 2^44, x1 < 2^44 + 2^13, x2 < 2^42: the routine's bounds allow
+ * that, no full reduction needed) and 20 times limbs 1 and 2 (< 2^48.33),
+ * for the stride-STRIDE qwords at T. */
 static inline void
 put5_44 (uint64_t *t, size_t stride, const p44 *x)
 {
-  p44 y = *x;
-
-  p44_reduce (&y);
-  t[0 * stride] = y.l[0];
-  t[1 * stride] = y.l[1];
-  t[2 * stride] = y.l[2];
-  t[3 * stride] = 20 * y.l[1];
-  t[4 * stride] = 20 * y.l[2];
-  wipe (&y, sizeof y);
+  t[0 * stride] = x->l[0];
+  t[1 * stride] = x->l[1];
+  t[2 * stride] = x->l[2];
+  t[3 * stride] = 20 * x->l[1];
+  t[4 * stride] = 20 * x->l[2];
 }
 
 void
 _gcry_poly1305_amd64_avx512ifma_setup (const uint64_t r[2], void *table)
 {
   uint64_t *t = table;
-  p44 p[17];                            /* p[i] = r^i, i = 1..8 and 16 */
+  p44 p[10];                            /* p[i] = r^i, i = 1..8; p[9] = r^16 */
   static const unsigned char lane_power[8] = { 8, 4, 7, 3, 6, 2, 5, 1 };
-  int i, j;
+  int j;
 
   p44_from_r (&p[1], r);
   p44_sqr (&p[2], &p[1]);
@@ -319,15 +318,14 @@ _gcry_poly1305_amd64_avx512ifma_setup (const uint64_t r[2], void *table)
   p44_sqr (&p[6], &p[3]);
   p44_mul (&p[7], &p[4], &p[3]);
   p44_sqr (&p[8], &p[4]);
-  p44_sqr (&p[16], &p[8]);
+  p44_sqr (&p[9], &p[8]);
   /* lane powers at byte 0: entry k (64 bytes) holds value k of lane j's
    * power in qword j */
   for (j = 0; j < 8; j++)
     put5_44 (t + j, 8, &p[lane_power[j]]);
   put5_44 (t + 40, 1, &p[8]);           /* byte 320 */
-  put5_44 (t + 45, 1, &p[16]);          /* byte 360 */
-  for (i = 0; i < 17; i++)
-    wipe (&p[i], sizeof p[i]);
+  put5_44 (t + 45, 1, &p[9]);           /* byte 360: r^16 */
+  wipe (&p[1], sizeof p - sizeof p[0]);
 }
 
 #endif /* __x86_64__ */

@@ -18,7 +18,7 @@
 /* The same for the AVX512-IFMA routine (its table costs more, its blocks
  * less; measured, see docs/algorithms.rst). */
 #ifndef POLY1305_IFMA_MIN_BLOCKS
-# define POLY1305_IFMA_MIN_BLOCKS 40
+# define POLY1305_IFMA_MIN_BLOCKS 24
 #endif
 
 size_t
