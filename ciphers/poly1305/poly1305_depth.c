@@ -2,7 +2,9 @@
  * tests/test_asm_depth.py (the runs and the measuring: gcry_asm_depth in
  * gcrylike/_native/burn.c).  The SIMD ones run twice: with 64 blocks (their
  * main loops, which keep powers of r in a frame) and with the most blocks
- * they take without a frame (16 AVX2, 8 SSE2; "/n" in the case's name). */
+ * they take without a frame (16 AVX2, 8 SSE2; "/n" in the case's name).
+ * The IFMA routine has no frame at all (depth 0): 64 blocks run its
+ * sixteen-block loop, 8 blocks only its last step. */
 #include "poly1305.h"
 #ifdef USE_AMD64
 # include "poly1305_amd64.h"
