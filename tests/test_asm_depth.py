@@ -56,6 +56,8 @@ MODULES = [
         "_gcry_hsalsa20_amd64_sse2",
     ]),
     ("poly1305", "gcrylike.ciphers.poly1305", [
+        "_gcry_poly1305_amd64_avx512ifma_blocks",
+        "_gcry_poly1305_amd64_avx512ifma_blocks/8",
         "_gcry_poly1305_amd64_avx2_blocks",
         "_gcry_poly1305_amd64_avx2_blocks/16",
         "_gcry_poly1305_amd64_sse2_blocks",
@@ -86,8 +88,8 @@ MODULES = [
 
 def needed_feature(routine: str) -> str | None:
     """The CPU feature a routine needs beyond baseline x86-64 (SSE2)."""
-    for marker, feature in (("_avx512", "avx512f"), ("_avx2", "avx2"), ("_ssse3", "ssse3"),
-                            ("_aesni", "aesni")):
+    for marker, feature in (("_avx512ifma", "avx512ifma"), ("_avx512", "avx512f"),
+                            ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):
         if marker in routine:
             return feature
     return None
