@@ -18,7 +18,7 @@ Poly1305 SIMD routines also run with the most blocks they take without a
 frame, and the AVX-512 ChaCha blocks16 with one group of 16 besides two
 (case names ending in ``/n``).
 
-All 30 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 31 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
 the two- and four-block AVX2 ChaCha, the AVX-512 ChaCha but for blocks16
 from 32 blocks) must measure 0.
@@ -64,6 +64,8 @@ MODULES = [
         "_gcry_hsalsa20_amd64_sse2",
     ]),
     ("poly1305", "gcrylike.ciphers.poly1305", [
+        "_gcry_poly1305_amd64_avx512ifma_blocks",
+        "_gcry_poly1305_amd64_avx512ifma_blocks/8",
         "_gcry_poly1305_amd64_avx2_blocks",
         "_gcry_poly1305_amd64_avx2_blocks/16",
         "_gcry_poly1305_amd64_sse2_blocks",
@@ -97,8 +99,8 @@ def needed_features(routine: str) -> frozenset[str]:
     AVX-512 ChaCha also uses AVX512VL, NH's AVX-512 only AVX512F."""
     if "chacha_amd64_avx512" in routine:
         return frozenset({"avx512f", "avx512vl"})
-    for marker, feature in (("_avx512", "avx512f"), ("_avx2", "avx2"), ("_ssse3", "ssse3"),
-                            ("_aesni", "aesni")):
+    for marker, feature in (("_avx512ifma", "avx512ifma"), ("_avx512", "avx512f"),
+                            ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):
         if marker in routine:
             return frozenset({feature})
     return frozenset()
