@@ -2,11 +2,12 @@
 
 test_chacha.py runs every driver, this one included, through the published
 vectors and the general stream checks; its lengths and counter positions
-were chosen for eight-block AVX2.  The AVX-512 driver makes blocks in groups
-of 16 (two groups at a time from 32 blocks), then one of 8, then the last
-1-8 blocks, whole and partial, in one call of its 8- or 4-block routine; so
-here the lengths run past 40 blocks, the counter carries and ends fall at
-every lane of those groups, and calls are split across their edges.
+were chosen for eight-block AVX2.  The AVX-512 tier (its row in
+chacha_glue.c) makes blocks in groups of 16 (two groups at a time from 32
+blocks), then the 2-16 blocks left, whole and partial, in one call of its
+16-, 8- or 4-block routine, or a last single one alone; so here the lengths
+run past 40 blocks, the counter carries and ends fall at every lane of
+those groups, and calls are split across their edges.
 
 Expected outputs come from implementations that share no code with the
 assembly: for 20 rounds pycryptodome's ChaCha20 with an 8-byte nonce (64-bit
@@ -44,8 +45,8 @@ ROUNDS = {"chacha20": 20, "chacha12": 12, "xchacha20": 20, "xchacha12": 12}
 IV_FORMS = {"chacha20": (8, 12, 16), "chacha12": (8, 12, 16),
             "xchacha20": (24,), "xchacha12": (24,)}
 
-#: Block counts around every group edge of the dispatch (16, 32, one of 8,
-#: the 1-8 tail) up to two pairs of groups and a tail.
+#: Block counts around every group edge of the dispatch (16, 32, the tail
+#: windows 2-4, 5-8, 9-16) up to two pairs of groups and a tail.
 BLOCK_COUNTS = sorted({*range(0, 42), 47, 48, 49, 63, 64, 65, 72, 73, 79, 80})
 #: Partial-block sizes tried after each count.
 PARTIALS = (0, 1, 37, 63)

@@ -41,9 +41,8 @@ _DRIVERS = (
      "shorter ones four/two/one blocks"),
     ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), _AVX512,
      "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
-     "blocks), vprold rotates; the last 2-8 blocks (whole and partial) in one "
-     "call of an eight-block ymm or four-block zmm routine, a last single one "
-     "alone"),
+     "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
+     "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone"),
 )
 
 
