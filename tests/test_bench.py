@@ -12,7 +12,9 @@ import re
 import pytest
 
 import gcrylike
-from gcrylike import _bench, _peers
+from gcrylike._bench import cpuclock, options, ours, targets, tcrypt, timing
+from gcrylike._bench import peers as _peers
+from gcrylike._bench.fit import fit_slope
 from gcrylike._cli import main
 
 KEY = bytes(range(0x80, 0xA0))
@@ -71,7 +73,7 @@ def _assert_spec_table(out: str, spec) -> None:
 def test_fit_recovers_exact_line():
     xs = [1024 * k for k in range(1, 17)]
     ys = [1234.5 + 0.731 * x for x in xs]
-    fit = _bench.fit_slope(xs, ys)
+    fit = fit_slope(xs, ys)
     assert fit.slope == pytest.approx(0.731, rel=1e-12)
     assert fit.intercept == pytest.approx(1234.5, rel=1e-9)
     assert fit.r2 == pytest.approx(1.0)
@@ -81,16 +83,16 @@ def test_fit_recovers_noisy_line():
     rng = random.Random(20240501)
     xs = [1024 * k for k in range(1, 17) for _ in range(5)]
     ys = [600.0 + 2.5 * x + rng.gauss(0, 50) for x in xs]
-    fit = _bench.fit_slope(xs, ys)
+    fit = fit_slope(xs, ys)
     assert fit.slope == pytest.approx(2.5, rel=0.01)
     assert fit.intercept == pytest.approx(600.0, abs=60)
     assert 0.99 < fit.r2 < 1.0
 
 
 def test_fit_flat_and_negative_intercept():
-    fit = _bench.fit_slope([1, 2, 3], [5.0, 5.0, 5.0])
+    fit = fit_slope([1, 2, 3], [5.0, 5.0, 5.0])
     assert (fit.slope, fit.intercept, fit.r2) == (0.0, 5.0, 1.0)
-    fit = _bench.fit_slope([100, 200], [50.0, 150.0])
+    fit = fit_slope([100, 200], [50.0, 150.0])
     assert fit.slope == pytest.approx(1.0)
     assert fit.intercept == pytest.approx(-50.0)
 
@@ -99,36 +101,36 @@ def test_fit_flat_and_negative_intercept():
                                     ([1, 2], [1.0])])
 def test_fit_rejects_degenerate_input(xs, ys):
     with pytest.raises(ValueError):
-        _bench.fit_slope(xs, ys)
+        fit_slope(xs, ys)
 
 
 # -- helpers ------------------------------------------------------------------
 
 
 def test_parse_sizes():
-    assert _bench.parse_sizes("1k-4k:1k") == (1024, 2048, 3072, 4096)
-    assert _bench.parse_sizes("64,1k,64, 16KiB") == (64, 1024, 16384)
-    assert _bench.parse_sizes("256-1024") == (256, 512, 768, 1024)
+    assert options.parse_sizes("1k-4k:1k") == (1024, 2048, 3072, 4096)
+    assert options.parse_sizes("64,1k,64, 16KiB") == (64, 1024, 16384)
+    assert options.parse_sizes("256-1024") == (256, 512, 768, 1024)
     for bad in ("1k", "x,1k", "0,1k", "-5,1k"):
         with pytest.raises(Exception, match="size"):
-            _bench.parse_sizes(bad)
+            options.parse_sizes(bad)
 
 
 def test_cpuinfo_parsing(monkeypatch):
     text = ("processor\t: 0\ncpu MHz\t\t: 2445.430\n\n"
             "processor\t: 1\ncpu MHz\t\t: 4199.9\n\n")
-    monkeypatch.setattr(_bench, "_cpus", lambda: [0, 1])
-    assert _bench.cpuinfo_mhz(text) == 4199.9
-    monkeypatch.setattr(_bench, "_cpus", lambda: [0])  # only the CPUs we may run on
-    assert _bench.cpuinfo_mhz(text) == 2445.43
-    assert _bench.cpuinfo_mhz("flags: sse2\n") is None
+    monkeypatch.setattr(cpuclock, "cpus", lambda: [0, 1])
+    assert cpuclock.cpuinfo_mhz(text) == 4199.9
+    monkeypatch.setattr(cpuclock, "cpus", lambda: [0])  # only the CPUs we may run on
+    assert cpuclock.cpuinfo_mhz(text) == 2445.43
+    assert cpuclock.cpuinfo_mhz("flags: sse2\n") is None
 
 
 def test_time_per_call_and_count_for_measure_something():
     calls = []
-    med = _bench.time_per_call({1: lambda: calls.append(1), 2: lambda: None}, 3, 1e5)
+    med = timing.time_per_call({1: lambda: calls.append(1), 2: lambda: None}, 3, 1e5)
     assert set(med) == {1, 2} and all(v > 0 for v in med.values())
-    ops, elapsed = _bench.count_for(lambda: None, 0.005)
+    ops, elapsed = timing.count_for(lambda: None, 0.005)
     assert ops > 0 and elapsed >= 0.005
 
 
@@ -189,7 +191,7 @@ def test_bench_mac_and_aead_rows(capsys, algos):
 
 
 def test_bench_unknown_kind_is_a_note(capsys, monkeypatch):
-    monkeypatch.delitem(_bench._OUR_TARGETS, "mac")
+    monkeypatch.delitem(ours.OUR_TARGETS, "mac")
     assert main(["bench", "--quick", "poly1305"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^ POLY1305 +\|.*\n # not measured: gcrylike bench has no rows for mac "
@@ -235,7 +237,7 @@ def test_bench_tcrypt(capsys):
             continue
         block = out.split(f"testing speed of salsa20 ({d}) encryption\n", 1)[1]
         lines = block.splitlines()[:5]
-        for i, (line, size) in enumerate(zip(lines, _bench.TCRYPT_SIZES, strict=True)):
+        for i, (line, size) in enumerate(zip(lines, targets.TCRYPT_SIZES, strict=True)):
             m = re.fullmatch(rf"test {i} \(256 bit key, {size} byte blocks\): (\d+) operations"
                              r" in ([\d.]+) seconds \((\d+) bytes\)", line)
             assert m, line
@@ -264,7 +266,7 @@ def test_bench_tcrypt_mac(capsys, algo):
         matches = _tcrypt_mac_lines(out, algo, d)
         # the kernel's poly1305 template, whole and split into updates
         assert [(int(m[1]), int(m[2]), int(m[3])) for m in matches] == [
-            (i, b, p) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE)]
+            (i, b, p) for i, (b, p) in enumerate(tcrypt.TCRYPT_MAC_TEMPLATE)]
         for m in matches:
             assert int(m[4]) == int(m[2]) // int(m[3])
             assert int(m[5]) > 0
@@ -280,7 +282,7 @@ def test_bench_tcrypt_aead(capsys, algo):
             continue
         for word in ("encryption", "decryption"):
             block = out.split(f"testing speed of {algo} ({d}) {word}\n", 1)[1]
-            for i, (line, size) in enumerate(zip(block.splitlines()[:5], _bench.TCRYPT_SIZES,
+            for i, (line, size) in enumerate(zip(block.splitlines()[:5], targets.TCRYPT_SIZES,
                                                  strict=True)):
                 m = re.fullmatch(rf"test {i} \(256 bit key, {size} byte blocks\): (\d+) "
                                  r"operations in ([\d.]+) seconds \((\d+) bytes\)", line)
@@ -296,7 +298,7 @@ def test_bench_tcrypt_peers_mac_and_aead(capsys):
     if f"# poly1305 {best}: skipped" not in out:
         # a one-shot call cannot split a message: the whole-message lines only,
         # numbered as in the template
-        whole = [(i, b) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE) if b == p]
+        whole = [(i, b) for i, (b, p) in enumerate(tcrypt.TCRYPT_MAC_TEMPLATE) if b == p]
         matches = _tcrypt_mac_lines(out, "poly1305", f"{best} one-shot")
         assert [(int(m[1]), int(m[2])) for m in matches] == whole
     for p, o in MAC_AEAD_OFFERS:
@@ -325,8 +327,6 @@ def test_bench_peers_rows(capsys):
 def test_bench_new_bytes_only_where_the_peer_has_that_call(capsys):
     """libsodium and libgcrypt (ctypes, preallocated output) get no second
     line; the ratio compares our encrypt(data) with the peer's call."""
-    from gcrylike import _peers
-
     sodium = next(p for p in _peers.PEERS if p.name == "libsodium")
     if sodium.unavailable_reason():
         pytest.skip(f"libsodium: {sodium.unavailable_reason()}")
@@ -343,7 +343,7 @@ def test_bench_peers_mac_and_aead_rows(capsys):
     ratio = (r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+"
              r" .*\[ours: (.+)\]\n")
     for algo, one_shot in (("POLY1305", "one-shot MAC"), ("CHACHA20-POLY1305", "one-shot enc")):
-        table = out.split(f"\n {algo} ", 1)[1].split("\n                  =\n", 1)[0] + "\n"
+        table = re.split(r"\n +=\n", out.split(f"\n {algo} ", 1)[1], maxsplit=1)[0] + "\n"
         best = _runnable(algo)[0]
         if f"# {best}: skipped" in table:
             continue
@@ -384,7 +384,7 @@ def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "salsa20", "salsa20r12"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"# peer nosuchlib: not available \(ImportError: No module", out)
-    assert "# no peer library in gcrylike._peers offers SALSA20R12" in out
+    assert "# no peer library in gcrylike._bench.peers offers SALSA20R12" in out
 
 
 # -- the peer adapters compute what we compute ----------------------------------
@@ -625,10 +625,10 @@ def _first(algo: str) -> str:
 @pytest.mark.parametrize("algo", ["POLY1305", "NHPOLY1305"])
 def test_mac_targets_compute_the_mac(algo):
     spec = gcrylike._registry.lookup(algo)
-    bufs = _bench._Buffers(4096)
-    key = _bench._key_for(spec.key_sizes)
+    bufs = targets.Buffers(4096)
+    key = targets.key_for(spec.key_sizes)
     for driver in _runnable(algo):
-        target = _bench._mac_target(spec, driver, bufs)
+        target = ours.mac_target(spec, driver, bufs)
         try:
             for n in (64, 1000, 4096):
                 want = gcrylike.mac(algo, key, bufs.data(n))
@@ -637,7 +637,7 @@ def test_mac_targets_compute_the_mac(algo):
                 assert target.split(n, 16 if n % 16 == 0 else n)() == want
         finally:
             target.close()
-    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    one = ours.one_shot_target(spec, _first(algo), bufs)
     assert one.bind(100)() == gcrylike.mac(algo, key, bufs.data(100))
     one.close()
 
@@ -647,12 +647,12 @@ def test_aead_targets_compute_the_aead(algo):
     spec = gcrylike._registry.lookup(algo)
     box_cls = {"CHACHA20-POLY1305": gcrylike.ChaCha20Poly1305,
                "XCHACHA20-POLY1305": gcrylike.XChaCha20Poly1305}[algo]
-    key = _bench._key_for(spec.key_sizes)
-    nonce = _bench._NONCE[:spec.iv_sizes[0]]
+    key = targets.key_for(spec.key_sizes)
+    nonce = targets.NONCE[:spec.iv_sizes[0]]
     box = box_cls(key)
     for driver in _runnable(algo):
-        bufs = _bench._Buffers(4096)
-        target = _bench._aead_target(spec, driver, bufs)
+        bufs = targets.Buffers(4096)
+        target = ours.aead_target(spec, driver, bufs)
         try:
             for n in (64, 1000):
                 plain = bytes(bufs[n])
@@ -665,8 +665,8 @@ def test_aead_targets_compute_the_aead(algo):
                 assert target.bind(n, "POLY1305 auth")() == ct_tag, (driver, n)
         finally:
             target.close()
-    bufs = _bench._Buffers(4096)
-    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    bufs = targets.Buffers(4096)
+    one = ours.one_shot_target(spec, _first(algo), bufs)
     assert one.bind(300)() == box.encrypt(nonce, bufs.data(300))
     one.close()
     box.close()
@@ -700,14 +700,14 @@ def test_core_clock_estimate_is_plausible():
     """bench-slope's "auto" clock: a timed chain of one-cycle adds."""
     import platform
 
-    mhz = _bench.estimate_mhz()
+    mhz = cpuclock.estimate_mhz()
     if platform.machine() not in ("x86_64", "AMD64"):
         assert mhz is None
         return
     assert mhz is not None and 200 < mhz < 10000
-    clock = _bench.detect_clock(None)
+    clock = cpuclock.detect_clock(None)
     assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
-    assert _bench.detect_clock(1234.0).mhz == 1234.0
+    assert cpuclock.detect_clock(1234.0).mhz == 1234.0
 
 
 def test_adiantum_sector_batches(capsys):
@@ -782,13 +782,13 @@ def test_bench_tcrypt_secretbox(capsys):
 
 def test_secretbox_targets_compute_the_box():
     spec = gcrylike._registry.lookup("XSALSA20-POLY1305")
-    key = _bench._key_for(spec.key_sizes)
-    nonce = _bench._NONCE[:spec.iv_sizes[0]]
-    bufs = _bench._Buffers(4096)
+    key = targets.key_for(spec.key_sizes)
+    nonce = targets.NONCE[:spec.iv_sizes[0]]
+    bufs = targets.Buffers(4096)
     drivers = _runnable("XSALSA20-POLY1305")
     assert drivers
     for driver in drivers:
-        target = _bench._secretbox_target(spec, driver, bufs)
+        target = ours.secretbox_target(spec, driver, bufs)
         try:
             assert target.api == _peers.ONE_SHOT and target.main == "SECRETBOX enc"
             for n in (0, 64, 1000, 4096):
