@@ -103,6 +103,8 @@ _COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # the command as typed, for the bench's reports
+    args.argv = ["gcrylike", *(sys.argv[1:] if argv is None else argv)]
     try:
         if args.hwf_deny:
             gcrylike.set_hwf_deny(args.hwf_deny)

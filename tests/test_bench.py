@@ -6,8 +6,12 @@ that the peers compute the same thing we do.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import struct
+import sys
+from xml.etree import ElementTree
 
 import pytest
 
@@ -834,3 +838,196 @@ def test_boxer_checks_its_offer():
         p.boxer("XSALSA20-POLY1305", KEY[:16])
     with p.boxer("XSALSA20-POLY1305", KEY) as b, pytest.raises(ValueError, match="nonce"):
         b(bytes(12), b"data")
+
+
+# -- machine-readable records: --json and --csv ---------------------------------
+
+#: A table row: label | ns/B MiB/s c/B auto-Mhz call-ns
+TABLE_ROW = re.compile(r"^ +(\S.*?) \|\s+([\d.]+|-) ns/B\s+([\d.]+|-) MiB/s\s+([\d.]+|-) c/B"
+                       r"\s+(\d+|-)\s+(-?\d+)")
+
+
+def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
+    """(group title, label, ns/B, MiB/s, call ns) of every slope row of the table."""
+    rows, title = [], None
+    for line in out.splitlines():
+        m = TABLE_ROW.match(line)
+        if m:
+            rows.append((title, m[1], m[2], m[3], m[6]))
+        elif line.startswith(" ") and "|" not in line and not line.lstrip().startswith(
+                ("#", "=")):
+            title = line[1:]
+    return rows
+
+
+def _check_record_numbers(rec: dict) -> None:
+    for key in ("size", "size_min", "size_max", "ns_per_byte", "mib_per_s", "cycles_per_byte",
+                "mhz", "ns_per_call", "ratio", "versus_ns_per_call"):
+        if rec[key] is not None:
+            assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
+    if rec["record"] == "slope":
+        # the intercept is a fitted value: noise can push it below zero
+        assert isinstance(rec["call_ns"], float) and rec["r2"] <= 1.0, rec
+        assert rec["size_min"] < rec["size_max"] and isinstance(rec["noisy"], bool)
+        assert (rec["ns_per_byte"] is None) == (rec["mib_per_s"] is None), rec
+    if rec["record"] == "point":
+        assert rec["mib_per_s"] == pytest.approx(
+            rec["size"] / rec["ns_per_call"] * 1e9 / 2**20, rel=1e-4), rec
+
+
+def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
+    from gcrylike._bench.report.records import FIELDS, read_csv
+
+    jpath, cpath = tmp_path / "r.json", tmp_path / "r.csv"
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "--json", str(jpath),
+                 "--csv", str(cpath), "salsa20", "poly1305"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert f"wrote {jpath}" in captured.err and f"wrote {cpath}" in captured.err
+    doc = json.loads(jpath.read_text())
+    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 1
+    assert doc["fields"] == list(FIELDS)
+    assert doc["settings"]["sizes"] == list(options.QUICK_SIZES)
+    assert doc["command"][-2:] == ["salsa20", "poly1305"]
+    m = doc["machine"]
+    assert m["cpu_model"] and m["cores"] >= 1 and m["mhz_source"]
+    assert set(m["features_in_use"]) == set(gcrylike.config().active_features)
+    v = doc["versions"]
+    assert v["gcrylike"] == gcrylike.__version__ and v["python"].split()[-1].count(".") == 2
+    assert set(v["peers"]) == {p.name for p in _peers.PEERS}
+    for name, info in v["peers"].items():
+        assert (info["version"] is None) == (info["unavailable"] is not None), name
+
+    records = doc["records"]
+    for rec in records:
+        assert list(rec) == list(FIELDS), rec
+        assert rec["record"] in ("slope", "point", "ratio", "sectors")
+        assert rec["algorithm"] in ("SALSA20", "POLY1305")
+        assert rec["role"] in ("impl", "one-shot", "peer") and rec["driver"]
+        _check_record_numbers(rec)
+
+    # every row of the table is one slope record with the same figures
+    table = _table_rows(out)
+    slope = [r for r in records if r["record"] == "slope"]
+    assert len(table) == len(slope) and table
+    for (title, label, ns, mib, call), rec in zip(table, slope, strict=True):
+        assert (title, label) == (rec["target"], rec["operation"])
+        if ns == "-":
+            assert rec["ns_per_byte"] is None
+        else:
+            assert float(ns) == pytest.approx(rec["ns_per_byte"], abs=1.1e-3)
+            assert float(mib) == pytest.approx(rec["mib_per_s"], abs=0.11)
+        assert int(call) == pytest.approx(rec["call_ns"], abs=1)
+    # each slope record's fit points, at every size of the run
+    for rec in slope:
+        sizes = [p["size"] for p in records if p["record"] == "point"
+                 and (p["target"], p["operation"]) == (rec["target"], rec["operation"])]
+        assert sizes == list(options.QUICK_SIZES), rec
+    # each ours/peer line: one ratio record per size it shows
+    ratio_lines = re.findall(r"^ +(ours/peer|new bytes) \|  (.*)\[ours: ", out, re.M)
+    ratios = [r for r in records if r["record"] == "ratio"]
+    assert len(ratios) == sum(len(re.findall(r" x[\d.]+", parts)) for _, parts in ratio_lines)
+    assert all(r["versus"] and r["style"] in ("in place", "new bytes") for r in ratios)
+
+    # the CSV: the same header and records, as strings
+    header, rows = read_csv(str(cpath))
+    assert header["machine"] == m and header["versions"] == v
+    assert header["command"] == doc["command"]
+    assert len(rows) == len(records)
+    for row, rec in zip(rows, records, strict=True):
+        assert list(row) == list(FIELDS)
+        assert row["driver"] == rec["driver"] and row["operation"] == rec["operation"]
+        assert row["ns_per_call"] == ("" if rec["ns_per_call"] is None
+                                      else str(rec["ns_per_call"]))
+    data_lines = [ln for ln in cpath.read_text().splitlines() if not ln.startswith("# ")]
+    assert all("#" not in ln for ln in data_lines)  # pandas.read_csv(comment="#") is safe
+
+
+def test_bench_records_of_the_storage_call(tmp_path, capsys):
+    path = tmp_path / "a.json"
+    driver = _runnable("ADIANTUM(XCHACHA12,AES)")[-1]
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", driver, "--json", str(path),
+                 "adiantum"]) == 0
+    capsys.readouterr()
+    records = json.loads(path.read_text())["records"]
+    sectors = [r for r in records if r["record"] == "sectors"]
+    assert [r["driver"] for r in sectors] == [driver]
+    assert sectors[0]["size"] == 4096 and sectors[0]["operation"] == "encrypt_sectors"
+    for rec in records:
+        _check_record_numbers(rec)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--format", "tcrypt", "--json", "x.json"], "do not go with --format tcrypt"),
+    (["--plot", "x.gif"], ".png, .svg or .pdf"),
+    (["--csv", "/no/such/dir/x.csv"], "no such directory"),
+])
+def test_bench_output_errors_come_before_the_run(capsys, extra, message):
+    assert main(["bench", "--quick", *extra, "salsa20"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
+# -- --plot -------------------------------------------------------------------------
+
+
+def test_bench_plot_needs_the_extra(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    assert main(["bench", "--quick", "--plot", str(tmp_path / "p.png"), "salsa20"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before measuring anything
+    assert "matplotlib" in captured.err and "gcrylike[plot]" in captured.err
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_bench_plot_png_and_svg(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    png, svg = tmp_path / "p.png", tmp_path / "p.svg"
+    assert main(["bench", "--quick", "--repeats", "1", "--plot", str(png), "salsa20r12"]) == 0
+    assert main(["bench", "--quick", "--repeats", "1", "--plot", str(svg), "salsa20r12"]) == 0
+    capsys.readouterr()
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert 400 <= width <= 4000 and 300 <= height <= 4000
+    text = svg.read_text()
+    root = ElementTree.fromstring(text)
+    assert root.tag.endswith("svg")
+    # matplotlib draws text as paths, each after a comment holding the text
+    labels = re.findall(r"<!-- (.*?) -->", text)
+    assert "SALSA20R12" in labels and "MiB/s" in labels
+    for d in _runnable("SALSA20R12"):
+        if f"# {d}: skipped" not in text:
+            assert d in labels, d
+
+
+def test_plot_has_one_line_per_driver_and_peer(tmp_path):
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import plot
+
+    def rec(algo, role, driver, target, size, mib, primary=True):
+        return {"record": "point", "algorithm": algo, "role": role, "driver": driver,
+                "target": target, "operation": "STREAM enc", "primary": primary,
+                "size": size, "mib_per_s": mib}
+
+    records = []
+    for size, mib in ((64, 100.0), (1024, 900.0), (65536, 3000.0)):
+        records += [rec("CHACHA20", "impl", "chacha20-fast", "chacha20-fast (ours)", size, mib),
+                    rec("CHACHA20", "impl", "chacha20-fast", "chacha20-fast (ours)", size, 1.0,
+                        primary=False),  # not the main operation: not drawn
+                    rec("CHACHA20", "peer", "peer lib 1.0 via ctypes",
+                        "lib 1.0, OpenSSL 3 (peer, ctypes: f)", size, mib / 2),
+                    rec("POLY1305", "one-shot", "poly-x one-shot", "poly-x (ours one-shot)",
+                        size, mib)]
+    fig = plot(records, {"machine": {"cpu_model": "Test CPU"}}, str(tmp_path / "t.png"))
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    assert set(panels) == {"CHACHA20", "POLY1305"}
+    ax = panels["CHACHA20"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["chacha20-fast", "lib 1.0"]
+    assert ax.get_xscale() == "log"
+    ours, peer = ax.get_lines()
+    assert list(ours.get_xdata()) == [64, 1024, 65536]
+    assert list(peer.get_ydata()) == [50.0, 450.0, 1500.0] and peer.get_linestyle() == "--"
+    assert [t.get_text() for t in panels["POLY1305"].get_legend().get_texts()] == [
+        "poly-x one-shot"]
+    assert "Test CPU" in fig.get_suptitle()

@@ -51,7 +51,7 @@ def run_bench(args: argparse.Namespace) -> int:
         if args.format == "tcrypt":
             run_tcrypt(specs, args.impl, args.peers, st, console)
             return 0
-        recorder = Recorder()
+        recorder = Recorder(command=list(getattr(args, "argv", sys.argv)))
         table = TableReport(console, label_width(specs))
         SlopeRun(specs, args.impl, args.peers, st, detect_clock(args.cpu_mhz),
                  [table, recorder], console).run()

@@ -33,7 +33,8 @@ def series_label(rec: dict[str, Any]) -> str:
     """Legend text: our driver (or its one-shot row), or the peer library and version."""
     if rec["role"] != "peer":
         return rec["driver"]
-    name = rec["target"].split(" (", 1)[0]
+    # "cryptography 50.0.2, OpenSSL 3.4.0 (peer, ...)": the library and its version
+    name = rec["target"].split(" (", 1)[0].split(",", 1)[0]
     return f"{name} (reference: plain ChaCha20)" if "(reference," in rec["target"] else name
 
 
@@ -91,7 +92,9 @@ def plot(records: list[dict[str, Any]], header: dict[str, Any], path: str) -> An
         ax.set_xlabel("message size (bytes per call)")
         ax.set_ylabel("MiB/s")
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7.5, loc="best")
+        # under the panel, where it hides no line however many there are
+        ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2,
+                  frameon=False)
     for ax in axes[len(data):]:
         ax.set_visible(False)
     fig.suptitle(_caption(header), fontsize=9)
@@ -104,5 +107,10 @@ def _caption(header: dict[str, Any]) -> str:
     cpu = m.get("cpu_model", "unknown CPU")
     mhz = f", {m['mhz']:.0f} MHz" if m.get("mhz") else ""
     return (f"gcrylike {v.get('gcrylike', '?')} bench: throughput per call from Python "
-            f"({st.get('stat', 'median')} of {st.get('repeats', '?')} batches, "
-            f"{st.get('clock', 'cpu')} clock)\n{cpu}{mhz}, {header.get('date', '')[:10]}")
+            f"({st.get('stat', 'median')} of {_batches(st.get('repeats'))}, "
+            f"{st.get('clock', 'cpu')} clock); solid: ours, dashed: peers\n"
+            f"{cpu}{mhz}, {header.get('date', '')[:10]}")
+
+
+def _batches(n: Any) -> str:
+    return "1 batch" if n == 1 else f"{n} batches"

@@ -76,6 +76,9 @@ class Recorder:
     versions: dict[str, Any] = field(default_factory=dict)
 
     def _add(self, spec: Any, **values: Any) -> None:
+        for key, value in values.items():  # timings carry no more than 6 figures
+            if isinstance(value, float):
+                values[key] = float(f"{value:.6g}")
         rec = dict.fromkeys(FIELDS)
         rec.update(algorithm=spec.name, kind=spec.kind,
                    section=_sections().get(spec.kind, "Other"), **values)
@@ -156,10 +159,11 @@ class Recorder:
 
 
 def write_json(rec: Recorder, path: str) -> None:
-    doc = {**rec.header(), "fields": list(FIELDS), "records": rec.records}
+    """The header, then ``"records"``: one compact object per line."""
+    head = json.dumps({**rec.header(), "fields": list(FIELDS)}, indent=1)
+    rows = ",\n  ".join(json.dumps(r) for r in rec.records)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+        f.write(f'{head[:-2]},\n "records": [\n  {rows}\n ]\n}}\n')
 
 
 def write_csv(rec: Recorder, path: str) -> None:
