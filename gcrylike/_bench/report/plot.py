@@ -105,7 +105,10 @@ def plot(records: list[dict[str, Any]], header: dict[str, Any], path: str) -> An
 def _caption(header: dict[str, Any]) -> str:
     m, v, st = header.get("machine", {}), header.get("versions", {}), header.get("settings", {})
     cpu = m.get("cpu_model", "unknown CPU")
-    mhz = f", {m['mhz']:.0f} MHz" if m.get("mhz") else ""
+    mhz = ""
+    if m.get("mhz"):
+        given = m.get("mhz_source") == "--cpu-mhz"
+        mhz = f", core clock {m['mhz']:.0f} MHz" + ("" if given else " (estimated)")
     return (f"gcrylike {v.get('gcrylike', '?')} bench: throughput per call from Python "
             f"({st.get('stat', 'median')} of {_batches(st.get('repeats'))}, "
             f"{st.get('clock', 'cpu')} clock); solid: ours, dashed: peers\n"
