@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from .. import machine as host
 from ..cpuclock import Clock
 from ..fit import NOISY_R2
 from ..options import Settings
+from ..slope import SECTIONS
 from ..targets import Result, Target
 
 #: Schema name and version written into both formats.
@@ -57,10 +59,8 @@ def _mib(nbytes: float, ns: float) -> float:
     return nbytes / ns * 1e9 / 2**20
 
 
-def _sections() -> dict[str, str]:
-    from ..slope import SECTIONS
-
-    return {kind: name for name, kinds in SECTIONS for kind in kinds}
+#: kind of algorithm -> the table section it is printed in
+_SECTION_OF = {kind: name for name, kinds in SECTIONS for kind in kinds}
 
 
 @dataclass
@@ -76,12 +76,12 @@ class Recorder:
     versions: dict[str, Any] = field(default_factory=dict)
 
     def _add(self, spec: Any, **values: Any) -> None:
-        for key, value in values.items():  # timings carry no more than 6 figures
+        for key, value in values.items():  # 9 figures: more than any timing holds
             if isinstance(value, float):
-                values[key] = float(f"{value:.6g}")
+                values[key] = float(f"{value:.9g}")
         rec = dict.fromkeys(FIELDS)
         rec.update(algorithm=spec.name, kind=spec.kind,
-                   section=_sections().get(spec.kind, "Other"), **values)
+                   section=_SECTION_OF.get(spec.kind, "Other"), **values)
         self.records.append(rec)
 
     def begin(self, st: Settings) -> None:
@@ -147,10 +147,8 @@ class Recorder:
 
     def end(self, clock: Clock, peers: bool, st: Settings,
             shown: set[tuple[str, str]]) -> None:
-        from ..machine import machine, versions
-
-        self.machine = machine(clock)
-        self.versions = versions(peers)
+        self.machine = host.machine(clock)
+        self.versions = host.versions(peers)
 
     def header(self) -> dict[str, Any]:
         return {"format": FORMAT, "schema": SCHEMA, "date": self.started,
