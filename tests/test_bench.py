@@ -1031,4 +1031,6 @@ def test_plot_has_one_line_per_driver_and_peer(tmp_path):
     assert list(peer.get_ydata()) == [50.0, 450.0, 1500.0] and peer.get_linestyle() == "--"
     assert [t.get_text() for t in panels["POLY1305"].get_legend().get_texts()] == [
         "poly-x one-shot"]
-    assert "Test CPU" in fig.get_suptitle()
+    assert "Test CPU" in fig.get_suptitle() and "dashed: peers" in fig.get_suptitle()
+    fig = plot(records[3::4], {}, str(tmp_path / "o.png"))  # ours only: no peer key
+    assert "peers" not in fig.get_suptitle()

@@ -97,12 +97,13 @@ def plot(records: list[dict[str, Any]], header: dict[str, Any], path: str) -> An
                   frameon=False)
     for ax in axes[len(data):]:
         ax.set_visible(False)
-    fig.suptitle(_caption(header), fontsize=9)
+    peers = any(role == "peer" for lines in data.values() for role, _ in lines.values())
+    fig.suptitle(_caption(header, peers), fontsize=9)
     fig.savefig(path, dpi=100)
     return fig
 
 
-def _caption(header: dict[str, Any]) -> str:
+def _caption(header: dict[str, Any], peers: bool) -> str:
     m, v, st = header.get("machine", {}), header.get("versions", {}), header.get("settings", {})
     cpu = m.get("cpu_model", "unknown CPU")
     mhz = ""
@@ -111,7 +112,7 @@ def _caption(header: dict[str, Any]) -> str:
         mhz = f", core clock {m['mhz']:.0f} MHz" + ("" if given else " (estimated)")
     return (f"gcrylike {v.get('gcrylike', '?')} bench: throughput per call from Python "
             f"({st.get('stat', 'median')} of {_batches(st.get('repeats'))}, "
-            f"{st.get('clock', 'cpu')} clock); solid: ours, dashed: peers\n"
+            f"{st.get('clock', 'cpu')} clock){'; solid: ours, dashed: peers' if peers else ''}\n"
             f"{cpu}{mhz}, {header.get('date', '')[:10]}")
 
 
