@@ -98,7 +98,7 @@ def _positive(kind: type) -> Callable[[str], Any]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("algorithms", nargs="*", metavar="ALGO",
                         help="algorithm names, aliases or ids (default: every registered "
-                             "one: stream ciphers, block ciphers, AEADs and MACs)")
+                             "one, or with --impl those that have the driver)")
     parser.add_argument("--impl", action="append", default=[], metavar="DRIVER",
                         help="only this driver (repeatable; default: every one this CPU runs)")
     parser.add_argument("--format", choices=("slope", "tcrypt"), default="slope",
@@ -126,8 +126,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=_positive(float), metavar="S",
                         help="tcrypt: time per block size (default 0.2 s)")
     parser.add_argument("--cpu-mhz", type=_positive(float), metavar="N",
-                        help="core clock for cycles/byte (default: estimate from cpufreq "
-                             "or /proc/cpuinfo; the TSC may tick slower than the core)")
+                        help="core clock for cycles/byte (default: estimated by timing a "
+                             "chain of one-cycle adds, else cpufreq or /proc/cpuinfo; the "
+                             "TSC may tick slower than the core)")
     parser.add_argument("--json", metavar="FILE",
                         help="also write every figure of the table to FILE as JSON "
                              "records, with the machine and the versions measured")
