@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ._core import ffi, lib
-from ._errors import HandleClosed, NotPicklable
+from ._errors import HandleClosed, InvalidArgument, InvalidType, NotPicklable
+
+#: Far above any cipher's state; keeps a wrong size from reaching the allocator.
+_MAX_SIZE = 1 << 24
 
 
 class Context:
@@ -21,6 +24,10 @@ class Context:
     __slots__ = ("ptr", "size", "_span", "_saved", "_total")
 
     def __init__(self, size: int, keep_copy: bool = True) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise InvalidType(f"context size must be an int, not {type(size).__name__}")
+        if not 0 <= size <= _MAX_SIZE:
+            raise InvalidArgument(f"context size must be 0 to {_MAX_SIZE} bytes, got {size}")
         self.size = size
         self._span = (size + 63) // 64 * 64
         total = self._total = 2 * self._span if keep_copy else self._span
