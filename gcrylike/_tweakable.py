@@ -183,9 +183,8 @@ class Adiantum(TweakableHandle):
     __slots__ = ()
 
     def __init__(self, key: Any, variant: str = "xchacha12", *, impl: str | None = None) -> None:
-        if not isinstance(variant, str):
-            raise InvalidType(f"variant must be a string, not {type(variant).__name__}")
-        if variant not in ("xchacha12", "xchacha20"):
+        # one of two names; anything else (a non-string too) is a bad value
+        if not isinstance(variant, str) or variant not in ("xchacha12", "xchacha20"):
             raise InvalidArgument(f"variant must be 'xchacha12' or 'xchacha20', not {variant!r}")
         spec = _registry.lookup(f"adiantum({variant},aes)", "tweakable")
         super().__init__(spec, _registry.choose(spec, impl), impl is None)

@@ -168,7 +168,8 @@ def test_bad_arguments_raise_only_gcry_errors(name, factory, good, keywords):
     assert raised  # the battery did reach refusals
 
 
-@pytest.mark.parametrize("value", [pytest.param(v, id=i) for v, i in zip(BAD, BAD_IDS)])
+@pytest.mark.parametrize("value", [pytest.param(v, id=i)
+                                   for v, i in zip(BAD, BAD_IDS, strict=True)])
 def test_bad_out_buffers_raise_only_gcry_errors(value):
     for h in (_stream(), _aead(), _block()):
         crypt = h.encrypt_blocks if hasattr(h, "encrypt_blocks") else h.encrypt
