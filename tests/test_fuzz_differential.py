@@ -52,7 +52,7 @@ def stream_case(draw):
     return name, driver, key, iv, bits, start, msg, cuts, offset, in_place
 
 
-@bounded(250)
+@bounded(1000)
 @given(stream_case())
 def test_stream_drivers_match_the_reference(case):
     name, driver, key, iv, bits, start, msg, cuts, offset, in_place = case
@@ -96,7 +96,7 @@ AEAD_DRIVERS = [(n, d) for n in ("CHACHA20-POLY1305", "XCHACHA20-POLY1305")
                 for d in available(n)]
 
 
-@bounded(150)
+@bounded(600)
 @given(st.sampled_from(AEAD_DRIVERS), st.data())
 def test_aead_drivers_match_the_peers(named, data):
     name, driver = named
@@ -137,7 +137,7 @@ def test_aead_drivers_match_the_peers(named, data):
         raise AssertionError("a tampered message decrypted")
 
 
-@bounded(100)
+@bounded(300)
 @given(st.sampled_from(available("XSALSA20-POLY1305")), st.binary(min_size=32, max_size=32),
        st.binary(min_size=24, max_size=24), st.binary(max_size=1500))
 def test_secretbox_drivers_match_pynacl(driver, key, nonce, msg):
@@ -147,7 +147,7 @@ def test_secretbox_drivers_match_pynacl(driver, key, nonce, msg):
     assert box.decrypt(nonce, memoryview(want)) == msg
 
 
-@bounded(150)
+@bounded(400)
 @given(st.sampled_from(available("POLY1305")), st.binary(min_size=32, max_size=32),
        st.binary(max_size=2000), st.lists(st.integers(0, 2000), max_size=6))
 def test_poly1305_drivers_match_cryptography(driver, key, msg, cuts):
@@ -167,7 +167,7 @@ def test_poly1305_drivers_match_cryptography(driver, key, msg, cuts):
         twin.close()
 
 
-@bounded(60)
+@bounded(150)
 @given(st.sampled_from(available("NHPOLY1305")), st.binary(min_size=1088, max_size=1088),
        st.binary(max_size=2500), st.lists(st.integers(0, 2500), max_size=5))
 def test_nhpoly1305_drivers_match_the_reference(driver, key, msg, cuts):
@@ -186,7 +186,7 @@ ADIANTUM_DRIVERS = [(v, d) for v, name in (("xchacha12", "ADIANTUM(XCHACHA12,AES
                     for d in available(name)]
 
 
-@bounded(40)
+@bounded(100)
 @given(st.sampled_from(ADIANTUM_DRIVERS), st.binary(min_size=32, max_size=32),
        st.binary(max_size=32), st.binary(min_size=16, max_size=700), st.integers(0, 15))
 def test_adiantum_drivers_match_the_reference(named, key, tweak, msg, offset):
@@ -201,7 +201,7 @@ def test_adiantum_drivers_match_the_reference(named, key, tweak, msg, offset):
     assert bytes(view) == msg
 
 
-@bounded(60)
+@bounded(150)
 @given(st.sampled_from(available("AES256")), st.binary(min_size=32, max_size=32),
        st.integers(0, 40).flatmap(lambda n: st.binary(min_size=16 * n, max_size=16 * n)))
 def test_aes_drivers_match_cryptography(driver, key, blocks):
@@ -212,7 +212,7 @@ def test_aes_drivers_match_cryptography(driver, key, blocks):
     assert h.decrypt_blocks(want) == blocks
 
 
-@bounded(60)
+@bounded(150)
 @given(st.sampled_from(["chacha", "salsa"]), st.sampled_from([8, 12, 20]),
        st.binary(min_size=32, max_size=32), st.binary(min_size=16, max_size=16))
 def test_subkey_functions_match_the_reference(family, rounds, key, data):

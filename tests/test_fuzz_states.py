@@ -633,8 +633,8 @@ class KeyedMachine(PoolMachine):
             assert h.closed == m.closed
 
 
-for machine, examples, steps in ((StreamMachine, 150, 40), (MacMachine, 200, 40),
-                                 (AeadMachine, 150, 40), (KeyedMachine, 80, 25)):
+for machine, examples, steps in ((StreamMachine, 250, 40), (MacMachine, 200, 40),
+                                 (AeadMachine, 250, 40), (KeyedMachine, 100, 25)):
     machine.TestCase.settings = bounded(examples, stateful_step_count=steps)
 
 TestStreamHandles = StreamMachine.TestCase
