@@ -27,7 +27,8 @@ EXPECTED = {
     gcrylike.InvalidState: (ValueError, ErrorCode.INV_STATE),
     gcrylike.HandleClosed: (ValueError, ErrorCode.INV_HANDLE),
     gcrylike.CounterExhausted: (OverflowError, ErrorCode.TOO_LARGE),
-    gcrylike.AuthenticationFailed: (ValueError, ErrorCode.CHECKSUM),
+    # a forgery is no bad argument: only a GcryError (see test_errors.py)
+    gcrylike.AuthenticationFailed: (gcrylike.GcryError, ErrorCode.CHECKSUM),
     gcrylike.UnknownAlgorithm: (LookupError, ErrorCode.CIPHER_ALGO),
     gcrylike.UnknownName: (LookupError, ErrorCode.INV_NAME),
     gcrylike.NotSupported: (RuntimeError, ErrorCode.NOT_SUPPORTED),
@@ -52,6 +53,8 @@ def refused(cls: type[gcrylike.GcryError], code: ErrorCode | None = None) -> Ite
     except gcrylike.GcryError as e:
         assert type(e) is cls, f"raised {type(e).__name__}: {e}, expected {cls.__name__}"
         assert isinstance(e, natural), f"{cls.__name__} is not a {natural.__name__}"
+        if cls is gcrylike.AuthenticationFailed:
+            assert not isinstance(e, ValueError), "a forgery must escape `except ValueError`"
         assert e.code == want, f"{cls.__name__} has code {e.code!r}, expected {want!r}"
         return
     pytest.fail(f"{cls.__name__} was not raised")
