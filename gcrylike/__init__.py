@@ -42,7 +42,7 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
-from ._secretbox import SecretBox
+from ._secretbox import EncryptedMessage, SecretBox
 from ._spec import (
     AeadSpec,
     BlockCipherSpec,
@@ -120,5 +120,5 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
-    "SecretBox", "SecretBoxSpec", "hsalsa20",
+    "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage",
 ]

@@ -158,19 +158,26 @@ SealJob = tuple[bytes, bytes, tuple[bytes, ...], bytes]
 
 def check_threads_share_one_object(box, jobs: Sequence[Sequence[SealJob]], name: str) -> None:
     """One thread per list in ``jobs``, released together, each seals and
-    opens its jobs twice on the one object ``box`` (an AEAD or a SecretBox):
-    every result is right and every thread finishes within 120 s.  ``name``
-    (the driver) labels a failure."""
+    opens its jobs twice on the one object ``box`` (an AEAD or a SecretBox,
+    whose ``sealed`` is then the whole nonce || box message): every result is
+    right and every thread finishes within 120 s.  ``name`` (the driver)
+    labels a failure."""
     start = threading.Barrier(len(jobs))
     errors: list[str] = []
+    nacl_order = isinstance(box, gcrylike.SecretBox)  # PyNaCl's (message, nonce)
 
     def work(t: int) -> None:
         start.wait()
         for rounds in range(2):
             for i, (nonce, msg, extra, sealed) in enumerate(jobs[t]):
-                if box.encrypt(nonce, msg, *extra) != sealed:
+                if nacl_order:
+                    sealed_now, opened = box.encrypt(msg, nonce), box.decrypt(sealed)
+                else:
+                    sealed_now = box.encrypt(nonce, msg, *extra)
+                    opened = box.decrypt(nonce, sealed, *extra)
+                if sealed_now != sealed:
                     errors.append(f"thread {t} encrypt {i} round {rounds}")
-                if box.decrypt(nonce, sealed, *extra) != msg:
+                if opened != msg:
                     errors.append(f"thread {t} decrypt {i} round {rounds}")
 
     threads = [threading.Thread(target=work, args=(t,)) for t in range(len(jobs))]
