@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle
 from ._spec import Implementation, TweakableCipherSpec
+from ._typing import BytesLike
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,12 @@ class TweakableHandle(KeyedHandle):
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
             self._fast_ptr = ctx.ptr
 
-    def encrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
+    def encrypt(self, data: BytesLike, tweak: BytesLike, *,
+                out: BytesLike | None = None) -> bytes | int:
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
-        Adiantum); the result has the length of ``data``."""
+        Adiantum; required: a sector number or position, so that equal
+        sectors do not encrypt alike); the result has the length of ``data``."""
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:
             # in place, the common storage case: one view, one native call
@@ -79,7 +82,8 @@ class TweakableHandle(KeyedHandle):
                 return n
         return self._run(self._enc, data, tweak, out)
 
-    def decrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
+    def decrypt(self, data: BytesLike, tweak: BytesLike, *,
+                out: BytesLike | None = None) -> bytes | int:
         """Decrypt one message; same conventions as :meth:`encrypt`."""
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:

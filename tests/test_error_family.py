@@ -190,7 +190,7 @@ def test_bad_out_buffers_raise_only_gcry_errors(value):
     for h in (_stream(), _aead(), _block()):
         crypt = h.encrypt_blocks if hasattr(h, "encrypt_blocks") else h.encrypt
         only_gcry_errors(crypt, bytes(32), out=value)
-    only_gcry_errors(_tweak().encrypt, bytes(32), out=value)
+    only_gcry_errors(_tweak().encrypt, bytes(32), b"tw", out=value)
     only_gcry_errors(_tweak().encrypt_sectors, value, 0, 16)
 
 
