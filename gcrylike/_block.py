@@ -56,7 +56,7 @@ class BlockCipherHandle(KeyedHandle):
                             lambda rc: check(rc, self._spec.name), src)
 
 
-def block_cipher_open(name: str | int, impl: str | None = None) -> BlockCipherHandle:
+def block_cipher_open(name: str | int, *, impl: str | None = None) -> BlockCipherHandle:
     """Open the raw block cipher ``name`` (e.g. ``"aes256"``) on the best
     implementation this CPU can run, or on driver ``impl``."""
     spec = _registry.lookup(name, "block")

@@ -129,7 +129,7 @@ class MacHandle(KeyedHandle):
         self._key_installed(ctx)
 
 
-def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
+def mac_open(name: str | int, *, impl: str | None = None) -> MacHandle:
     """Open a MAC handle on ``name`` (name, alias or id, any case); ``impl``
     forces a driver, otherwise the best one this CPU can run."""
     spec = _registry.lookup(name, "mac")
@@ -140,7 +140,7 @@ def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> byt
     """One-shot MAC: the tag of ``data`` under ``key``."""
     spec, chosen = _registry.resolve(name, "mac", impl)
     if spec.oneshot is None:
-        with mac_open(name, impl) as h:
+        with mac_open(name, impl=impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()

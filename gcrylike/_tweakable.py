@@ -171,7 +171,7 @@ class TweakableHandle(KeyedHandle):
 
 
 
-def tweakable_open(name: str | int, impl: str | None = None) -> TweakableHandle:
+def tweakable_open(name: str | int, *, impl: str | None = None) -> TweakableHandle:
     """Open a tweakable cipher (``"adiantum(xchacha12,aes)"``, alias
     ``"adiantum"``) on the best implementation here, or on driver ``impl``."""
     spec = _registry.lookup(name, "tweakable")
