@@ -76,7 +76,7 @@ class AeadHandle(KeyedHandle):
                 inspect.isbuiltin(h) for h in (s.encrypt, s.decrypt, s.authenticate, s.gettag)):
             self._fast_ptr = ctx.ptr
 
-    def setiv(self, iv: Any) -> None:
+    def setiv(self, iv: BytesLike) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
         ptr = self._fast_ptr
         if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
@@ -95,7 +95,7 @@ class AeadHandle(KeyedHandle):
         if rc:
             raise_for(rc, self._spec.name)
 
-    def authenticate(self, aad: Any) -> None:
+    def authenticate(self, aad: BytesLike) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
         ptr = self._fast_ptr
         if ptr is not None and type(aad) is bytes:
@@ -178,7 +178,7 @@ class AeadHandle(KeyedHandle):
             self._failed("gettag", rc)
         return bytes(out)
 
-    def checktag(self, tag: Any) -> None:
+    def checktag(self, tag: BytesLike) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
         ctx = self._keyed()
@@ -217,7 +217,7 @@ class _OneShotAead(SealingHandle):
     __slots__ = ("_tag",)
     _KIND = "aead"
 
-    def __init__(self, key: Any, *, impl: str | None = None) -> None:
+    def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
         super().__init__(key, impl=impl)
         self._tag: int = self._spec.tag_size
 

@@ -270,7 +270,7 @@ def lookup_mode(cipher: str | int, mode: str) -> AeadSpec:
     if not isinstance(mode, str):
         raise InvalidType("mode must be a string")
     named = lookup(cipher)
-    if named.kind == "aead" and named.mode.lower() == mode.lower():
+    if isinstance(named, AeadSpec) and named.mode.lower() == mode.lower():
         return named
     base = lookup(cipher, "cipher")
     with _lock:
