@@ -61,5 +61,12 @@ def test_public_signatures_have_no_bare_any():
     assert checked > 40
 
 
+def test_the_typing_sample_uses_every_public_name():
+    text = SAMPLE.read_text()
+    missing = [n for n in gcrylike.__all__ if f"gcrylike.{n}" not in text
+               and not (n.startswith("__") or f" {n}," in text or f" {n}(" in text)]
+    assert not missing
+
+
 def test_the_typing_sample_runs():
     runpy.run_path(str(SAMPLE), run_name="__main__")

@@ -194,6 +194,35 @@ def registry_and_machine() -> None:
     ctx.free()
 
 
+def errors() -> None:
+    # every exception class, caught by its own name
+    family: tuple[type[gcrylike.GcryError], ...] = (
+        gcrylike.CounterExhausted, gcrylike.HandleClosed, gcrylike.InvalidArgument,
+        gcrylike.InvalidIVLength, gcrylike.InvalidLength, gcrylike.InvalidState,
+        gcrylike.InvalidType, gcrylike.MissingKey, gcrylike.NameConflict,
+        gcrylike.NotContiguous, gcrylike.NotPicklable, gcrylike.NotSupported,
+        gcrylike.ReadOnlyBuffer, gcrylike.SelftestFailed, gcrylike.UnknownName,
+        gcrylike.UnknownAlgorithm, gcrylike.AuthenticationFailed, gcrylike.InvalidKeyLength)
+    h = gcrylike.cipher_open("salsa20")
+    try:
+        h.setiv(bytes(8))
+    except family as exc:
+        assert isinstance(exc, gcrylike.MissingKey)
+    h.close()
+    try:
+        h.setkey(KEY)
+    except gcrylike.HandleClosed:
+        pass
+    warning: type[Warning] = gcrylike.PluginWarning
+    assert issubclass(warning, Warning)
+
+
+def seal(box: gcrylike.ChaCha20Poly1305, nonce: gcrylike.BytesLike,
+         data: gcrylike.BytesLike) -> bytes:
+    """A user's own helper, typed with the package's bytes-like type."""
+    return box.encrypt(nonce, data, None)
+
+
 def plugin_api() -> None:
     # the spec classes a plugin fills in, and the calls that (un)register them
     kinds: tuple[type, ...] = (gcrylike.CipherSpec, gcrylike.AeadSpec, gcrylike.MacSpec,
@@ -211,5 +240,7 @@ if __name__ == "__main__":
     macs()
     storage()
     registry_and_machine()
+    errors()
+    assert len(seal(gcrylike.ChaCha20Poly1305(KEY), memoryview(bytes(12)), b"x")) == 17
     plugin_api()
     print("sample ok")
