@@ -15,7 +15,6 @@ from ._spec import Implementation
 from ._typing import BytesLike
 
 _from_buffer = ffi.from_buffer
-_Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
 class DataMethod(Protocol):
@@ -70,6 +69,9 @@ def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
     return cast(DataMethod, method)
+
+
+_Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
 class KeyedHandle:

@@ -12,8 +12,6 @@ from ._errors import AuthenticationFailed, ErrorCode, InvalidType
 from ._sealing import SealingHandle
 from ._typing import BytesLike, Encoder
 
-#: The registry name of the secretbox spec (ciphers/secretbox).
-ALGORITHM = "XSALSA20-POLY1305"
 _NONCE = 24
 
 
@@ -63,6 +61,10 @@ def _encoder(encoder: Any) -> Encoder:
         raise InvalidType(f"encoder must have encode() and decode() (as PyNaCl's encoders), "
                           f"not {type(encoder).__name__}")
     return encoder
+
+
+#: The registry name of the secretbox spec (ciphers/secretbox).
+ALGORITHM = "XSALSA20-POLY1305"
 
 
 class SecretBox(SealingHandle):

@@ -37,7 +37,9 @@ class TweakableInfo:
 
 class TweakableHandle(KeyedHandle):
     """``setkey``, then ``encrypt(data, tweak)``/``decrypt(data, tweak)``
-    (same length out as in) or the in-place sector calls."""
+    (same length out as in) or the in-place sector calls.  The tweak is
+    required (a sector number or position), so that equal sectors at
+    different places do not encrypt alike."""
 
     __slots__ = ("_fast_ptr", "_enc", "_dec")
 
@@ -71,8 +73,7 @@ class TweakableHandle(KeyedHandle):
                 out: BytesLike | None = None) -> bytes | int:
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
-        Adiantum; required: a sector number or position, so that equal
-        sectors do not encrypt alike); the result has the length of ``data``."""
+        Adiantum); the result has the length of ``data``."""
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:
             # in place, the common storage case: one view, one native call
