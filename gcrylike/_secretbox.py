@@ -45,6 +45,10 @@ class _EncodedMessage(EncryptedMessage):
         self._parts = (nonce, ciphertext)
         return self
 
+    def __reduce__(self) -> tuple[type[_EncodedMessage], tuple[bytes, bytes, bytes]]:
+        # pickle and copy: rebuilt from the three encodings
+        return type(self), (bytes(self), *self._parts)
+
     @property
     def nonce(self) -> bytes:
         return self._parts[0]

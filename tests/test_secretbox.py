@@ -508,6 +508,27 @@ def test_encoders_as_pynacl():
         assert b.decrypt(m, encoder=Reverse) == b"abc"
 
 
+def test_messages_pickle_and_copy():
+    import copy
+    import pickle
+
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        for m in (b.encrypt(NACL_MESSAGE), b.encrypt(b"x", encoder=_Hex)):
+            for twin in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+                assert type(twin) is type(m) and twin == m
+                assert (twin.nonce, twin.ciphertext) == (m.nonce, m.ciphertext)
+
+
+class _Hex:
+    @staticmethod
+    def encode(data: bytes) -> bytes:
+        return data.hex().encode()
+
+    @staticmethod
+    def decode(data: bytes) -> bytes:
+        return bytes.fromhex(data.decode())
+
+
 @EVERY_DRIVER
 def test_close_and_context_manager(sbox):
     b = sbox.box(NACL_KEY)
