@@ -312,6 +312,7 @@ main (int argc, char **argv)
     }
   setvbuf (stdout, NULL, _IOLBF, 0);
   rnd_seed (&t, seed);
+  t.hwf = hwf;
   current = &t;
   signal (SIGSEGV, on_fault);
   signal (SIGBUS, on_fault);

@@ -71,6 +71,7 @@ typedef struct check {
   const char *phase;            /* "compare", "vectors", "depth" */
   char what[160];               /* the case running, for a crash report */
   int verbose;
+  uint32_t hwf;                 /* the CPU's features (gcry_hwf_detect) */
 } check;
 
 uint64_t rnd64 (check *t);
@@ -116,8 +117,8 @@ const char *placement_name (placement p);
 /* Scratch buffers shared by the kinds (single-threaded). */
 extern guarded buf_src, buf_dst, buf_mac, buf_state;
 
-/* The depth probe's buffers: any contents serve (stack use depends on
- * lengths only), long enough for every row's longest probe. */
+/* The depth probe's buffers (random, long enough for every row's longest
+ * probe). */
 typedef struct {
   uint32_t state[16] GCRY_ALIGNED (64);
   uint64_t h[3];

@@ -14,7 +14,9 @@
  *
  * Also checked: the callee-saved registers (rbx, rbp, r12-r15, set to
  * sentinels before the call), the stack pointer and the direction flag come
- * back as the ABI demands (c->abi_ok).
+ * back as the ABI demands (c->abi_ok); and with every vector register
+ * zeroed before the call, what the routine left in them is stored to
+ * c->vregs (xmm0-15, ymm0-15 or zmm0-31 as c->vecmode is 0, 1 or 2).
  */
 #include "asm-common-amd64.h"
 
@@ -29,6 +31,8 @@
 #define C_MEASURED	88
 #define C_ENTRY		96
 #define C_ABI_OK	104
+#define C_VECMODE	112
+#define C_VREGS		128		/* 32 slots of 64 bytes */
 
 .bss
 .balign 8
@@ -75,6 +79,18 @@ GCRY_FUNC_BEGIN(asmcheck_depth_probe)
 	mov	C_ARGS+24(%rbx), %rcx
 	mov	C_ARGS+32(%rbx), %r8
 	mov	C_ARGS+40(%rbx), %r9
+	mov	C_VECMODE(%rbx), %eax
+	test	%eax, %eax
+	jnz	3f
+	GCRY_ZERO_XMM 16
+	jmp	4f
+3:	vzeroall
+	cmp	$2, %eax
+	jne	4f
+	.irp r, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	vpxord	%zmm\r, %zmm\r, %zmm\r
+	.endr
+4:
 	movabs	$0x0b0b0b0b0b0b0b01, %rbx
 	movabs	$0x0b0b0b0b0b0b0b02, %rbp
 	movabs	$0x0b0b0b0b0b0b0b03, %r12
@@ -82,9 +98,29 @@ GCRY_FUNC_BEGIN(asmcheck_depth_probe)
 	movabs	$0x0b0b0b0b0b0b0b05, %r14
 	movabs	$0x0b0b0b0b0b0b0b06, %r15
 	call	*%r11
-
-	/* ABI: the sentinels, rsp and DF (rbx gathers the differences) */
 	mov	%eax, %r11d			/* the reported depth */
+
+	/* what the routine left in the vector registers */
+	mov	saved_call(%rip), %r8
+	lea	C_VREGS(%r8), %rdi
+	mov	C_VECMODE(%r8), %ecx
+	cmp	$1, %ecx
+	je	6f
+	ja	7f
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	movdqu	%xmm\r, (\r * 64)(%rdi)
+	.endr
+	jmp	8f
+6:	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	vmovdqu	%ymm\r, (\r * 64)(%rdi)
+	.endr
+	jmp	8f
+7:	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	vmovdqu64 %zmm\r, (\r * 64)(%rdi)
+	.endr
+	vzeroupper
+8:
+	/* ABI: the sentinels, rsp and DF (rbx gathers the differences) */
 	movabs	$0x0b0b0b0b0b0b0b01, %rax
 	xor	%rax, %rbx
 	movabs	$0x0b0b0b0b0b0b0b02, %rax

@@ -12,6 +12,12 @@
  * deepest slot cannot hide behind both).  The measurement counts from the
  * routine's exact entry stack pointer, so there is no slack:
  * measured <= reported.
+ *
+ * The same probe checks the ABI (callee-saved registers, rsp and DF come
+ * back) and that the routine leaves no data in any vector register: it
+ * zeroes them all before the call (zmm16-31 too, on AVX-512 hardware) and
+ * every register must be zero after it (the inputs are random, so a
+ * register still holding state, key, keystream or message is non-zero).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -31,14 +37,43 @@ typedef struct {
   uint64_t measured;            /* out: bytes below the entry rsp written */
   uint64_t entry;               /* out: the entry rsp */
   uint64_t abi_ok;              /* out: callee-saved registers, rsp, DF */
+  uint64_t vecmode;             /* 0 xmm0-15, 1 ymm0-15, 2 zmm0-31 */
+  uint64_t pad;
+  uint8_t vregs[32][64];        /* out: the vector registers after the call */
 } depth_call;
 
 _Static_assert (offsetof (depth_call, shift) == 64, "layout shared with depth-amd64.S");
 _Static_assert (offsetof (depth_call, abi_ok) == 104, "layout shared with depth-amd64.S");
+_Static_assert (offsetof (depth_call, vregs) == 128, "layout shared with depth-amd64.S");
 
 void asmcheck_depth_probe (depth_call *c);
 
 depth_buffers dbuf;
+
+/* The vector registers the routine left non-zero, as "ymm3 ymm7" in
+ * NAMES; returns how many. */
+static unsigned int
+dirty_registers (const depth_call *c, char *names, size_t size)
+{
+  static const char *const PREFIX[] = { "xmm", "ymm", "zmm" };
+  unsigned int nregs = c->vecmode == 2 ? 32 : 16, width = 16u << c->vecmode, i, j, n = 0;
+  size_t used = 0;
+
+  names[0] = 0;
+  for (i = 0; i < nregs; i++)
+    {
+      int dirty = 0;
+      for (j = 0; j < width; j++)
+        dirty |= c->vregs[i][j];
+      if (dirty)
+        {
+          n++;
+          if (used + 8 < size)
+            used += (size_t)snprintf (names + used, size - used, " %s%u", PREFIX[c->vecmode], i);
+        }
+    }
+  return n;
+}
 
 static const unsigned int SHIFTS[] = { 0, 16, 32, 48 };
 static const uint8_t PAINTS[] = { 0xa5, 0x5a };
@@ -50,6 +85,13 @@ depth_check (check *t, const row *r)
   unsigned long max_reported = 0, max_measured = 0;
   unsigned int i, s, p;
 
+  /* random inputs (stack use depends on lengths only, but zeros could
+   * hide a register left holding data), within the routines' contracts */
+  rnd_bytes (t, &dbuf, sizeof dbuf);
+  dbuf.h[2] &= 3;
+  dbuf.r[0] &= 0x0ffffffc0fffffffULL;
+  dbuf.r[1] &= 0x0ffffffc0ffffffcULL;
+
   for (i = 0; i < k->ndepth; i++)
     {
       size_t n = (size_t)k->depth_mult[i] * r->width;
@@ -57,6 +99,8 @@ depth_check (check *t, const row *r)
         {
           unsigned long reported = 0, measured = 0;
           int same = 1, abi_ok = 1, aligned = 1;
+          unsigned int dirty = 0;
+          char dirty_names[200] = "";
 
           set_case (t, "n=%zu, entry rsp = %u mod 64", n, (64 + 40 - SHIFTS[s]) % 64);
           for (p = 0; p < ARRAY_SIZE (PAINTS); p++)
@@ -67,7 +111,10 @@ depth_check (check *t, const row *r)
               k->depth_args (r, n, c.args);
               c.shift = SHIFTS[s];
               c.paint = PAINTS[p];
+              c.vecmode = (t->hwf & GCRY_HWF_AVX512F) ? 2 : (t->hwf & GCRY_HWF_AVX) ? 1 : 0;
               asmcheck_depth_probe (&c);
+              if (p == 0)
+                dirty = dirty_registers (&c, dirty_names, sizeof dirty_names);
               if (p == 0)
                 reported = (unsigned int)c.reported;
               same &= reported == (unsigned int)c.reported;
@@ -78,6 +125,7 @@ depth_check (check *t, const row *r)
             }
           verdict (t, aligned, "the probe's entry rsp is not where it should be");
           verdict (t, abi_ok, "callee-saved register, rsp or DF not restored");
+          verdict (t, dirty == 0, "left data in vector registers:%s", dirty_names);
           verdict (t, same, "reported depth changes between identical calls");
           verdict (t, reported <= SANE_DEPTH, "reported depth %lu is not sane", reported);
           verdict (t, measured <= reported, "wrote %lu bytes below its entry rsp, "

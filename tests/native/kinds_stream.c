@@ -425,7 +425,7 @@ hsalsa20_vectors (check *t, const row *r)
                "4d77d1d764d71eb48328959df772525855c706df33aa1a462253b15508578b23");
 }
 
-/* the depth probe's calls (zeros serve: stack use depends on lengths only) */
+/* the depth probe's calls */
 static void
 blocks_depth (const row *r, size_t n, uint64_t a[7])
 {
