@@ -258,14 +258,22 @@ const kind kind_poly1305_scalar = {
 
 typedef unsigned int (*nh_call) (const uint32_t *key, const uint8_t *msg, size_t len,
                                  uint8_t *out);
+/* a row's partner: the key as its routine takes it, arranged in place */
+typedef void (*nh_key_fn) (uint32_t key[NH_KEY_WORDS]);
 
-/* The key placed so that the bytes the routine may read, [0, len + 48),
+/* The key as the row's routine takes it (its partner arranges it, if it
+ * has one), placed so that the bytes the routine may read, [0, len + 48),
  * end at the guard page: a read beyond them faults. */
 static uint32_t *
-place_nh_key (check *t, const uint8_t *key, size_t used)
+place_nh_key (check *t, const row *r, const uint8_t *key, size_t used)
 {
+  uint32_t words[NH_KEY_WORDS];
   uint8_t *k = guarded_place (t, &buf_mac, used, PLACE_AT_END);
-  memcpy (k, key, used);
+
+  memcpy (words, key, NH_KEY_BYTES);
+  if (r->aux)
+    ((nh_key_fn)r->aux) (words);
+  memcpy (k, words, used);
   return (uint32_t *)k;
 }
 
@@ -287,7 +295,7 @@ nh_case (check *t, const row *r, int units, size_t n, placement pm, placement po
   if (msg_in)
     memcpy (m, msg_in, msglen);
   out = guarded_place (t, &buf_dst, nout, po);
-  k = place_nh_key (t, key, used ? used : 4);
+  k = place_nh_key (t, r, key, used ? used : 4);
   if (units)
     nh_generic_units ((const uint32_t *)key, m, n, ref);
   else

@@ -4,7 +4,8 @@
  * or below), the GCRY_HWF_* bits it needs, the width it takes a multiple
  * of (blocks, 16-byte words for NH, units), its kind (the adapter for its
  * signature, kinds_*.c) and the kind's partner (the Poly1305 set-up of a
- * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt).  Every row
+ * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt, the NH key
+ * arrangement a routine takes its key in).  Every row
  * gets the comparisons against the portable C and the published vectors
  * of its kind, and the burn-depth proof.  tests/test_native_check.py fails
  * if a routine in asm/*.S has no row.
