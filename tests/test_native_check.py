@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+import gcrylike
 from gcrylike import _hwf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +40,8 @@ def _skip_reason() -> str | None:
         return "GCRYLIKE_NO_ASM is set: no assembly to check"
     if not (sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")):
         return f"the assembly is x86-64 Linux only (this is {sys.platform} {platform.machine()})"
+    if not gcrylike.config().use_amd64:
+        return "the installed gcrylike was built without the assembly (gcrylike config)"
     if not (NATIVE / "build.py").is_file() or not (ROOT / "asm").is_dir():
         return "the sources (asm/, tests/native/) are not beside the tests"
     return None
