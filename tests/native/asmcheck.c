@@ -363,8 +363,9 @@ main (int argc, char **argv)
         r->k->vectors (&t, r);
       t.phase = "depth";
       depth_check (&t, r);
-      printf ("%s %s: %lu passed, %lu failed\n", t.row_failed ? "FAIL" : "ok  ", r->name,
-              t.row_passed, t.row_failed);
+      printf ("%s %s: %lu passed, %lu failed; depth reported <= %lu, written <= %lu\n",
+              t.row_failed ? "FAIL" : "ok  ", r->name, t.row_passed, t.row_failed,
+              t.max_reported, t.max_measured);
       t.r = NULL;
     }
   if (list)

@@ -72,6 +72,7 @@ typedef struct check {
   char what[160];               /* the case running, for a crash report */
   int verbose;
   uint32_t hwf;                 /* the CPU's features (gcry_hwf_detect) */
+  unsigned long max_reported, max_measured;     /* the row's depths */
 } check;
 
 uint64_t rnd64 (check *t);
