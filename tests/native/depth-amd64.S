@@ -114,6 +114,7 @@ GCRY_FUNC_BEGIN(asmcheck_depth_probe)
 6:	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	vmovdqu	%ymm\r, (\r * 64)(%rdi)
 	.endr
+	vzeroupper
 	jmp	8f
 7:	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	vmovdqu64 %zmm\r, (\r * 64)(%rdi)
