@@ -26,6 +26,7 @@ unsigned int asmcheck_mutant_underreports (void);
 #define SSSE3 GCRY_HWF_SSSE3
 #define AVX2 (GCRY_HWF_AVX | GCRY_HWF_AVX2)
 #define AESNI (GCRY_HWF_SSE2 | GCRY_HWF_AESNI)
+#define AVX512F (AVX2 | GCRY_HWF_AVX512F)
 
 #define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0 }
 
@@ -53,11 +54,14 @@ const row asmcheck_rows[] = {
   ROW (_gcry_poly1305_amd64_avx2_blocks, AVX2, 4, kind_poly1305_simd,
        _gcry_poly1305_amd64_avx2_setup),
 
-  /* NH: asm/nh-amd64-sse2.S, asm/nh-amd64-avx2.S (width: 16 bytes) */
+  /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
+   * routines take the key arranged by nh_key_arrange (nh.h) */
   ROW (_gcry_nh_amd64_sse2, SSE2, 16, kind_nh, NULL),
   ROW (_gcry_nh_amd64_sse2_units, SSE2, 1, kind_nh_units, NULL),
   ROW (_gcry_nh_amd64_avx2, AVX2, 16, kind_nh, NULL),
   ROW (_gcry_nh_amd64_avx2_units, AVX2, 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx512, AVX512F, 16, kind_nh, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512_units, AVX512F, 1, kind_nh_units, nh_key_arrange),
 
   /* AES-256: asm/aes-amd64-aesni.S */
   ROW (_gcry_aes256_amd64_aesni_setkey, AESNI, 1, kind_aes_setkey, NULL),
