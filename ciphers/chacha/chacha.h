@@ -3,7 +3,7 @@
 #ifndef GCRYLIKE_CHACHA_H
 #define GCRYLIKE_CHACHA_H
 
-#include "stream.h"
+#include "stream_driver.h"
 
 #define CHACHA_BLOCK GCRY_STREAM_BLOCK
 
@@ -50,10 +50,8 @@ int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
 #ifdef USE_AMD64
 /* asm/chacha-amd64-ssse3.S, asm/chacha-amd64-avx2.S: dst = src ^ keystream
  * for NBLOCKS blocks (a multiple of the routine's width), words 12-13
- * advanced as a 64-bit counter; each returns its stack burn depth. */
-typedef unsigned int (*chacha_blocks_fn) (uint32_t *state, uint8_t *dst,
-                                          const uint8_t *src, size_t nblocks,
-                                          unsigned int rounds);
+ * advanced as a 64-bit counter (gcry_stream_blocks_fn); each returns its
+ * stack burn depth. */
 unsigned int _gcry_chacha_amd64_ssse3_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_ssse3_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks2 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);

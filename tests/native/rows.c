@@ -46,13 +46,15 @@ const row asmcheck_rows[] = {
   ROW (_gcry_salsa20_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_blocks, NULL),
   ROW (_gcry_hsalsa20_amd64_avx2, AVX2, 1, kind_hsalsa20, NULL),
 
-  /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2}.S and the tables'
+  /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S and the tables'
    * set-up C, ciphers/poly1305/poly1305_amd64_tables.c */
   ROW (_gcry_poly1305_amd64_scalar_blocks, 0, 1, kind_poly1305_scalar, NULL),
   ROW (_gcry_poly1305_amd64_sse2_blocks, SSE2, 2, kind_poly1305_simd,
        _gcry_poly1305_amd64_sse2_setup),
   ROW (_gcry_poly1305_amd64_avx2_blocks, AVX2, 4, kind_poly1305_simd,
        _gcry_poly1305_amd64_avx2_setup),
+  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX512F | GCRY_HWF_AVX512IFMA, 8,
+       kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
    * routines take the key arranged by nh_key_arrange (nh.h) */
