@@ -105,6 +105,11 @@ def _write_stamp(flag: bool) -> None:
         f.write(text)
 
 
+#: ChaCha as every module that uses it links it: the glue and the portable
+#: core, and on amd64 the SSSE3/AVX2/AVX-512 routines its dispatch calls.
+CHACHA_C = ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"]
+CHACHA_ASM = ["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S", "chacha-amd64-avx512.S"]
+
 #: Poly1305 as every module with a MAC links it: the glue and the portable
 #: code, and on amd64 the SSE2/AVX2/AVX512-IFMA routines, their scalar part and the C
 #: that fills their tables.

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import CHACHA_ASM, CHACHA_C, TEST_HOOKS_CDEF, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -21,8 +21,7 @@ int gcry_chacha_driver_check(void);
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",
     CDEF + TEST_HOOKS_CDEF,
-    ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
-     "ciphers/chacha/chacha_driver_check.c"],
-    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S"],
+    [*CHACHA_C, "ciphers/chacha/chacha_driver_check.c"],
+    asm_sources=CHACHA_ASM,
     includes='#include "chacha.h"',
 )

@@ -9,7 +9,11 @@
  * wide-tail rules, then the tier's HChaCha.  AVX2: groups of eight; 5-8
  * blocks left (whole and partial) from one more eight-block call, fewer
  * four, two and one at a time.  SSSE3: groups of four, then single blocks;
- * both make a partial last block with the single-block routine. */
+ * both make a partial last block with the single-block routine.  AVX-512:
+ * groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
+ * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
+ * 1-block routines are row form, with the shortest path through the
+ * rounds), a last single one alone. */
 static const gcry_stream_tier chacha_tiers[] = {
   [CHACHA_IMPL_GENERIC] = { .hcore = NULL },
 #ifdef USE_AMD64
@@ -24,6 +28,15 @@ static const gcry_stream_tier chacha_tiers[] = {
                 { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
     .tails = { { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } },
     .hcore = _gcry_hchacha_amd64_avx2 },
+  [CHACHA_IMPL_AVX512] = {
+    .blocks = { { _gcry_chacha_amd64_avx512_blocks16, 16 },
+                { _gcry_chacha_amd64_avx512_blocks8, 8 },
+                { _gcry_chacha_amd64_avx512_blocks4, 4 },
+                { _gcry_chacha_amd64_avx512_blocks1, 1 } },
+    .tails = { { _gcry_chacha_amd64_avx512_blocks16, 16, 9 },
+               { _gcry_chacha_amd64_avx512_blocks8, 8, 5 },
+               { _gcry_chacha_amd64_avx512_blocks4, 4, 2 } },
+    .hcore = _gcry_hchacha_amd64_avx512 },
 #endif
 };
 

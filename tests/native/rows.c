@@ -27,11 +27,12 @@ unsigned int asmcheck_mutant_underreports (void);
 #define AVX2 (GCRY_HWF_AVX | GCRY_HWF_AVX2)
 #define AESNI (GCRY_HWF_SSE2 | GCRY_HWF_AESNI)
 #define AVX512F (AVX2 | GCRY_HWF_AVX512F)
+#define AVX512VL (AVX512F | GCRY_HWF_AVX512VL)
 
 #define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0 }
 
 const row asmcheck_rows[] = {
-  /* ChaCha: asm/chacha-amd64-ssse3.S, asm/chacha-amd64-avx2.S */
+  /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
   ROW (_gcry_chacha_amd64_ssse3_blocks1, SSSE3, 1, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_amd64_ssse3_blocks4, SSSE3, 4, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_ssse3, SSSE3, 1, kind_hchacha, NULL),
@@ -39,6 +40,11 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_amd64_avx2_blocks4, AVX2, 4, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_amd64_avx2_blocks8, AVX2, 8, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_avx2, AVX2, 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks1, AVX512VL, 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks4, AVX512VL, 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks8, AVX512VL, 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks16, AVX512VL, 16, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx512, AVX512VL, 1, kind_hchacha, NULL),
 
   /* Salsa20: asm/salsa20-amd64-sse2.S, asm/salsa20-amd64-avx2.S */
   ROW (_gcry_salsa20_amd64_sse2_blocks4, SSE2, 4, kind_salsa20_blocks, NULL),
