@@ -17,9 +17,9 @@ AVX2 frames aligned down to 32 bytes are seen at both of their depths.  The
 Poly1305 SIMD routines also run with the most blocks they take without a
 frame (case names ending in ``/n``).
 
-All 23 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 26 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
-the two- and four-block AVX2 ChaCha) must measure 0.
+the two- and four-block AVX2 ChaCha, the AVX-512 Salsa20) must measure 0.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ MODULES = [
         "_gcry_hchacha_amd64_ssse3",
     ]),
     ("salsa20", "gcrylike.ciphers.salsa20", [
+        "_gcry_salsa20_amd64_avx512_blocks16",
+        "_gcry_salsa20_amd64_avx512_blocks8",
+        "_gcry_hsalsa20_amd64_avx512",
         "_gcry_salsa20_amd64_avx2_blocks8",
         "_gcry_hsalsa20_amd64_avx2",
         "_gcry_salsa20_amd64_sse2_blocks4",
@@ -83,9 +86,12 @@ MODULES = [
 
 
 def needed_feature(routine: str) -> str | None:
-    """The CPU feature a routine needs beyond baseline x86-64 (SSE2)."""
-    for feature in ("avx2", "ssse3", "aesni"):
-        if f"_{feature}" in routine:
+    """The CPU feature a routine needs beyond baseline x86-64 (SSE2); for
+    AVX-512 routines AVX512VL (which this library only reports with
+    AVX512F)."""
+    for marker, feature in (("avx512", "avx512vl"), ("avx2", "avx2"), ("ssse3", "ssse3"),
+                            ("aesni", "aesni")):
+        if f"_{marker}" in routine:
             return feature
     return None
 

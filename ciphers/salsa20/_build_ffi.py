@@ -19,6 +19,7 @@ ffibuilder = make_ffi(
     CDEF + asm_depth_cdef("salsa20") + TEST_HOOKS_CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      "ciphers/salsa20/salsa20_depth.c"],
-    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],
+    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
+                 "salsa20-amd64-avx512.S"],
     includes='#include "salsa20.h"',
 )

@@ -5,6 +5,11 @@
 #include "salsa20.h"
 
 #ifdef USE_AMD64
+GCRY_DEPTH_THUNK (avx512_blocks16,
+                  _gcry_salsa20_amd64_avx512_blocks16 (a->state, a->dst, a->src, 32, 20))
+GCRY_DEPTH_THUNK (avx512_blocks8,
+                  _gcry_salsa20_amd64_avx512_blocks8 (a->state, a->dst, a->src, 16, 20))
+GCRY_DEPTH_THUNK (avx512_hsalsa20, _gcry_hsalsa20_amd64_avx512 (a->state, a->dst, 20))
 GCRY_DEPTH_THUNK (avx2_blocks8,
                   _gcry_salsa20_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16, 20))
 GCRY_DEPTH_THUNK (avx2_hsalsa20, _gcry_hsalsa20_amd64_avx2 (a->state, a->dst, 20))
@@ -12,6 +17,9 @@ GCRY_DEPTH_THUNK (sse2_blocks4, _gcry_salsa20_amd64_sse2_blocks4 (a->state, a->d
 GCRY_DEPTH_THUNK (sse2_hsalsa20, _gcry_hsalsa20_amd64_sse2 (a->state, a->dst, 20))
 
 static const gcry_depth_case cases[] = {
+  { "_gcry_salsa20_amd64_avx512_blocks16", avx512_blocks16 },
+  { "_gcry_salsa20_amd64_avx512_blocks8", avx512_blocks8 },
+  { "_gcry_hsalsa20_amd64_avx512", avx512_hsalsa20 },
   { "_gcry_salsa20_amd64_avx2_blocks8", avx2_blocks8 },
   { "_gcry_hsalsa20_amd64_avx2", avx2_hsalsa20 },
   { "_gcry_salsa20_amd64_sse2_blocks4", sse2_blocks4 },
