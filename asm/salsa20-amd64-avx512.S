@@ -102,7 +102,7 @@
 	S512_FEED \v, \n, %\v\()17, %\v\()18, %rdi
 	S512_TRANSPOSE_OUT \v, %\v\()19, %\v\()20, %\v\()21, %\v\()22, %\v\()23, \out, %\v\()24, %\v\()25, %\v\()26, %\v\()27, %rdx, %rsi
 
-	S512_CTR_NEXT \n, %\v\()17, %\v\()18
+	S512_CTR_NEXT \n, %\v\()17, %\v\()18, \n
 	addq	$\n, %r9
 	addq	$(\n*64), %rdx
 	addq	$(\n*64), %rsi
@@ -126,6 +126,303 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16)
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks8)
 	S512_BLOCKS ymm, 8, S512_OUT8, s8
 GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
+
+/**********************************************************************
+ * blocks17: 17 blocks a group, 16 in zmm as in blocks16 and the 17th
+ * (counter c+16) in general-purpose registers, its rounds spread through
+ * the vector double round by SALSA512_DROUND's hook.  On Zen 4 the vector
+ * double round is bound by the vector pipes (about 60 cycles) and leaves
+ * the integer ALUs idle: a scalar double round (96 ALU ops, 24 cycles of
+ * chain) fits beside it at no measured cost, so a group of 17 takes the
+ * time of one of 16.  nblocks a multiple of 17 (a remainder is ignored).
+ *
+ * Scalar block words: x0 ebx, x1 ecx, x3 esi, x4 edi, x5 ebp, x6 r8d,
+ * x7 r9d, x9 r10d, x10 r11d, x11 r12d, x12 r13d, x13 r14d, x14 r15d,
+ * x15 edx; x2 and x8 live in the frame (no step adds them together); eax
+ * is the step temporary.  Pointers, counts and the 64-bit counter live in
+ * the frame while the words hold the registers.
+ *
+ * Frame (rsp after the pushes and the sub; all below the entry rsp):
+ *   6 pushes (48 bytes: rbp rbx r12-r15), then FRAME17 = 128 bytes:
+ *   0 state  8 dst  16 src  24 groups left  32 double rounds
+ *   36 double rounds left  40 64-bit counter of the group  48 x2  52 x8
+ *   64..127 the scalar block's keystream (xored into dst with one zmm)
+ * Burn depth: 48 + 128 = 176 bytes (return address excluded).
+ **********************************************************************/
+
+#define FRAME17		128
+#define F_STATE		0(%rsp)
+#define F_DST		8(%rsp)
+#define F_SRC		16(%rsp)
+#define F_GROUPS	24(%rsp)
+#define F_DR		32(%rsp)
+#define F_DRLEFT	36(%rsp)
+#define F_CTR		40(%rsp)
+#define F_X2		48(%rsp)
+#define F_X8		52(%rsp)
+#define F_KS		64
+
+#define SW0	%ebx
+#define SW1	%ecx
+#define SW2	F_X2
+#define SW3	%esi
+#define SW4	%edi
+#define SW5	%ebp
+#define SW6	%r8d
+#define SW7	%r9d
+#define SW8	F_X8
+#define SW9	%r10d
+#define SW10	%r11d
+#define SW11	%r12d
+#define SW12	%r13d
+#define SW13	%r14d
+#define SW14	%r15d
+#define SW15	%edx
+
+/* x ^= (p + q) <<< k on the scalar words (p and q never both in memory) */
+.macro SSTEP x, p, q, k
+	movl	\p, %eax
+	addl	\q, %eax
+	roll	$\k, %eax
+	xorl	%eax, \x
+.endm
+
+/* The scalar double round in twelve parts, Q = 0..11 (the hook points of
+ * SALSA512_DROUND): each half-round's 16 steps in step-major order, split
+ * 3, 3, 3, 3, 2, 2. */
+.macro S17_HOOK q
+	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
+	.if (\q) == 0
+	SSTEP	SW4,  SW0,  SW12, 7
+	SSTEP	SW9,  SW5,  SW1,  7
+	SSTEP	SW14, SW10, SW6,  7
+	.elseif (\q) == 1
+	SSTEP	SW3,  SW15, SW11, 7
+	SSTEP	SW8,  SW4,  SW0,  9
+	SSTEP	SW13, SW9,  SW5,  9
+	.elseif (\q) == 2
+	SSTEP	SW2,  SW14, SW10, 9
+	SSTEP	SW7,  SW3,  SW15, 9
+	SSTEP	SW12, SW8,  SW4,  13
+	.elseif (\q) == 3
+	SSTEP	SW1,  SW13, SW9,  13
+	SSTEP	SW6,  SW2,  SW14, 13
+	SSTEP	SW11, SW7,  SW3,  13
+	.elseif (\q) == 4
+	SSTEP	SW0,  SW12, SW8,  18
+	SSTEP	SW5,  SW1,  SW13, 18
+	.elseif (\q) == 5
+	SSTEP	SW10, SW6,  SW2,  18
+	SSTEP	SW15, SW11, SW7,  18
+	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
+	.elseif (\q) == 6
+	SSTEP	SW1,  SW0,  SW3,  7
+	SSTEP	SW6,  SW5,  SW4,  7
+	SSTEP	SW11, SW10, SW9,  7
+	.elseif (\q) == 7
+	SSTEP	SW12, SW15, SW14, 7
+	SSTEP	SW2,  SW1,  SW0,  9
+	SSTEP	SW7,  SW6,  SW5,  9
+	.elseif (\q) == 8
+	SSTEP	SW8,  SW11, SW10, 9
+	SSTEP	SW13, SW12, SW15, 9
+	SSTEP	SW3,  SW2,  SW1,  13
+	.elseif (\q) == 9
+	SSTEP	SW4,  SW7,  SW6,  13
+	SSTEP	SW9,  SW8,  SW11, 13
+	SSTEP	SW14, SW13, SW12, 13
+	.elseif (\q) == 10
+	SSTEP	SW0,  SW3,  SW2,  18
+	SSTEP	SW5,  SW4,  SW7,  18
+	.else
+	SSTEP	SW10, SW9,  SW8,  18
+	SSTEP	SW15, SW14, SW13, 18
+	.endif
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks17)
+	/* groups = nblocks / 17 (rdx, the src pointer, kept in r11) */
+	movq	%rdx, %r11
+	movq	%rcx, %rax
+	xorl	%edx, %edx
+	movl	$17, %r10d
+	divq	%r10
+	movq	%r11, %rdx
+	testq	%rax, %rax
+	jz	.Ls17_none
+
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$FRAME17, %rsp
+	.cfi_adjust_cfa_offset FRAME17
+
+	movq	%rdi, F_STATE
+	movq	%rsi, F_DST
+	movq	%rdx, F_SRC
+	movq	%rax, F_GROUPS
+	shrl	$1, %r8d
+	movl	%r8d, F_DR
+	movq	32(%rdi), %rax
+	movq	%rax, F_CTR
+	S512_CTR_INIT 16, %zmm17, %zmm18, %rdi
+
+.balign 32
+.Ls17_group:
+	/* Vector lanes 0..15 as in blocks16 (rdi = state here). */
+	S512_LOAD zmm, %zmm17, %zmm18, %rdi
+	/* Scalar block: the state with counter c+16; edi (x4) last. */
+	movq	F_CTR, %rax
+	addq	$16, %rax
+	movl	%eax, F_X8
+	shrq	$32, %rax
+	movl	%eax, %r10d			/* x9 */
+	movl	8(%rdi), %eax
+	movl	%eax, F_X2
+	movl	0(%rdi), %ebx
+	movl	4(%rdi), %ecx
+	movl	12(%rdi), %esi
+	movl	20(%rdi), %ebp
+	movl	24(%rdi), %r8d
+	movl	28(%rdi), %r9d
+	movl	40(%rdi), %r11d
+	movl	44(%rdi), %r12d
+	movl	48(%rdi), %r13d
+	movl	52(%rdi), %r14d
+	movl	56(%rdi), %r15d
+	movl	60(%rdi), %edx
+	movl	16(%rdi), %edi
+
+	movl	F_DR, %eax
+	movl	%eax, F_DRLEFT
+	testl	%eax, %eax
+	jz	.Ls17_rounds_done
+
+.balign 32
+.Ls17_dround:
+	SALSA512_DROUND zmm, %zmm16, S17_HOOK
+	subl	$1, F_DRLEFT
+	jnz	.Ls17_dround
+
+.Ls17_rounds_done:
+	/* Scalar feed-forward into the frame's keystream block. */
+	movq	F_STATE, %rax
+	addl	0(%rax), %ebx
+	movl	%ebx, F_KS+0(%rsp)
+	addl	4(%rax), %ecx
+	movl	%ecx, F_KS+4(%rsp)
+	movl	F_X2, %ebx
+	addl	8(%rax), %ebx
+	movl	%ebx, F_KS+8(%rsp)
+	addl	12(%rax), %esi
+	movl	%esi, F_KS+12(%rsp)
+	addl	16(%rax), %edi
+	movl	%edi, F_KS+16(%rsp)
+	addl	20(%rax), %ebp
+	movl	%ebp, F_KS+20(%rsp)
+	addl	24(%rax), %r8d
+	movl	%r8d, F_KS+24(%rsp)
+	addl	28(%rax), %r9d
+	movl	%r9d, F_KS+28(%rsp)
+	movq	F_CTR, %rcx
+	addq	$16, %rcx
+	movl	F_X8, %ebx
+	addl	%ecx, %ebx
+	movl	%ebx, F_KS+32(%rsp)
+	shrq	$32, %rcx
+	addl	%ecx, %r10d
+	movl	%r10d, F_KS+36(%rsp)
+	addl	40(%rax), %r11d
+	movl	%r11d, F_KS+40(%rsp)
+	addl	44(%rax), %r12d
+	movl	%r12d, F_KS+44(%rsp)
+	addl	48(%rax), %r13d
+	movl	%r13d, F_KS+48(%rsp)
+	addl	52(%rax), %r14d
+	movl	%r14d, F_KS+52(%rsp)
+	addl	56(%rax), %r15d
+	movl	%r15d, F_KS+56(%rsp)
+	addl	60(%rax), %edx
+	movl	%edx, F_KS+60(%rsp)
+
+	/* Pointers back; the scalar block (block 16) xored and stored. */
+	movq	%rax, %rdi
+	movq	F_SRC, %rdx
+	movq	F_DST, %rsi
+	vmovdqu32 F_KS(%rsp), %zmm16
+	vpxord	1024(%rdx), %zmm16, %zmm16
+	vmovdqu32 %zmm16, 1024(%rsi)
+
+	/* Vector blocks 0..15 as in blocks16. */
+	S512_FEED zmm, 16, %zmm17, %zmm18, %rdi
+	S512_TRANSPOSE_OUT zmm, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, S512_OUT16, %zmm24, %zmm25, %zmm26, %zmm27, %rdx, %rsi
+
+	S512_CTR_NEXT 16, %zmm17, %zmm18, 17
+	addq	$17, F_CTR
+	addq	$(17*64), %rdx
+	addq	$(17*64), %rsi
+	movq	%rdx, F_SRC
+	movq	%rsi, F_DST
+	subq	$1, F_GROUPS
+	jnz	.Ls17_group
+
+	movq	F_CTR, %rax
+	movq	%rax, 32(%rdi)			/* words 8-9 only */
+	/* Clear the vector registers used, and the scalar words left in
+	 * caller-saved registers (the callee-saved ones are restored below;
+	 * the frame is the caller's to burn). */
+	vzeroall
+	.irp r, 16,17,18,19,20,21,22,23,24,25,26,27
+	vpxord	%xmm\r, %xmm\r, %xmm\r
+	.endr
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	xorl	%esi, %esi
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	addq	$FRAME17, %rsp
+	.cfi_adjust_cfa_offset -FRAME17
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	movl	$(6*8 + FRAME17), %eax		/* burn depth */
+	ret
+.Ls17_none:
+	xorl	%eax, %eax
+	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks17)
 
 /**********************************************************************
  * HSalsa20, one block, row/diagonal form in four xmm registers.

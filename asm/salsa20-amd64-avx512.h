@@ -35,6 +35,8 @@ GCRY_RODATA
 	.long 16
 .Ls512_dw8:
 	.long 8
+.Ls512_dw17:
+	.long 17
 .Ls512_one:
 	.long 1
 
@@ -126,11 +128,12 @@ GCRY_RODATA
 	vpaddd	.Ls512_one(%rip){1to\n}, \hi, \hi{%k1}
 .endm
 
-/* Counter lanes of the next group: every lane + N, with carry (a low
- * dword wrapped iff it is now below N).  Clobbers k1. */
-.macro S512_CTR_NEXT n, lo, hi
-	vpaddd	.Ls512_dw\n(%rip){1to\n}, \lo, \lo
-	vpcmpud	$1, .Ls512_dw\n(%rip){1to\n}, \lo, %k1
+/* Counter lanes of the next group: every lane (N of them) + STEP (16, 8
+ * or 17), with carry (a low dword wrapped iff it is now below STEP).
+ * Clobbers k1. */
+.macro S512_CTR_NEXT n, lo, hi, step
+	vpaddd	.Ls512_dw\step(%rip){1to\n}, \lo, \lo
+	vpcmpud	$1, .Ls512_dw\step(%rip){1to\n}, \lo, %k1
 	vpaddd	.Ls512_one(%rip){1to\n}, \hi, \hi{%k1}
 .endm
 

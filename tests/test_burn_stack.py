@@ -122,9 +122,11 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
     return found
 
 
-# (AVX-512: 16 blocks + 1 partial, 16 + 8 + 1 partial, 16 + 8 + 7 and a partial)
+# (AVX-512: 16 blocks + 1 partial, 16 + 8 + 1 partial, 16 + 8 + 7 and a
+# partial, 17 + 16 + a partial, 17 * 16 + 16 * 2)
 @pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096,
-                                    64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5])
+                                    64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5, 64 * 33 + 9,
+                                    64 * 304])
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
 def test_no_secrets_left_on_stack(algo, module, entry, needles, driver, length):
     assert residue(algo, module, entry, needles, driver, length, burn=True) == 0

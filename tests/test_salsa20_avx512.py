@@ -252,7 +252,8 @@ def test_split_calls(algo):
 @pytest.mark.parametrize("algo", ALGOS)
 def test_counter_carry_inside_a_group(algo):
     """Runs that cross 2^32 (and 2^33, 2^63) at every lane of a 16-block
-    group and of the 8-block calls: each lane carries into word 9 alone."""
+    group, of the 17-block groups (the 17th block in integer registers) and
+    of the 8-block calls: each lane carries into word 9 alone."""
     need(avx512(algo))
     rng = rng_for("carry", algo)
     key, nonce = key_nonce(algo, rng)
@@ -261,13 +262,15 @@ def test_counter_carry_inside_a_group(algo):
         for h in handles:
             h.setkey(key)
         for base in (1 << 32, 2 << 32, 1 << 63):
-            for back in (1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 40):
+            for back, nblocks in [(b, 41) for b in (1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 40)] \
+                    + [(b, 67) for b in (1, 16, 17, 18, 33, 34, 35, 50, 51, 52, 60)]:
+                # (67 blocks: three groups of 17, then one of 16)
                 start = base - back
-                msg = rng.randbytes(41 * BLOCK + 5)
+                msg = rng.randbytes(nblocks * BLOCK + 5)
                 outs = stream_checks.encrypt_on_every_handle(handles, names, nonce, start, msg)
                 if algo != "xsalsa20":
                     # blocks either side of the carry from the pure-Python rounds
-                    for b in {back - 1, back, back + 1} & set(range(41)):
+                    for b in {back - 1, back, back + 1} & set(range(nblocks)):
                         seg = slice(b * BLOCK, (b + 1) * BLOCK)
                         assert xor(outs[seg], msg[seg]) == ref_salsa20_block(
                             key, nonce, start + b, ROUNDS[algo]), (start, b)
@@ -280,7 +283,7 @@ def test_counter_carry_inside_a_group(algo):
 def test_counter_end(algo):
     """The stream's last 40 blocks in one call (16 + 16 + 8), then nothing
     more; the same from further back in pieces; too much in one call is
-    refused without moving the position."""
+    refused without moving the position.  Then the last 67 (17 * 3 + 16)."""
     need(avx512(algo))
     rng = rng_for("end", algo)
     key, nonce = key_nonce(algo, rng)
@@ -299,6 +302,12 @@ def test_counter_end(algo):
         h.setctr(END - 40)
         assert h.encrypt(bytes(40 * BLOCK)) == ks
         stream_checks.check_last_block_in_pieces(h, nonce, END - 1, ks[-BLOCK:])
+        ks67 = encrypt_on(f"{algo}-generic", algo, key, nonce, bytes(67 * BLOCK), END - 67)
+        h.setiv(nonce)
+        h.setctr(END - 67)
+        assert h.encrypt(bytes(67 * BLOCK)) == ks67
+        with pytest.raises(gcrylike.CounterExhausted):
+            h.encrypt(b"\x00")
 
 
 # ---------------------------------------------------------------------------

@@ -7,6 +7,8 @@
 #ifdef USE_AMD64
 GCRY_DEPTH_THUNK (avx512_blocks16,
                   _gcry_salsa20_amd64_avx512_blocks16 (a->state, a->dst, a->src, 32, 20))
+GCRY_DEPTH_THUNK (avx512_blocks17,
+                  _gcry_salsa20_amd64_avx512_blocks17 (a->state, a->dst, a->src, 17, 20))
 GCRY_DEPTH_THUNK (avx512_blocks8,
                   _gcry_salsa20_amd64_avx512_blocks8 (a->state, a->dst, a->src, 16, 20))
 GCRY_DEPTH_THUNK (avx512_hsalsa20, _gcry_hsalsa20_amd64_avx512 (a->state, a->dst, 20))
@@ -18,6 +20,7 @@ GCRY_DEPTH_THUNK (sse2_hsalsa20, _gcry_hsalsa20_amd64_sse2 (a->state, a->dst, 20
 
 static const gcry_depth_case cases[] = {
   { "_gcry_salsa20_amd64_avx512_blocks16", avx512_blocks16 },
+  { "_gcry_salsa20_amd64_avx512_blocks17", avx512_blocks17 },
   { "_gcry_salsa20_amd64_avx512_blocks8", avx512_blocks8 },
   { "_gcry_hsalsa20_amd64_avx512", avx512_hsalsa20 },
   { "_gcry_salsa20_amd64_avx2_blocks8", avx2_blocks8 },
