@@ -1,5 +1,6 @@
-/* salsa20-amd64-avx512.S - Salsa20 keystream XOR (16 blocks in zmm, 8 in
- * ymm) and HSalsa20 for amd64 with AVX512F + AVX512VL.
+/* salsa20-amd64-avx512.S - Salsa20 keystream XOR (16 blocks in zmm, 17
+ * with one more in general-purpose registers, 8 in ymm) and HSalsa20 for
+ * amd64 with AVX512F + AVX512VL.
  *
  * Written for gcrylike from D. J. Bernstein, "Salsa20 specification" and
  * "Extending the Salsa20 nonce" (HSalsa20 / XSalsa20).
@@ -12,6 +13,7 @@
  *                                                    const uint8_t *src, rdx
  *                                                    size_t nblocks,     rcx
  *                                                    unsigned int rounds) r8d
+ *   unsigned int _gcry_salsa20_amd64_avx512_blocks17(...the same...)
  *   unsigned int _gcry_salsa20_amd64_avx512_blocks8(...the same...)
  *
  *   state   16 uint32 words in the standard Salsa20 input layout: words
@@ -21,8 +23,8 @@
  *           block j of the call uses counter + j mod 2^64 (each lane
  *           carries from word 8 into word 9 on its own).
  *   dst/src any alignment; dst may equal src.  dst = src XOR keystream.
- *   nblocks a multiple of 16 (resp. 8); 0 returns 0 at once and touches
- *           nothing.  (A remainder is ignored: neither processed nor
+ *   nblocks a multiple of 16 (resp. 17, 8); 0 returns 0 at once and
+ *           touches nothing.  (A remainder is ignored: neither processed nor
  *           counted.)
  *   rounds  an even number (20, 12, 8 in practice; 0 gives the bare
  *           feed-forward); rounds/2 double rounds are run.
@@ -37,12 +39,19 @@
  *           `rounds` rounds, no feed-forward, little-endian.
  *
  * Burn convention (as the rest of gcrylike): each routine returns the
- * number of stack bytes below its entry rsp that it wrote.  None of these
- * uses the stack (32 vector registers hold everything): all return 0.
+ * number of stack bytes below its entry rsp that it wrote.  blocks16,
+ * blocks8 and HSalsa20 use no stack (32 vector registers hold everything)
+ * and return 0; blocks17 keeps its scalar block's spills, keystream and
+ * the pointers in a frame: 176 bytes (see there).
  * Every vector register that held state or keystream is cleared before
  * return: vzeroall for zmm0-15, vpxord for the zmm16-31 used (vzeroall
- * does not reach them).  k1 holds only counter carries.  GPRs used are
- * caller-saved only.
+ * does not reach them).  k1 holds only counter carries.  blocks17 clears
+ * the caller-saved GPRs that held its scalar block and restores the
+ * callee-saved ones; the others use caller-saved GPRs only, no secrets.
+ *
+ * The assembler picks VEX encodings where the registers allow (xmm/ymm
+ * 0-15, e.g. vpbroadcastd, vpunpck*, vpblendd); every CPU with AVX512VL
+ * runs them, and the driver's features are avx512f and avx512vl.
  */
 
 #include "asm-common-amd64.h"
