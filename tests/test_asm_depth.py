@@ -17,7 +17,7 @@ AVX2 frames aligned down to 32 bytes are seen at both of their depths.  The
 Poly1305 SIMD routines also run with the most blocks they take without a
 frame (case names ending in ``/n``).
 
-All 27 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 29 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
 the two- and four-block AVX2 ChaCha, the AVX-512 Salsa20 but its 17-block
 form) must measure 0.
@@ -68,6 +68,8 @@ MODULES = [
         "_gcry_poly1305_amd64_scalar_blocks",
     ]),
     ("nhpoly1305", "gcrylike.ciphers.nhpoly1305", [
+        "_gcry_nh_amd64_avx512",
+        "_gcry_nh_amd64_avx512_units",
         "_gcry_nh_amd64_avx2",
         "_gcry_nh_amd64_avx2_units",
         "_gcry_nh_amd64_sse2",
@@ -88,12 +90,12 @@ MODULES = [
 
 
 def needed_feature(routine: str) -> str | None:
-    """The CPU feature a routine needs beyond baseline x86-64 (SSE2); for
-    AVX-512 routines AVX512VL (which this library only reports with
-    AVX512F)."""
-    for marker, feature in (("avx512", "avx512vl"), ("avx2", "avx2"), ("ssse3", "ssse3"),
-                            ("aesni", "aesni")):
-        if f"_{marker}" in routine:
+    """The CPU feature a routine needs beyond baseline x86-64 (SSE2); the
+    AVX-512 Salsa20 routines need AVX512VL (which this library only reports
+    with AVX512F)."""
+    for marker, feature in (("salsa20_amd64_avx512", "avx512vl"), ("_avx512", "avx512f"),
+                            ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):
+        if marker in routine:
             return feature
     return None
 

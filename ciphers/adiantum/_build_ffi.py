@@ -41,7 +41,8 @@ ffibuilder = make_ffi(
      "ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
                  *POLY1305_ASM,
-                 "nh-amd64-sse2.S", "nh-amd64-avx2.S", "aes-amd64-aesni.S"],
+                 "nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
+                 "aes-amd64-aesni.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "adiantum.h"',
 )
