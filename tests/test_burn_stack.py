@@ -123,9 +123,10 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
 
 
 # (AVX-512: 16 blocks + 1 partial, 16 + 8 + 1 partial, 16 + 8 + 7 and a
-# partial, 17 + 16 + a partial, 17 * 16 + 16 * 2)
+# partial, then from 272 blocks groups of 17: 17 * 16 + 16 + 1 + a partial,
+# 17 * 16 + 16 * 2)
 @pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096,
-                                    64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5, 64 * 33 + 9,
+                                    64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5, 64 * 289 + 9,
                                     64 * 304])
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
 def test_no_secrets_left_on_stack(algo, module, entry, needles, driver, length):

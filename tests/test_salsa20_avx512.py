@@ -252,8 +252,9 @@ def test_split_calls(algo):
 @pytest.mark.parametrize("algo", ALGOS)
 def test_counter_carry_inside_a_group(algo):
     """Runs that cross 2^32 (and 2^33, 2^63) at every lane of a 16-block
-    group, of the 17-block groups (the 17th block in integer registers) and
-    of the 8-block calls: each lane carries into word 9 alone."""
+    group, of the 17-block groups of long calls (the 17th block in integer
+    registers) and of the 8-block calls: each lane carries into word 9
+    alone."""
     need(avx512(algo))
     rng = rng_for("carry", algo)
     key, nonce = key_nonce(algo, rng)
@@ -263,8 +264,8 @@ def test_counter_carry_inside_a_group(algo):
             h.setkey(key)
         for base in (1 << 32, 2 << 32, 1 << 63):
             for back, nblocks in [(b, 41) for b in (1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 40)] \
-                    + [(b, 67) for b in (1, 16, 17, 18, 33, 34, 35, 50, 51, 52, 60)]:
-                # (67 blocks: three groups of 17, then one of 16)
+                    + [(b, 300) for b in (1, 16, 17, 18, 33, 34, 50, 51, 271, 272, 273, 289)]:
+                # (300 blocks: 16 groups of 17, one of 16, 8 in ymm, 4 in the tail)
                 start = base - back
                 msg = rng.randbytes(nblocks * BLOCK + 5)
                 outs = stream_checks.encrypt_on_every_handle(handles, names, nonce, start, msg)
@@ -283,7 +284,8 @@ def test_counter_carry_inside_a_group(algo):
 def test_counter_end(algo):
     """The stream's last 40 blocks in one call (16 + 16 + 8), then nothing
     more; the same from further back in pieces; too much in one call is
-    refused without moving the position.  Then the last 67 (17 * 3 + 16)."""
+    refused without moving the position.  Then the last 300 (16 groups of
+    17, one of 16, 8 and 4)."""
     need(avx512(algo))
     rng = rng_for("end", algo)
     key, nonce = key_nonce(algo, rng)
@@ -302,10 +304,10 @@ def test_counter_end(algo):
         h.setctr(END - 40)
         assert h.encrypt(bytes(40 * BLOCK)) == ks
         stream_checks.check_last_block_in_pieces(h, nonce, END - 1, ks[-BLOCK:])
-        ks67 = encrypt_on(f"{algo}-generic", algo, key, nonce, bytes(67 * BLOCK), END - 67)
+        ks300 = encrypt_on(f"{algo}-generic", algo, key, nonce, bytes(300 * BLOCK), END - 300)
         h.setiv(nonce)
-        h.setctr(END - 67)
-        assert h.encrypt(bytes(67 * BLOCK)) == ks67
+        h.setctr(END - 300)
+        assert h.encrypt(bytes(300 * BLOCK)) == ks300
         with pytest.raises(gcrylike.CounterExhausted):
             h.encrypt(b"\x00")
 

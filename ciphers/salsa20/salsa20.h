@@ -73,12 +73,6 @@ unsigned int _gcry_salsa20_amd64_avx512_blocks16 (uint32_t *state, uint8_t *dst,
                                                   const uint8_t *src,
                                                   size_t nblocks,
                                                   unsigned int rounds);
-/* blocks17: NBLOCKS a multiple of 17, the 17th block of each group in
- * general-purpose registers beside the vector rounds. */
-unsigned int _gcry_salsa20_amd64_avx512_blocks17 (uint32_t *state, uint8_t *dst,
-                                                  const uint8_t *src,
-                                                  size_t nblocks,
-                                                  unsigned int rounds);
 unsigned int _gcry_salsa20_amd64_avx512_blocks8 (uint32_t *state, uint8_t *dst,
                                                  const uint8_t *src,
                                                  size_t nblocks,

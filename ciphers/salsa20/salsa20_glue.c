@@ -254,7 +254,8 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
   made_blocks = nblocks > 0 || tail > 0;
 
 #ifdef USE_AMD64
-  /* 2. bulk, widest first: groups of sixteen blocks in AVX-512 (zmm),
+  /* 2. bulk, widest first: groups of sixteen blocks in AVX-512 (zmm; from
+   * 272 blocks on the routine runs groups of 17, one in integer registers),
    * eight in AVX2; with SSE2 alone, groups of four */
   {
     int avx512 = ctx->impl == SALSA20_IMPL_AVX512;
@@ -264,26 +265,10 @@ salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t
                                  ? _gcry_salsa20_amd64_avx2_blocks8
                                  : _gcry_salsa20_amd64_sse2_blocks4;
 
-    /* 2a. AVX-512: groups of 17 first (16 blocks in zmm and one in the
-     * integer registers beside them, in the time of 16), as many as leave
-     * a multiple of 16 for the bulk: 17g + 16h = nblocks needs g = nblocks
-     * mod 16 (plus any multiple of 16), which fits when nblocks mod 16 <=
-     * nblocks / 16 (every count from 240 on) */
-    if (avx512 && nblocks >= 17 && nblocks % 16 <= nblocks / 16)
-      {
-        size_t s = nblocks % 16, g = s + 16 * ((nblocks - 17 * s) / 272);
-
-        burn = _gcry_salsa20_amd64_avx512_blocks17 (ctx->input, dst, src, 17 * g,
-                                                     ctx->rounds);
-        dst += 17 * g * SALSA20_BLOCK;
-        src += 17 * g * SALSA20_BLOCK;
-        nblocks -= 17 * g;
-      }
-
     bulk = ctx->impl != SALSA20_IMPL_GENERIC ? nblocks - nblocks % group : 0;
     if (bulk)
       {
-        burn = gcry_max_burn (burn, wide (ctx->input, dst, src, bulk, ctx->rounds));
+        burn = wide (ctx->input, dst, src, bulk, ctx->rounds);
         dst += bulk * SALSA20_BLOCK;
         src += bulk * SALSA20_BLOCK;
         nblocks -= bulk;
