@@ -13,6 +13,7 @@
  *                                                    const uint8_t *src, rdx
  *                                                    size_t nblocks,     rcx
  *                                                    unsigned int rounds) r8d
+ *   unsigned int _gcry_salsa20_amd64_avx512_blocks16_gpr(...the same...)
  *   unsigned int _gcry_salsa20_amd64_avx512_blocks8(...the same...)
  *
  *   state   16 uint32 words in the standard Salsa20 input layout: words
@@ -38,10 +39,11 @@
  *           `rounds` rounds, no feed-forward, little-endian.
  *
  * Burn convention (as the rest of gcrylike): each routine returns the
- * number of stack bytes below its entry rsp that it wrote.  blocks8,
- * HSalsa20 and blocks16 below 272 blocks use no stack (32 vector registers
- * hold everything) and return 0; blocks16 from 272 blocks keeps its scalar
- * block's spills, keystream and the pointers in a frame: 176 bytes.
+ * number of stack bytes below its entry rsp that it wrote.  blocks16,
+ * blocks8, HSalsa20 and blocks16_gpr below 272 blocks use no stack (32
+ * vector registers hold everything) and return 0; blocks16_gpr from 272
+ * blocks keeps its scalar block's spills, keystream and the pointers in a
+ * frame: 176 bytes.
  * Every vector register that held state or keystream is cleared before
  * return: vzeroall for zmm0-15, vpxord for the zmm16-31 used (vzeroall
  * does not reach them).  k1 holds only counter carries.  The 17-block
@@ -133,7 +135,8 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks8)
 GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 
 /**********************************************************************
- * blocks16 from 272 blocks: groups of 17, 16 in zmm as above and the 17th
+ * blocks16_gpr: blocks16, but from 272 blocks in groups of 17, 16 in zmm
+ * as above and the 17th
  * (counter c+16) in general-purpose registers, its rounds spread through
  * the vector double round by SALSA512_DROUND's hook.  On Zen 4 the vector
  * double round is bound by the vector pipes (about 60 cycles) and leaves
@@ -141,8 +144,11 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
  * chain) fits beside it at no measured cost, so a group of 17 takes the
  * time of one of 16.  Every 272 blocks (17 groups of 16) go as 16 groups
  * of 17, the rest as groups of 16; the caller sees a multiple of 16 as
- * before.  (Measured, 1024 blocks: 0.431 TSC ticks/B against 0.460 with
- * groups of 16 alone.)
+ * with blocks16.  (Measured on Zen 4, 1024 blocks: 0.434 TSC ticks/B
+ * against 0.460 for blocks16.)  Where 512-bit instructions run whole
+ * (Intel), the vector double round is shorter and the scalar steps would
+ * compete for its ports (llvm-mca icelake-server / sapphirerapids: 32 ->
+ * 55 cycles a double round), so the glue calls this only on Zen 4.
  *
  * Scalar block words: x0 ebx, x1 ecx, x3 esi, x4 edi, x5 ebp, x6 r8d,
  * x7 r9d, x9 r10d, x10 r11d, x11 r12d, x12 r13d, x13 r14d, x14 r15d,
@@ -251,9 +257,8 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 .endm
 
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
+.Ls16_enter:
 	xorl	%eax, %eax
-	cmpq	$272, %rcx
-	jae	.Ls17_enter
 	shrq	$4, %rcx			/* rcx = groups of 16 blocks */
 	jz	.Ls16_done
 	movq	32(%rdi), %r9			/* 64-bit block counter */
@@ -264,10 +269,13 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	S512_CLEAR
 .Ls16_done:
 	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16)
 
-	/* 272 blocks or more: each 272 as 16 groups of 17, the rest (a
-	 * multiple of 16) as groups of 16. */
-.Ls17_enter:
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
+	/* Below 272 blocks: blocks16.  From 272: each 272 as 16 groups of 17,
+	 * the rest (a multiple of 16) as groups of 16. */
+	cmpq	$272, %rcx
+	jb	.Ls16_enter
 	movq	%rdx, %r11			/* src, while div uses rdx */
 	movq	%rcx, %rax
 	xorl	%edx, %edx
@@ -455,7 +463,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	.cfi_restore %rbp
 	movl	$(6*8 + FRAME17), %eax		/* burn depth */
 	ret
-GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16)
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 
 /**********************************************************************
  * HSalsa20, one block, row/diagonal form in four xmm registers.

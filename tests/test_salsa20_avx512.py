@@ -14,6 +14,7 @@ reason when the driver cannot run here.
 
 from __future__ import annotations
 
+import os
 import random
 import struct
 
@@ -343,3 +344,50 @@ def test_xsalsa20_against_libsodium():
             h.setkey(key)
             h.setiv(nonce)
             assert h.encrypt(msg) == sodium_xsalsa20(key, nonce, msg), n
+
+
+# ---------------------------------------------------------------------------
+# The groups of 17 (one block in integer registers) on and off
+# ---------------------------------------------------------------------------
+
+@pytest.fixture
+def gpr_groups():
+    """``gpr_groups(on)`` forces whether the AVX-512 bulk takes groups of 17
+    (test hook; the glue decides by CPU otherwise), restored afterwards."""
+    from gcrylike.ciphers.salsa20 import lib
+
+    previous = lib.gcry_salsa20_avx512_gpr(-1)
+    yield lambda on: lib.gcry_salsa20_avx512_gpr(int(on))
+    lib.gcry_salsa20_avx512_gpr(previous)
+
+
+def test_groups_of_17_only_on_zen4():
+    from gcrylike.ciphers.salsa20 import lib
+
+    if not os.path.exists("/proc/cpuinfo"):
+        pytest.skip("no /proc/cpuinfo to compare with")
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    amd_19h = "AuthenticAMD" in info and "\ncpu family\t: 25\n" in info
+    assert lib.gcry_salsa20_avx512_gpr(-1) == int(amd_19h)
+
+
+@pytest.mark.parametrize("on", [False, True])
+@pytest.mark.parametrize("algo", ALGOS)
+def test_long_calls_with_and_without_groups_of_17(algo, on, gpr_groups):
+    need(avx512(algo))
+    gpr_groups(on)
+    rng = rng_for("gpr", algo)
+    names = [avx512(algo), *others(algo)]
+    with stream_checks.open_on_each(algo, names) as handles:
+        for h in handles:
+            h.setkey(rng.randbytes(32))
+        for n in (272 * BLOCK - 1, 272 * BLOCK, 288 * BLOCK + 17, 544 * BLOCK + 63,
+                  1024 * BLOCK, 1100 * BLOCK + 5):
+            key, nonce = key_nonce(algo, rng)
+            for h in handles:
+                h.setkey(key)
+            msg = rng.randbytes(n)
+            stream_checks.encrypt_on_every_handle(handles, names, nonce, None, msg)
+            start = (1 << 32) - rng.randrange(1, 600)
+            stream_checks.encrypt_on_every_handle(handles, names, nonce, start, msg)

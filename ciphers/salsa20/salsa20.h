@@ -73,6 +73,12 @@ unsigned int _gcry_salsa20_amd64_avx512_blocks16 (uint32_t *state, uint8_t *dst,
                                                   const uint8_t *src,
                                                   size_t nblocks,
                                                   unsigned int rounds);
+/* blocks16_gpr: the same, from 272 blocks in groups of 17 (the 17th in
+ * general-purpose registers beside the vector rounds). */
+unsigned int _gcry_salsa20_amd64_avx512_blocks16_gpr (uint32_t *state, uint8_t *dst,
+                                                      const uint8_t *src,
+                                                      size_t nblocks,
+                                                      unsigned int rounds);
 unsigned int _gcry_salsa20_amd64_avx512_blocks8 (uint32_t *state, uint8_t *dst,
                                                  const uint8_t *src,
                                                  size_t nblocks,
