@@ -15,12 +15,14 @@ so there is no slack for the thunk's frame: ``measured <= reported``.
 Every routine is run twice, from entry stack pointers 16 bytes apart, so the
 AVX2 frames aligned down to 32 bytes are seen at both of their depths.  The
 Poly1305 SIMD routines also run with the most blocks they take without a
-frame (case names ending in ``/n``).
+frame, and the AVX-512 ChaCha blocks16 with one group of 16 besides two
+(case names ending in ``/n``).
 
-All 29 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 35 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
-the two- and four-block AVX2 ChaCha, the AVX-512 Salsa20 but its groups of
-17 from 272 blocks) must measure 0.
+the two- and four-block AVX2 ChaCha, the AVX-512 ChaCha but for blocks16
+from 32 blocks, the AVX-512 Salsa20 but for its groups of 17 from 272
+blocks) must measure 0.
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ SHIFTS = (0, 16)            # bytes of extra stack before the run
 # (hook's module key, Python module, the cases of its table in order)
 MODULES = [
     ("chacha", "gcrylike.ciphers.chacha", [
+        "_gcry_chacha_amd64_avx512_blocks16",
+        "_gcry_chacha_amd64_avx512_blocks16/16",
+        "_gcry_chacha_amd64_avx512_blocks8",
+        "_gcry_chacha_amd64_avx512_blocks4",
+        "_gcry_chacha_amd64_avx512_blocks1",
+        "_gcry_hchacha_amd64_avx512",
         "_gcry_chacha_amd64_avx2_blocks8",
         "_gcry_chacha_amd64_avx2_blocks4",
         "_gcry_chacha_amd64_avx2_blocks2",
@@ -61,6 +69,8 @@ MODULES = [
         "_gcry_hsalsa20_amd64_sse2",
     ]),
     ("poly1305", "gcrylike.ciphers.poly1305", [
+        "_gcry_poly1305_amd64_avx512ifma_blocks",
+        "_gcry_poly1305_amd64_avx512ifma_blocks/8",
         "_gcry_poly1305_amd64_avx2_blocks",
         "_gcry_poly1305_amd64_avx2_blocks/16",
         "_gcry_poly1305_amd64_sse2_blocks",
@@ -89,15 +99,17 @@ MODULES = [
 ]
 
 
-def needed_feature(routine: str) -> str | None:
-    """The CPU feature a routine needs beyond baseline x86-64 (SSE2); the
-    AVX-512 Salsa20 routines need AVX512VL (which this library only reports
-    with AVX512F)."""
-    for marker, feature in (("salsa20_amd64_avx512", "avx512vl"), ("_avx512", "avx512f"),
+def needed_features(routine: str) -> frozenset[str]:
+    """The CPU features a routine needs beyond baseline x86-64 (SSE2): the
+    AVX-512 ChaCha and Salsa20 also use AVX512VL, NH's AVX-512 only
+    AVX512F."""
+    if "chacha_amd64_avx512" in routine or "salsa20_amd64_avx512" in routine:
+        return frozenset({"avx512f", "avx512vl"})
+    for marker, feature in (("_avx512ifma", "avx512ifma"), ("_avx512", "avx512f"),
                             ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):
         if marker in routine:
-            return feature
-    return None
+            return frozenset({feature})
+    return frozenset()
 
 
 def hook(key: str, module: str):
@@ -162,9 +174,9 @@ def _cases():
 def test_routine_reports_its_depth(key, module, which, routine, shift):
     if case_names(key, module) is None:
         pytest.skip("built without assembly")
-    feature = needed_feature(routine)
-    if feature and feature not in gcrylike.hw_features():
-        pytest.skip(f"needs {feature}, which this CPU lacks or is denied")
+    lacking = needed_features(routine) - gcrylike.hw_features()
+    if lacking:
+        pytest.skip(f"needs {', '.join(sorted(lacking))}, which this CPU lacks or denies")
     name, reported, measured = depth(key, module, which, shift)
     assert name == routine
     assert measured != NOT_FOUND, "the routine's entry stack pointer was not found"

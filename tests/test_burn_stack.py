@@ -122,10 +122,12 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
     return found
 
 
-# (AVX-512: 16 blocks + 1 partial, 16 + 8 + 1 partial, 16 + 8 + 7 and a
-# partial, then from 272 blocks groups of 17: 17 * 16 + 16 + 1 + a partial,
-# 17 * 16 + 16 * 2)
-@pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096,
+# 64 * 47 + 9: AVX-512 ChaCha's two groups of 16 (which spill), one of 16,
+# one of 8 and a tail of 6 whole blocks and a partial one.  AVX-512 Salsa20:
+# 16 blocks + 1 partial (portable), 16 + 9 + 1 partial and 16 + 15 + 1
+# partial (a 16-block tail), then from 272 blocks groups of 17 (on Zen 4):
+# 17 * 16 + 16 + 1 + a partial (an 8-block tail), 17 * 16 + 16 * 2
+@pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096, 64 * 47 + 9,
                                     64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5, 64 * 289 + 9,
                                     64 * 304])
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))

@@ -12,6 +12,8 @@ int gcry_salsa20_setctr(void *ctx, uint64_t block);
 int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                   uint8_t *out, unsigned int rounds, unsigned int impl);
+/* test-only: the SIMD tier table keeps the stream driver's rules */
+int gcry_salsa20_tiers_check(void);
 /* test-only: whether the AVX-512 bulk takes groups of 17 (set < 0: ask) */
 int gcry_salsa20_avx512_gpr(int set);
 """

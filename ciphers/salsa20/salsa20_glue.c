@@ -1,13 +1,106 @@
 /* salsa20_glue.c - Salsa20, Salsa20/12 and XSalsa20 stream glue, and
- * HSalsa20: key and nonce set-up, leftover keystream, counter exhaustion,
- * per-call dispatch from the widest SIMD routine the length fills down to
- * the portable block function, and one stack burn per call. */
+ * HSalsa20: key and nonce set-up, and Salsa20's table of SIMD tiers for the
+ * shared stream driver (gcrylike/_native/stream_driver.h: leftover
+ * keystream, widest routine first, wide tails, counter exhaustion, and how
+ * to add a tier), with one stack burn per call. */
 #include <string.h>
 #include "salsa20.h"
 #ifdef USE_AMD64
 # include <cpuid.h>
 #endif
 
+#ifdef USE_AMD64
+/* Whether the AVX-512 bulk takes groups of 17 blocks, one in the integer
+ * units (_gcry_salsa20_amd64_avx512_blocks16_gpr): where 512-bit
+ * instructions run as two 256-bit halves, the vector rounds leave the
+ * integer ALUs idle and the 17th block is free (AMD Zen 4, family 19h, the
+ * only family 19h parts with AVX-512: 6% more bytes a cycle measured);
+ * where they run whole (Intel), the scalar steps would take ports the
+ * vector rounds need.  -1 until asked; a test hook may set it. */
+static int avx512_gpr = -1;
+
+static int
+avx512_gpr_helps (void)
+{
+  int v = __atomic_load_n (&avx512_gpr, __ATOMIC_RELAXED);
+  unsigned int a, b, c, d;
+
+  if (v < 0)
+    {
+      v = 0;
+      /* "AuthenticAMD" and family 0Fh + extended 0Ah = 19h */
+      if (__get_cpuid (0, &a, &b, &c, &d)
+          && b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163
+          && __get_cpuid (1, &a, &b, &c, &d))
+        v = ((a >> 8) & 0xf) == 0xf && ((a >> 20) & 0xff) == 0x0a;
+      __atomic_store_n (&avx512_gpr, v, __ATOMIC_RELAXED);
+    }
+  return v;
+}
+
+/* The AVX-512 tier's 16-block routine: sixteen blocks a group, or
+ * seventeen from 272 blocks where that pays (above). */
+static unsigned int
+salsa20_avx512_blocks16 (uint32_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks,
+                         unsigned int rounds)
+{
+  return (avx512_gpr_helps () ? _gcry_salsa20_amd64_avx512_blocks16_gpr
+                              : _gcry_salsa20_amd64_avx512_blocks16) (state, dst, src,
+                                                                      nblocks, rounds)
+         + GCRY_C_FRAME;
+}
+#endif
+
+/* Test-only: whether the AVX-512 bulk takes groups of 17 (SET < 0: ask;
+ * 0 or 1: force it, returning the previous answer). */
+int
+gcry_salsa20_avx512_gpr (int set)
+{
+#ifdef USE_AMD64
+  int previous = avx512_gpr_helps ();
+
+  if (set >= 0)
+    __atomic_store_n (&avx512_gpr, !!set, __ATOMIC_RELAXED);
+  return previous;
+#else
+  (void)set;
+  return 0;
+#endif
+}
+
+/* The SIMD tiers by implementation id: routines widest first, then the
+ * wide-tail rules, then the tier's HSalsa20.  The blocks left after the
+ * groups, whole and partial, come from one call into a stack buffer when
+ * there are at least two (AVX2: 5-8 eight-wide, 2-4 four-wide in SSE2;
+ * AVX-512: 9-16 from one 16-block call, 2-8 from one 8-block ymm call,
+ * which takes about one portable block's time); a single one is cheaper in
+ * portable code, so no tier has a width-1 routine. */
+static const gcry_stream_tier salsa20_tiers[] = {
+  [SALSA20_IMPL_GENERIC] = { .hcore = NULL },
+#ifdef USE_AMD64
+  [SALSA20_IMPL_SSE2] = {
+    .blocks = { { _gcry_salsa20_amd64_sse2_blocks4, 4 } },
+    .tails = { { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+    .hcore = _gcry_hsalsa20_amd64_sse2 },
+  [SALSA20_IMPL_AVX2] = {
+    .blocks = { { _gcry_salsa20_amd64_avx2_blocks8, 8 } },
+    .tails = { { _gcry_salsa20_amd64_avx2_blocks8, 8, 5 },
+               { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+    .hcore = _gcry_hsalsa20_amd64_avx2 },
+  [SALSA20_IMPL_AVX512] = {
+    .blocks = { { salsa20_avx512_blocks16, 16 },
+                { _gcry_salsa20_amd64_avx512_blocks8, 8 } },
+    .tails = { { salsa20_avx512_blocks16, 16, 9 },
+               { _gcry_salsa20_amd64_avx512_blocks8, 8, 2 } },
+    .hcore = _gcry_hsalsa20_amd64_avx512 },
+#endif
+};
+
+/* Salsa20 for the driver: block counter in words 8-9. */
+static const gcry_stream_cipher salsa20_cipher = {
+  salsa20_tiers, sizeof salsa20_tiers / sizeof salsa20_tiers[0],
+  salsa20_generic_block, hsalsa20_generic, 8
+};
 
 size_t
 gcry_salsa20_ctxsize (void)
@@ -19,12 +112,15 @@ gcry_salsa20_ctxsize (void)
 uint32_t
 gcry_salsa20_impls (void)
 {
-  uint32_t impls = 1u << SALSA20_IMPL_GENERIC;
-#ifdef USE_AMD64
-  impls |= (1u << SALSA20_IMPL_SSE2) | (1u << SALSA20_IMPL_AVX2)
-           | (1u << SALSA20_IMPL_AVX512);
-#endif
-  return impls;
+  return gcry_stream_impls (&salsa20_cipher);
+}
+
+/* Test-only (tests/test_stream_tiers.py): the table keeps the driver's
+ * rules. */
+int
+gcry_salsa20_tiers_check (void)
+{
+  return gcry_stream_check_tiers (&salsa20_cipher);
 }
 
 static int
@@ -60,16 +156,7 @@ static unsigned int
 hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                    unsigned int impl)
 {
-#ifdef USE_AMD64
-  if (impl == SALSA20_IMPL_AVX512)
-    return _gcry_hsalsa20_amd64_avx512 (state, out, rounds);
-  if (impl == SALSA20_IMPL_AVX2)
-    return _gcry_hsalsa20_amd64_avx2 (state, out, rounds);
-  if (impl == SALSA20_IMPL_SSE2)
-    return _gcry_hsalsa20_amd64_sse2 (state, out, rounds);
-#endif
-  (void)impl;
-  return gcry_stream_hcore_portable (hsalsa20_generic, state, out, rounds);
+  return gcry_stream_hcore (&salsa20_cipher, impl, state, out, rounds);
 }
 
 /* Public HSalsa20: 32-byte key and 16-byte input to a 32-byte subkey. */
@@ -206,13 +293,6 @@ get_counter (const salsa20_ctx *ctx)
   return ((uint64_t)ctx->input[9] << 32) | ctx->input[8];
 }
 
-static void
-set_counter (salsa20_ctx *ctx, uint64_t v)
-{
-  ctx->input[8] = (uint32_t)v;
-  ctx->input[9] = (uint32_t)(v >> 32);
-}
-
 /* Whether NEED more blocks would run past block 2^64 - 1 (the stream ends
  * there; it never wraps into reused keystream). */
 int
@@ -221,172 +301,11 @@ salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
   return gcry_stream_past_end (&ctx->pos, need, get_counter (ctx), 64);
 }
 
-/* Generic path: one block of keystream into KS (little-endian bytes). */
-static unsigned int
-keystream_block (salsa20_ctx *ctx, uint8_t ks[SALSA20_BLOCK])
-{
-  uint32_t words[16];
-  unsigned int burn, i;
-
-  burn = salsa20_generic_block (words, ctx->input, ctx->rounds);
-  for (i = 0; i < 16; i++)
-    gcry_store_le32 (ks + 4 * i, words[i]);
-  set_counter (ctx, get_counter (ctx) + 1);
-  return burn + sizeof (words) + GCRY_C_FRAME;
-}
-
-#ifdef USE_AMD64
-/* Whether the AVX-512 bulk takes groups of 17 blocks, one in the integer
- * units (_gcry_salsa20_amd64_avx512_blocks16_gpr): where 512-bit
- * instructions run as two 256-bit halves, the vector rounds leave the
- * integer ALUs idle and the 17th block is free (AMD Zen 4, family 19h, the
- * only family 19h parts with AVX-512: 6% more bytes a cycle measured);
- * where they run whole (Intel), the scalar steps would take ports the
- * vector rounds need.  -1 until asked; a test hook may set it. */
-static int avx512_gpr = -1;
-
-static int
-avx512_gpr_helps (void)
-{
-  int v = __atomic_load_n (&avx512_gpr, __ATOMIC_RELAXED);
-  unsigned int a, b, c, d;
-
-  if (v < 0)
-    {
-      v = 0;
-      /* "AuthenticAMD" and family 0Fh + extended 0Ah = 19h */
-      if (__get_cpuid (0, &a, &b, &c, &d)
-          && b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163
-          && __get_cpuid (1, &a, &b, &c, &d))
-        v = ((a >> 8) & 0xf) == 0xf && ((a >> 20) & 0xff) == 0x0a;
-      __atomic_store_n (&avx512_gpr, v, __ATOMIC_RELAXED);
-    }
-  return v;
-}
-
-/* The AVX-512 bulk routine: sixteen blocks a group, or seventeen from 272
- * blocks where that pays (above). */
-static unsigned int
-salsa20_avx512_blocks16 (uint32_t *state, uint8_t *dst, const uint8_t *src, size_t nblocks,
-                         unsigned int rounds)
-{
-  return (avx512_gpr_helps () ? _gcry_salsa20_amd64_avx512_blocks16_gpr
-                              : _gcry_salsa20_amd64_avx512_blocks16) (state, dst, src,
-                                                                      nblocks, rounds)
-         + GCRY_C_FRAME;
-}
-#endif
-
-/* Test-only: whether the AVX-512 bulk takes groups of 17 (SET < 0: ask;
- * 0 or 1: force it, returning the previous answer). */
-int
-gcry_salsa20_avx512_gpr (int set)
-{
-#ifdef USE_AMD64
-  int previous = avx512_gpr_helps ();
-
-  if (set >= 0)
-    __atomic_store_n (&avx512_gpr, !!set, __ATOMIC_RELAXED);
-  return previous;
-#else
-  (void)set;
-  return 0;
-#endif
-}
-
 GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  uint8_t ks[SALSA20_BLOCK];
-  unsigned int burn = 0;
-  size_t nblocks, tail;
-  int made_blocks = 0;
-
-  /* 1. bytes left over from the previous call's partial block */
-  if (ctx->pos.unused)
-    {
-      size_t take = gcry_stream_take_pad (&ctx->pos, dst, src, n);
-      dst += take;
-      src += take;
-      n -= take;
-    }
-
-  nblocks = n / SALSA20_BLOCK;
-  tail = n % SALSA20_BLOCK;
-  made_blocks = nblocks > 0 || tail > 0;
-
-#ifdef USE_AMD64
-  /* 2. bulk, widest first: groups of sixteen blocks in AVX-512 (zmm; from
-   * 272 blocks on Zen 4 groups of 17, one in integer registers), eight in
-   * AVX2; with SSE2 alone, groups of four */
-  {
-    int avx512 = ctx->impl == SALSA20_IMPL_AVX512;
-    size_t group = avx512 ? 16 : ctx->impl == SALSA20_IMPL_AVX2 ? 8 : 4, bulk;
-    gcry_stream_blocks_fn wide = avx512 ? salsa20_avx512_blocks16
-                                 : ctx->impl == SALSA20_IMPL_AVX2
-                                 ? _gcry_salsa20_amd64_avx2_blocks8
-                                 : _gcry_salsa20_amd64_sse2_blocks4;
-
-    bulk = ctx->impl != SALSA20_IMPL_GENERIC ? nblocks - nblocks % group : 0;
-    if (bulk)
-      {
-        burn = wide (ctx->input, dst, src, bulk, ctx->rounds);
-        dst += bulk * SALSA20_BLOCK;
-        src += bulk * SALSA20_BLOCK;
-        nblocks -= bulk;
-      }
-
-    /* 2b. AVX-512: eight more whole blocks in ymm (AVX512VL) */
-    if (avx512 && nblocks >= 8)
-      {
-        burn = gcry_max_burn (burn, _gcry_salsa20_amd64_avx512_blocks8 (
-          ctx->input, dst, src, 8, ctx->rounds));
-        dst += 8 * SALSA20_BLOCK;
-        src += 8 * SALSA20_BLOCK;
-        nblocks -= 8;
-      }
-
-    /* 3a. SIMD drivers: the last 2 to 8 blocks (whole and partial) from
-     * one call into a stack buffer (gcry_stream_wide_tail): eight-wide in
-     * ymm with AVX-512 (about one portable block's time), eight-wide in
-     * AVX2 from 5 blocks, else four-wide in SSE2; a single block is
-     * cheaper in portable code */
-    if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks + (tail != 0) >= 2)
-      {
-        int eight = avx512
-                    || (ctx->impl == SALSA20_IMPL_AVX2 && nblocks + (tail != 0) >= 5);
-        burn = gcry_max_burn (burn, gcry_stream_wide_tail (
-          avx512 ? _gcry_salsa20_amd64_avx512_blocks8
-          : eight ? _gcry_salsa20_amd64_avx2_blocks8 : _gcry_salsa20_amd64_sse2_blocks4,
-          ctx->input, ctx->input + 8, ctx->rounds, eight ? 8 : 4, &ctx->pos,
-          dst, src, nblocks, tail));
-        nblocks = 0;
-        tail = 0;
-      }
-  }
-#endif
-
-  /* 3. remaining whole blocks, one at a time */
-  for (; nblocks; nblocks--)
-    {
-      burn = gcry_max_burn (burn, keystream_block (ctx, ks));
-      gcry_xor_bytes (dst, src, ks, SALSA20_BLOCK);
-      dst += SALSA20_BLOCK;
-      src += SALSA20_BLOCK;
-    }
-
-  /* 4. partial last block: keep the rest of its keystream in pad */
-  if (tail)
-    {
-      burn = gcry_max_burn (burn, keystream_block (ctx, ctx->pos.pad));
-      gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
-    }
-
-  if (made_blocks && get_counter (ctx) == 0)
-    ctx->pos.exhausted = 1;
-
-  gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
+  return gcry_stream_crypt (&salsa20_cipher, ctx->impl, ctx->input, ctx->rounds, 64,
+                            &ctx->pos, dst, src, n);
 }
 
 int
