@@ -1,8 +1,9 @@
 /* salsa20-amd64-avx512.h - what the AVX-512 Salsa20 routines in transposed
- * form share (salsa20-amd64-avx512.S now; a stitched Salsa20 + IFMA
- * Poly1305 routine later): the counter lanes, the double round (with an
- * optional hook between its steps), the feed-forward, and the transposes
- * that turn word registers back into blocks.  Included once per .S file,
+ * form share (salsa20-amd64-avx512.S, whose groups of 17 run a scalar block
+ * through the hook; a stitched Salsa20 + IFMA Poly1305 routine could run
+ * its MAC parts there the same way): the counter lanes, the double round
+ * (with an optional hook between its steps), the feed-forward, and the
+ * transposes that turn word registers back into blocks.  Included once per .S file,
  * after asm-common-amd64.h; it leaves the assembler in .text.
  *
  * Transposed form: one vector register per state word, dword lane j = block
