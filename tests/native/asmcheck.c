@@ -259,6 +259,23 @@ pattern (uint8_t *p, size_t n, unsigned int a, unsigned int b)
     p[i] = (uint8_t)((i * a + b) & 0xff);
 }
 
+unsigned int
+reach_lengths (const row *r, size_t out[5])
+{
+  size_t w = r->width, reach = r->reach;
+  unsigned int n = 0;
+
+  if (!reach)
+    return 0;
+  if (reach >= w)
+    out[n++] = reach - w;
+  out[n++] = reach;
+  out[n++] = reach + w;
+  out[n++] = reach + 3 * w;
+  out[n++] = 2 * reach + w;
+  return n;
+}
+
 /* ---- the run -------------------------------------------------------- */
 
 static void

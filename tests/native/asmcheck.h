@@ -44,6 +44,10 @@ typedef struct row {
   void *fn;                     /* the routine */
   void *aux;                    /* the kind's partner (setup, setkey) or NULL */
   unsigned int flags;
+  /* blocks kinds: the length (in blocks) from which the routine takes
+   * another path, e.g. larger groups with a frame; the comparisons and the
+   * depth proof add lengths around it.  0: none beyond the usual sweep. */
+  unsigned int reach;
 } row;
 
 /* row.flags */
@@ -143,6 +147,10 @@ void pattern (uint8_t *p, size_t n, unsigned int a, unsigned int b);
 void poly1305_reduce (uint64_t out[3], const uint64_t h[3]);
 void poly1305_tag (uint8_t tag[16], const uint64_t h[3], const uint8_t s[16]);
 void poly1305_clamp (uint64_t r[2], const uint8_t key[16]);
+
+/* The lengths around R's reach (none without one): fills OUT, returns how
+ * many (at most 5). */
+unsigned int reach_lengths (const row *r, size_t out[5]);
 
 /* The depth probe (depth.c): run row R with N units at each stack shift;
  * records the verdicts. */

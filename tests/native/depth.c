@@ -92,9 +92,12 @@ depth_check (check *t, const row *r)
   dbuf.r[0] &= 0x0ffffffc0fffffffULL;
   dbuf.r[1] &= 0x0ffffffc0ffffffcULL;
 
-  for (i = 0; i < k->ndepth; i++)
+  size_t longer[5];
+  unsigned int nlonger = reach_lengths (r, longer);
+
+  for (i = 0; i < k->ndepth + nlonger; i++)
     {
-      size_t n = (size_t)k->depth_mult[i] * r->width;
+      size_t n = i < k->ndepth ? (size_t)k->depth_mult[i] * r->width : longer[i - k->ndepth];
       for (s = 0; s < ARRAY_SIZE (SHIFTS); s++)
         {
           unsigned long reported = 0, measured = 0;

@@ -191,6 +191,16 @@ compare_blocks (check *t, const row *r, const core *c)
       blocks_case (t, r, c, (size_t)k * r->width, ROUNDS[(k + mode) % 3], mode,
                    (placement)((k + mode) % PLACE_COUNT),
                    (placement)((k + 2 * mode + 1) % PLACE_COUNT), mode == 3);
+  /* around the length from which the routine changes path */
+  {
+    size_t longer[5];
+    unsigned int n = reach_lengths (r, longer);
+    for (i = 0; i < n; i++)
+      for (mode = 0; mode < 4; mode++)
+        blocks_case (t, r, c, longer[i], ROUNDS[(i + mode) % 3], mode,
+                     (placement)((i + mode) % PLACE_COUNT),
+                     (placement)((i + 2 * mode + 1) % PLACE_COUNT), mode == 3);
+  }
   /* and random ones */
   for (i = 0; i < 64; i++)
     blocks_case (t, r, c, rnd_below (t, max_multiple (r) + 1) * r->width,

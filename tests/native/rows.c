@@ -5,7 +5,8 @@
  * of (blocks, 16-byte words for NH, units), its kind (the adapter for its
  * signature, kinds_*.c) and the kind's partner (the Poly1305 set-up of a
  * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt, the NH key
- * arrangement a routine takes its key in).  Every row
+ * arrangement a routine takes its key in); ROW_REACH instead for a block
+ * routine that switches path from some length on.  Every row
  * gets the comparisons against the portable C and the published vectors
  * of its kind, and the burn-depth proof.  tests/test_native_check.py fails
  * if a routine in asm/*.S has no row.
@@ -26,10 +27,14 @@ unsigned int asmcheck_mutant_underreports (void);
 #define SSSE3 GCRY_HWF_SSSE3
 #define AVX2 (GCRY_HWF_AVX | GCRY_HWF_AVX2)
 #define AESNI (GCRY_HWF_SSE2 | GCRY_HWF_AESNI)
-#define AVX512F (AVX2 | GCRY_HWF_AVX512F)
-#define AVX512VL (AVX512F | GCRY_HWF_AVX512VL)
+#define F512 GCRY_HWF_AVX512F
+#define VL512 GCRY_HWF_AVX512VL
+#define IFMA GCRY_HWF_AVX512IFMA
 
-#define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0 }
+#define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0, 0 }
+/* a routine that takes another path from REACH blocks on (asmcheck.h) */
+#define ROW_REACH(fn, hwf, width, kind, reach)                                \
+  { #fn, hwf, width, &kind, (void *)fn, NULL, 0, reach }
 
 const row asmcheck_rows[] = {
   /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
@@ -40,17 +45,23 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_amd64_avx2_blocks4, AVX2, 4, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_amd64_avx2_blocks8, AVX2, 8, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_avx2, AVX2, 1, kind_hchacha, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks1, AVX512VL, 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks4, AVX512VL, 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks8, AVX512VL, 8, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks16, AVX512VL, 16, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_avx512, AVX512VL, 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks1, AVX2 | F512 | VL512, 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks4, AVX2 | F512 | VL512, 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks8, AVX2 | F512 | VL512, 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
 
-  /* Salsa20: asm/salsa20-amd64-sse2.S, asm/salsa20-amd64-avx2.S */
+  /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16_gpr runs
+   * groups of 17 from 272 blocks */
   ROW (_gcry_salsa20_amd64_sse2_blocks4, SSE2, 4, kind_salsa20_blocks, NULL),
   ROW (_gcry_hsalsa20_amd64_sse2, SSE2, 1, kind_hsalsa20, NULL),
   ROW (_gcry_salsa20_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_blocks, NULL),
   ROW (_gcry_hsalsa20_amd64_avx2, AVX2, 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks8, F512 | VL512, 8, kind_salsa20_blocks, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks16, F512 | VL512, 16, kind_salsa20_blocks, NULL),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, F512 | VL512, 16, kind_salsa20_blocks,
+             272),
+  ROW (_gcry_hsalsa20_amd64_avx512, F512 | VL512, 1, kind_hsalsa20, NULL),
 
   /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S and the tables'
    * set-up C, ciphers/poly1305/poly1305_amd64_tables.c */
@@ -59,7 +70,7 @@ const row asmcheck_rows[] = {
        _gcry_poly1305_amd64_sse2_setup),
   ROW (_gcry_poly1305_amd64_avx2_blocks, AVX2, 4, kind_poly1305_simd,
        _gcry_poly1305_amd64_avx2_setup),
-  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX512F | GCRY_HWF_AVX512IFMA, 8,
+  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX2 | F512 | IFMA, 8,
        kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
@@ -68,8 +79,8 @@ const row asmcheck_rows[] = {
   ROW (_gcry_nh_amd64_sse2_units, SSE2, 1, kind_nh_units, NULL),
   ROW (_gcry_nh_amd64_avx2, AVX2, 16, kind_nh, NULL),
   ROW (_gcry_nh_amd64_avx2_units, AVX2, 1, kind_nh_units, NULL),
-  ROW (_gcry_nh_amd64_avx512, AVX512F, 16, kind_nh, nh_key_arrange),
-  ROW (_gcry_nh_amd64_avx512_units, AVX512F, 1, kind_nh_units, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512, AVX2 | F512, 16, kind_nh, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512_units, AVX2 | F512, 1, kind_nh_units, nh_key_arrange),
 
   /* AES-256: asm/aes-amd64-aesni.S */
   ROW (_gcry_aes256_amd64_aesni_setkey, AESNI, 1, kind_aes_setkey, NULL),
@@ -85,7 +96,7 @@ const row asmcheck_rows[] = {
 
   /* the check's own test: --mutant runs it, and it must fail */
   { "asmcheck_mutant_underreports", 0, 1, &kind_depth_only,
-    (void *)asmcheck_mutant_underreports, NULL, ROW_MUTANT },
+    (void *)asmcheck_mutant_underreports, NULL, ROW_MUTANT, 0 },
 };
 
 const size_t asmcheck_nrows = ARRAY_SIZE (asmcheck_rows);
