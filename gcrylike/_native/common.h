@@ -78,6 +78,32 @@ gcry_store_le32 (uint8_t *p, uint32_t v)
   p[3] = (uint8_t)(v >> 24);
 }
 
+/* 64-bit little-endian values, moved whole on a little-endian host: built
+ * from byte stores, a value read back at once by a wider load (a tag or a
+ * hash the next step adds) waits for the store buffer to drain. */
+static inline uint64_t
+gcry_load_le64 (const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy (&v, p, sizeof v);
+  return v;
+#else
+  return (uint64_t)gcry_load_le32 (p) | (uint64_t)gcry_load_le32 (p + 4) << 32;
+#endif
+}
+
+static inline void
+gcry_store_le64 (uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy (p, &v, sizeof v);
+#else
+  gcry_store_le32 (p, (uint32_t)v);
+  gcry_store_le32 (p + 4, (uint32_t)(v >> 32));
+#endif
+}
+
 static inline uint32_t
 gcry_rol32 (uint32_t v, unsigned int c)
 {
