@@ -48,15 +48,6 @@ size_t gcry_stack_residue_after(gcry_crypt_fn fn, void *ctx, uint8_t *dst,
 """
 
 
-
-def asm_depth_cdef(key: str) -> str:
-    """The declaration of a module's test hook gcry_KEY_asm_depth (assembly
-    routine WHICH's name, reported and measured burn depth; defined by
-    GCRY_ASM_DEPTH_HOOK in its ciphers/*/*_depth.c)."""
-    return (f"int gcry_{key}_asm_depth(unsigned int which, unsigned int shift, "
-            "const char **name, unsigned int *reported, size_t *measured);\n")
-
-
 _decision: tuple[bool, str] | None = None
 
 

@@ -365,8 +365,12 @@ def test_implementations_listing(variant):
                                             f"adiantum-{variant}-generic")
     for i in by_name.values():
         assert ("aesni" in i.features) == i.driver.endswith("-aesni"), i.driver
-        # the AVX-512 tier: the AVX-512 NH beside the AVX2 ChaCha and Poly1305
+        # the AVX-512 tier: the AVX-512 XChaCha and NH beside the AVX2 Poly1305
         assert ("avx512f" in i.features) == ("-avx512" in i.driver), i.driver
+        assert ("avx512vl" in i.features) == ("-avx512" in i.driver), i.driver
+        assert "avx512ifma" not in i.features, i.driver
+        # SSSE3 is the SSSE3/AVX2 ChaCha's need; the AVX-512 ChaCha has none
+        assert ("ssse3" in i.features) == ("-sse2" in i.driver or "-avx2" in i.driver), i.driver
         assert ("avx2" in i.features) == ("-avx2" in i.driver or "-avx512" in i.driver), i.driver
 
 
@@ -420,15 +424,32 @@ def _check_chosen(variant: str, expected: str) -> None:
         assert a.info.driver == expected
 
 
+@pytest.mark.parametrize("feature", ["avx512f", "avx512vl"])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_deny_avx512f_chooses_avx2(variant, hwf_deny):
+def test_deny_avx512_chooses_avx2(variant, feature, hwf_deny):
+    """Without AVX512F (NH, ChaCha) or AVX512VL (the AVX-512 ChaCha's ymm and
+    xmm routines) the AVX-512 tier steps back to the AVX2 one."""
     skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx512",
                           f"adiantum-{variant}-amd64-avx2")
     previous = hwf_deny(())
-    hwf_deny(previous | {"avx512f"})
+    hwf_deny(previous | {feature})
     aesni = "aesni" in gcrylike.hw_features()
     _check_chosen(variant, f"adiantum-{variant}-amd64-avx2" + ("-aesni" if aesni else ""))
     for tier in ("amd64-avx512", "amd64-avx512-aesni"):
+        with refused(gcrylike.NotSupported):
+            gcrylike.tweakable_open(SPEC_NAME[variant], impl=f"adiantum-{variant}-{tier}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deny_ssse3_keeps_avx512(variant, hwf_deny):
+    """The AVX-512 tier runs the AVX-512 XChaCha, which needs no SSSE3:
+    denying SSSE3 alone leaves it chosen (and the SSSE3 and AVX2 tiers out)."""
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx512")
+    previous = hwf_deny(())
+    hwf_deny(previous | {"ssse3"})
+    aesni = "aesni" in gcrylike.hw_features()
+    _check_chosen(variant, f"adiantum-{variant}-amd64-avx512" + ("-aesni" if aesni else ""))
+    for tier in ("amd64-avx2", "amd64-sse2"):
         with refused(gcrylike.NotSupported):
             gcrylike.tweakable_open(SPEC_NAME[variant], impl=f"adiantum-{variant}-{tier}")
 
@@ -500,11 +521,12 @@ def test_vectors(adi):
 # ---------------------------------------------------------------------------
 
 CHACHA_PARTS = {"generic": frozenset(), "ssse3": frozenset({"ssse3"}),
-                "avx2": frozenset({"ssse3", "avx2"})}
+                "avx2": frozenset({"ssse3", "avx2"}),
+                "avx512": frozenset({"avx2", "avx512f", "avx512vl"})}
 NH_PARTS = {"generic": frozenset(), "sse2": frozenset({"sse2"}), "avx2": frozenset({"avx2"}),
             "avx512": frozenset({"avx512f", "avx2"})}
 POLY_PARTS = {"generic64": frozenset(), "generic32": frozenset(), "sse2": frozenset({"sse2"}),
-              "avx2": frozenset({"avx2"})}
+              "avx2": frozenset({"avx2"}), "ifma": frozenset({"avx2", "avx512f", "avx512ifma"})}
 AES_PARTS = {"generic": frozenset(), "aesni": frozenset({"aesni", "sse2"})}
 COMBINATIONS = list(itertools.product(CHACHA_PARTS, NH_PARTS, POLY_PARTS, AES_PARTS))
 

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
+from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -13,8 +13,8 @@ int gcry_aes256_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",
-    CDEF + asm_depth_cdef("aes") + TEST_HOOKS_CDEF,
-    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c", "ciphers/aes/aes_depth.c"],
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["aes-amd64-aesni.S"],
     includes='#include "aes_glue.h"',
 )

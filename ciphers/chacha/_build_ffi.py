@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import CHACHA_ASM, CHACHA_C, TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
+from gcrylike_build import CHACHA_ASM, CHACHA_C, TEST_HOOKS_CDEF, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -20,8 +20,8 @@ int gcry_chacha_driver_check(void);
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",
-    CDEF + asm_depth_cdef("chacha") + TEST_HOOKS_CDEF,
-    [*CHACHA_C, "ciphers/chacha/chacha_depth.c", "ciphers/chacha/chacha_driver_check.c"],
+    CDEF + TEST_HOOKS_CDEF,
+    [*CHACHA_C, "ciphers/chacha/chacha_driver_check.c"],
     asm_sources=CHACHA_ASM,
     includes='#include "chacha.h"',
 )

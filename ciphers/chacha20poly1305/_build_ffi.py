@@ -12,7 +12,6 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -42,8 +41,8 @@ uint64_t gcry_aead_stitched_groups(const void *ctx);
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha20poly1305._aead",
-    CDEF + asm_depth_cdef("aead") + TEST_HOOKS_CDEF,
-    ["ciphers/chacha20poly1305/aead_glue.c", "ciphers/chacha20poly1305/aead_depth.c",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/chacha20poly1305/aead_glue.c",
      *CHACHA_C,
      *POLY1305_C],
     asm_sources=[*CHACHA_ASM,

@@ -5,7 +5,6 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -25,9 +24,8 @@ int gcry_nh_test(unsigned int impl, const uint8_t *key, const uint8_t *msg, size
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.nhpoly1305._nhpoly1305",
-    CDEF + asm_depth_cdef("nhpoly1305") + TEST_HOOKS_CDEF,
-    ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
-     "ciphers/nhpoly1305/nhpoly1305_depth.c", *POLY1305_C],
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c", *POLY1305_C],
     asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
                  *POLY1305_ASM],
     amd64_c_sources=POLY1305_AMD64_C,

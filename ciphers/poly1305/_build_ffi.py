@@ -5,7 +5,6 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -23,8 +22,8 @@ int gcry_poly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.poly1305._poly1305",
-    CDEF + asm_depth_cdef("poly1305") + TEST_HOOKS_CDEF,
-    [*POLY1305_C, "ciphers/poly1305/poly1305_depth.c"],
+    CDEF + TEST_HOOKS_CDEF,
+    POLY1305_C,
     asm_sources=POLY1305_ASM,
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "poly1305.h"',

@@ -10,7 +10,6 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -33,11 +32,12 @@ uint64_t gcry_secretbox_stitched_groups(const void *ctx);
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.secretbox._secretbox",
-    CDEF + asm_depth_cdef("secretbox") + TEST_HOOKS_CDEF,
-    ["ciphers/secretbox/secretbox_glue.c", "ciphers/secretbox/secretbox_depth.c",
+    CDEF + TEST_HOOKS_CDEF,
+    ["ciphers/secretbox/secretbox_glue.c",
      "ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      *POLY1305_C],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
+                 "salsa20-amd64-avx512.S",
                  *POLY1305_ASM,
                  "salsa20-poly1305-amd64-avx2.S"],
     amd64_c_sources=POLY1305_AMD64_C,

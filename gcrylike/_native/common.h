@@ -78,6 +78,32 @@ gcry_store_le32 (uint8_t *p, uint32_t v)
   p[3] = (uint8_t)(v >> 24);
 }
 
+/* 64-bit little-endian values, moved whole on a little-endian host: built
+ * from byte stores, a value read back at once by a wider load (a tag or a
+ * hash the next step adds) waits for the store buffer to drain. */
+static inline uint64_t
+gcry_load_le64 (const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy (&v, p, sizeof v);
+  return v;
+#else
+  return (uint64_t)gcry_load_le32 (p) | (uint64_t)gcry_load_le32 (p + 4) << 32;
+#endif
+}
+
+static inline void
+gcry_store_le64 (uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy (p, &v, sizeof v);
+#else
+  gcry_store_le32 (p, (uint32_t)v);
+  gcry_store_le32 (p + 4, (uint32_t)(v >> 32));
+#endif
+}
+
 static inline uint32_t
 gcry_rol32 (uint32_t v, unsigned int c)
 {
@@ -120,69 +146,5 @@ size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
                                  const uint8_t *src, size_t n,
                                  const uint32_t *needles, size_t nneedles,
                                  size_t depth, int *rc);
-
-/* Test-only (tests/test_asm_depth.py): check an assembly routine's own
- * burn depth against the stack it really wrote.  A thunk calls one routine
- * on the buffers of a gcry_depth_args and returns what the routine returned;
- * each cipher module with assembly lists its routines in a gcry_depth_case
- * table and passes it to gcry_asm_depth (burn.c), which runs case WHICH
- * with SHIFT (0 or 16) more bytes of stack, or with REPORTED NULL only
- * names it. */
-typedef struct {
-  uint32_t state[16] GCRY_ALIGNED(64); /* cipher state */
-  uint64_t h[3];                       /* Poly1305 accumulator */
-  uint64_t r[2];                       /* Poly1305 r */
-  uint8_t table[512] GCRY_ALIGNED(64); /* Poly1305 SIMD powers */
-  uint8_t key[1088] GCRY_ALIGNED(64);  /* NH key, AES-NI key schedule */
-  uint8_t src[2048] GCRY_ALIGNED(64);
-  uint8_t dst[2048] GCRY_ALIGNED(64);
-} gcry_depth_args;
-typedef unsigned int (*gcry_depth_thunk) (gcry_depth_args *a);
-typedef struct {
-  const char *name;                    /* the routine's symbol */
-  gcry_depth_thunk thunk;
-} gcry_depth_case;
-int gcry_asm_depth (const gcry_depth_case *cases, size_t ncases, unsigned int which,
-                    unsigned int shift, const char **name, unsigned int *reported,
-                    size_t *measured);
-
-/* A thunk FN that runs CALL, an expression on the gcry_depth_args A, and
- * returns its result through an empty asm, so that the call cannot become
- * a tail call (gcry_asm_depth finds the routine's entry stack pointer by
- * its return address into the thunk). */
-static inline unsigned int
-gcry_depth_result (unsigned int depth)
-{
-  __asm__ volatile ("" : "+r"(depth));
-  return depth;
-}
-#define GCRY_DEPTH_THUNK(fn, call)                                          \
-  static GCRY_NOINLINE unsigned int fn (gcry_depth_args *a)                \
-  {                                                                        \
-    return gcry_depth_result (call);                                       \
-  }
-
-/* A module's test hook FN (tests/test_asm_depth.py): routine WHICH of the
- * module's gcry_depth_case table ``cases``, its name, and unless REPORTED
- * is NULL its reported and measured depth, run SHIFT bytes deeper (0 or
- * 16); GCRY_ERR_INV_ARG past the last, NOT_SUPPORTED without assembly. */
-#define GCRY_ASM_DEPTH_HOOK_ARGS                                           \
-  (unsigned int which, unsigned int shift, const char **name,              \
-   unsigned int *reported, size_t *measured)
-#ifdef USE_AMD64
-# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
-  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
-  {                                                                        \
-    return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which,   \
-                           shift, name, reported, measured);               \
-  }
-#else
-# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
-  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
-  {                                                                        \
-    (void)which, (void)shift, (void)name, (void)reported, (void)measured;  \
-    return GCRY_ERR_NOT_SUPPORTED;                                         \
-  }
-#endif
 
 #endif /* GCRYLIKE_COMMON_H */
