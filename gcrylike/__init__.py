@@ -42,7 +42,7 @@ from ._errors import (
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
-from ._secretbox import SecretBox
+from ._secretbox import EncryptedMessage, SecretBox
 from ._spec import (
     AeadSpec,
     BlockCipherSpec,
@@ -53,6 +53,7 @@ from ._spec import (
     TweakableCipherSpec,
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
+from ._typing import BytesLike, Encoder
 from .selftests.runner import Report as SelftestReport
 
 __version__ = "0.1.0"
@@ -79,7 +80,8 @@ def set_hwf_deny(names: str | Iterable[str]) -> frozenset[str]:
     return _hwf.set_deny(names)
 
 
-def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+def hchacha(key: BytesLike, data: BytesLike, *, rounds: int = 20,
+            impl: str | None = None) -> bytes:
     """HChaCha20 (or HChaCha with ``rounds``): a 32-byte key and a 16-byte
     input to a 32-byte subkey (draft-irtf-cfrg-xchacha, section 2.2), on
     the implementation XChaCha would use here, or on driver ``impl``
@@ -89,7 +91,8 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     return _hchacha(key, data, rounds=rounds, impl=impl)
 
 
-def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+def hsalsa20(key: BytesLike, data: BytesLike, *, rounds: int = 20,
+             impl: str | None = None) -> bytes:
     """HSalsa20 (or HSalsa20 with ``rounds``): a 32-byte key and a 16-byte
     input to a 32-byte subkey (Bernstein, "Extending the Salsa20 nonce"), on
     the implementation XSalsa20 would use here, or on driver ``impl`` (an
@@ -120,5 +123,5 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
-    "SecretBox", "SecretBoxSpec", "hsalsa20",
+    "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
 ]

@@ -494,7 +494,7 @@ def test_deny_everything_chooses_generic(variant, hwf_deny):
 @EVERY_DRIVER
 def test_selftest_passed_after_use(adi):
     with adi.keyed(bytes(32)) as h:
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     status = {i.driver: i.selftest for i in gcrylike.implementations(adi.algo)}
     assert status[adi.name] == "passed"
 
@@ -649,8 +649,13 @@ def test_every_short_length_and_tweak_length(adi):
             outs.add(ct)
             assert h.decrypt(ct, tweak) == pt
         assert len(outs) == MAX_TWEAK + 1, "zero tweaks of different lengths collide"
-        # the default tweak is the empty one
-        assert h.encrypt(pt) == h.encrypt(pt, b"") == adi.ref(key, b"", pt)
+        # there is no default tweak: forgetting it would encrypt every sector alike
+        assert h.encrypt(pt, b"") == adi.ref(key, b"", pt)
+        for call in (h.encrypt, h.decrypt):
+            with pytest.raises(TypeError, match="tweak"):
+                call(pt)
+            with pytest.raises(TypeError, match="tweak"):
+                call(bytearray(pt), out=bytearray(len(pt)))
 
 
 @EVERY_DRIVER
@@ -965,11 +970,11 @@ def test_bad_key_length(adi, keylen):
     key, pt = rng.randbytes(32), rng.randbytes(64)
     with adi.open() as h:
         check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
-                             lambda: h.encrypt(pt))
+                             lambda: h.encrypt(pt, b""))
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
             h.setkey(rng.randbytes(keylen))
-        assert h.encrypt(pt) == adi.ref(key, b"", pt)  # the old key stays
+        assert h.encrypt(pt, b"") == adi.ref(key, b"", pt)  # the old key stays
     with refused(gcrylike.InvalidKeyLength):
         adi.adiantum(bytes(keylen))
 
@@ -1020,7 +1025,7 @@ def test_wrong_types(adi, bad):
     rng = rng_for("wrong-types")
     key, tweak, pt = rng.randbytes(32), rng.randbytes(8), rng.randbytes(48)
     with adi.open() as h:
-        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt))
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt, b""))
         h.setkey(key)
         for call in (h.encrypt, h.decrypt):
             with refused(gcrylike.InvalidType):
@@ -1039,8 +1044,8 @@ def test_wrong_types(adi, bad):
 def test_missing_key(adi):
     with adi.open() as h:
         buf = bytearray(64)
-        for call in (lambda: h.encrypt(bytes(16)), lambda: h.decrypt(bytes(16), b"t"),
-                     lambda: h.encrypt(buf, out=buf), lambda: h.encrypt(b""),
+        for call in (lambda: h.encrypt(bytes(16), b"t"), lambda: h.decrypt(bytes(16), b"t"),
+                     lambda: h.encrypt(buf, b"t", out=buf), lambda: h.encrypt(b"", b"t"),
                      lambda: h.encrypt_sectors(buf, 0, 16), lambda: h.decrypt_sectors(buf, 0, 32)):
             with refused(gcrylike.MissingKey):
                 call()
@@ -1051,12 +1056,12 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
     buf = bytearray(64)
     calls = {
         "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
-        "encrypt": lambda: h.encrypt(bytes(16)),
+        "encrypt": lambda: h.encrypt(bytes(16), b"t"),
         "encrypt-tweak": lambda: h.encrypt(bytes(16), bytes(32)),
         "decrypt": lambda: h.decrypt(bytes(32), b"x"),
-        "in-place": lambda: h.encrypt(buf, out=buf),
+        "in-place": lambda: h.encrypt(buf, b"t", out=buf),
         "bytearray": lambda: h.decrypt(bytearray(16), bytearray(3)),
-        "too-short": lambda: h.encrypt(bytes(3)),
+        "too-short": lambda: h.encrypt(bytes(3), b"t"),
         "encrypt_sectors": lambda: h.encrypt_sectors(buf, 0, 16),
         "decrypt_sectors": lambda: h.decrypt_sectors(buf, 0, 32),
     }
@@ -1068,7 +1073,7 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
 def test_closed_handle(adi):
     key = rng_for("closed").randbytes(32)
     for h in (adi.keyed(key), adi.adiantum(key)):
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
         h.close()
         _assert_closed(h, key)
         h.close()  # idempotent
@@ -1077,11 +1082,11 @@ def test_closed_handle(adi):
 @EVERY_DRIVER
 def test_context_manager_closes(adi):
     with adi.keyed(bytes(32)) as h:
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     with refused(gcrylike.HandleClosed):
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     with pytest.raises(KeyError):
         with adi.adiantum(bytes(32)) as a:
             raise KeyError("boom")
     with refused(gcrylike.HandleClosed):
-        a.encrypt(bytes(16))
+        a.encrypt(bytes(16), b"t")
