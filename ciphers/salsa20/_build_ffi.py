@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
+from gcrylike_build import asm_depth_cdef, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -16,7 +16,7 @@ int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t i
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
-    CDEF + asm_depth_cdef("salsa20") + TEST_HOOKS_CDEF,
+    CDEF + asm_depth_cdef("salsa20"),
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      "ciphers/salsa20/salsa20_depth.c"],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],
