@@ -5,8 +5,9 @@ Not a package and not installed: setup.py puts this folder on ``sys.path``.
 One place decides ``USE_AMD64`` (libgcrypt's switch): assembly is built only
 for a 64-bit x86-64 Linux/ELF target whose compiler assembles a probe ``.S``
 using AVX2 and the directives our files need, and never when
-``GCRYLIKE_NO_ASM`` is set.  The decision is written to a stamp file that
-every extension lists in ``depends``, so switching it rebuilds them.
+``GCRYLIKE_NO_ASM`` is set.  The decision (and GCRYLIKE_EXTRA_CFLAGS) is
+written to a stamp file that every extension lists in ``depends``, so
+switching either rebuilds them.
 
 ``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
 extension's compile and link flags: the ``sanitize`` tox env builds with
@@ -104,9 +105,10 @@ def extra_cflags() -> list[str]:
 
 
 def _write_stamp(flag: bool) -> None:
-    """Rewrite the stamp only when the decision changes (forces a rebuild)."""
+    """Rewrite the stamp only when the decision or the extra flags change
+    (forces a rebuild)."""
     path = os.path.join(ROOT, STAMP)
-    text = f"USE_AMD64={int(flag)}\n"
+    text = f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
     try:
         with open(path) as f:
             if f.read() == text:

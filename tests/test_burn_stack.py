@@ -95,7 +95,13 @@ def probe(key: str, entry: str, ctx, data: bytes, needles: set[int],
           burn: bool) -> tuple[int, bytes]:
     """Run ``entry(ctx, dst, data, len(data))`` with stack burning on or
     off; how many ``needles`` it left on the stack below its frame, and what
-    it wrote.  ``key`` names the module (testhooks.copy)."""
+    it wrote.  ``key`` names the module (testhooks.copy).
+
+    Not under AddressSanitizer: the burn depths are sized for the frames of
+    the real build, and ASan's redzones, its other inlining and its memset
+    interceptor change what a call leaves below it, both ways."""
+    if testhooks.sanitized():
+        pytest.skip("stack residue is measured on the uninstrumented build (py, noasm envs)")
     mod = testhooks.copy(key)
     ffi, lib = mod.ffi, mod.lib
     c_needles = ffi.new("uint32_t[]", sorted(needles))

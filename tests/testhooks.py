@@ -16,6 +16,7 @@ The cache lives under ``GCRYLIKE_TESTHOOKS_DIR`` or the system temp dir.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import functools
 import hashlib
@@ -124,6 +125,11 @@ def copy(key: str, ct: bool = False) -> types.ModuleType:
                 raise RuntimeError(f"test copy of {key} differs from the installed module: "
                                    f"{name}() is {ours}, installed {theirs}")
     return mod
+
+
+def sanitized() -> bool:
+    """Whether this process runs with AddressSanitizer (the sanitize env)."""
+    return hasattr(ctypes.CDLL(None), "__asan_init")
 
 
 def crypt_entry(mod: types.ModuleType, name: str):
