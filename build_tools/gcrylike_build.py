@@ -4,7 +4,7 @@ Not a package and not installed: setup.py puts this folder on ``sys.path``.
 
 One place decides ``USE_AMD64`` (libgcrypt's switch): assembly is built only
 for a 64-bit x86-64 Linux/ELF target whose compiler assembles a probe ``.S``
-using AVX2 and the directives our files need, and never when
+using AVX2, AVX512-IFMA and the directives our files need, and never when
 ``GCRYLIKE_NO_ASM`` is set.  The decision (and GCRYLIKE_EXTRA_CFLAGS) is
 written to a stamp file that every extension lists in ``depends``, so
 switching either rebuilds them.
@@ -35,6 +35,7 @@ _PROBE = r"""
 #include "asm-common-amd64.h"
 GCRY_FUNC_BEGIN(gcrylike_probe)
 	vpaddd %ymm0, %ymm1, %ymm2
+	vpmadd52luq %zmm16, %zmm17, %zmm18
 	vzeroupper
 	xorl %eax, %eax
 	ret
@@ -120,11 +121,17 @@ def _write_stamp(flag: bool) -> None:
         f.write(text)
 
 
+#: ChaCha as every module that uses it links it: the glue and the portable
+#: core, and on amd64 the SSSE3/AVX2/AVX-512 routines its dispatch calls.
+CHACHA_C = ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"]
+CHACHA_ASM = ["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S", "chacha-amd64-avx512.S"]
+
 #: Poly1305 as every module with a MAC links it: the glue and the portable
-#: code, and on amd64 the SSE2/AVX2 routines, their scalar part and the C
+#: code, and on amd64 the SSE2/AVX2/AVX512-IFMA routines, their scalar part and the C
 #: that fills their tables.
 POLY1305_C = ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"]
-POLY1305_ASM = ["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S", "poly1305-amd64-scalar.S"]
+POLY1305_ASM = ["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S", "poly1305-amd64-avx512.S",
+                "poly1305-amd64-scalar.S"]
 POLY1305_AMD64_C = ["ciphers/poly1305/poly1305_amd64_tables.c"]
 
 

@@ -1,4 +1,4 @@
-"""The ``gcrylike`` command: list, selftest, config, bench."""
+"""The gcrylike command: list, selftest, config, bench."""
 
 from __future__ import annotations
 
@@ -9,24 +9,35 @@ import sys
 import gcrylike
 
 from . import _registry
+from ._bench import BenchError, run_bench
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    for spec in _registry.all_specs():
+    specs = list(_registry.all_specs())
+    infos = {spec.name: list(gcrylike.implementations(spec.name)) for spec in specs}
+    every = [info for found in infos.values() for info in found]
+    driver_w = max((len(i.driver) for i in every), default=0)
+    feats_w = max((len(_features(i)) for i in every), default=0)
+    for spec in specs:
         try:
             chosen = _registry.choose(spec).driver
         except gcrylike.GcryError as exc:
             chosen = f"none ({exc})"
         aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
-        print(f"{spec.name} [{spec.kind}, id {spec.algo}]{aliases}: {_sizes(spec)}; "
-              f"using {chosen}")
-        for info in gcrylike.implementations(spec.name):
-            feats = ",".join(sorted(info.features)) or "-"
+        lines = [f"{spec.name} [{spec.kind}, id {spec.algo}]{aliases}: {_sizes(spec)}; "
+                 f"using {chosen}"]
+        for info in infos[spec.name]:
             state = "available" if info.available else f"unavailable: {info.reason}"
             mark = "*" if info.driver == chosen else " "
-            print(f"  {mark} {info.driver:<28} prio {info.priority:>4}  needs {feats:<18}"
-                  f" {state}; selftest {info.selftest}")
+            lines.append(f"  {mark} {info.driver:<{driver_w}}  prio {info.priority:>4}  "
+                         f"needs {_features(info):<{feats_w}}  {state}; "
+                         f"selftest {info.selftest}")
+        print("\n".join(lines))
     return 0
+
+
+def _features(info: gcrylike.ImplementationInfo) -> str:
+    return ",".join(sorted(info.features)) or "-"
 
 
 def _sizes(spec) -> str:
@@ -44,10 +55,13 @@ def _sizes(spec) -> str:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
+    reports = gcrylike.selftest()
+    algo_w = max((len(r.algorithm) for r in reports), default=0)
+    driver_w = max((len(r.driver) for r in reports), default=0)
     failed = 0
-    for rep in gcrylike.selftest():
+    for rep in reports:
         extra = f" ({rep.reason})" if rep.reason else ""
-        print(f"{rep.algorithm:<14} {rep.driver:<30} {rep.status}{extra}")
+        print(f"{rep.algorithm:<{algo_w}}  {rep.driver:<{driver_w}}  {rep.status}{extra}")
         failed += rep.status == "failed"
     print("selftest: " + ("FAILED" if failed else "all passed"))
     return 1 if failed else 0
@@ -59,35 +73,45 @@ def _cmd_config(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from ._bench import run_bench
-
     return run_bench(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gcrylike", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="gcrylike", description=__doc__,
+        epilog="gcrylike COMMAND --help describes each command's options.")
+    p.add_argument("--version", action="version", version=f"gcrylike {gcrylike.__version__}")
     p.add_argument("--hwf-deny", metavar="FEATURES",
                    help="deny hardware features (comma list, or 'all') for this run")
-    sub = p.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="algorithms, implementations and the one chosen here")
-    sub.add_parser("selftest", help="run every self-test on every runnable implementation")
-    sub.add_parser("config", help="build switches, CPU features, choices")
-    b = sub.add_parser("bench", help="bench-slope throughput per implementation")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, text in _COMMANDS.items():
+        sub.add_parser(name, help=text, description=text)
     from ._bench import add_arguments
 
-    add_arguments(b)
+    add_arguments(sub.choices["bench"])
     return p
+
+
+_COMMANDS = {
+    "list": "algorithms, implementations and the one chosen here",
+    "selftest": "run every self-test on every runnable implementation",
+    "config": "build switches, CPU features, choices",
+    "bench": "bench-slope throughput per implementation (or tcrypt lines), "
+             "optionally against peer libraries, as a table, JSON, CSV or a plot",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # the command as typed, for the bench's reports
+    args.argv = ["gcrylike", *(sys.argv[1:] if argv is None else argv)]
     try:
         if args.hwf_deny:
             gcrylike.set_hwf_deny(args.hwf_deny)
         handler = {"list": _cmd_list, "selftest": _cmd_selftest,
                    "config": _cmd_config, "bench": _cmd_bench}[args.command]
         return handler(args)
-    except gcrylike.GcryError as exc:
+    except (gcrylike.GcryError, BenchError) as exc:
         print(f"gcrylike: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `gcrylike list | head`: stop quietly

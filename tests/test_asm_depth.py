@@ -15,11 +15,13 @@ so there is no slack for the thunk's frame: ``measured <= reported``.
 Every routine is run twice, from entry stack pointers 16 bytes apart, so the
 AVX2 frames aligned down to 32 bytes are seen at both of their depths.  The
 Poly1305 SIMD routines also run with the most blocks they take without a
-frame (case names ending in ``/n``).
+frame, and the AVX-512 ChaCha blocks16 with one group of 16 besides two
+(case names ending in ``/n``).
 
-All 23 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 31 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
-the two- and four-block AVX2 ChaCha) must measure 0.
+the two- and four-block AVX2 ChaCha, the AVX-512 ChaCha but for blocks16
+from 32 blocks) must measure 0.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ SHIFTS = (0, 16)            # bytes of extra stack before the run
 # (hook's module key, Python module, the cases of its table in order)
 MODULES = [
     ("chacha", "gcrylike.ciphers.chacha", [
+        "_gcry_chacha_amd64_avx512_blocks16",
+        "_gcry_chacha_amd64_avx512_blocks16/16",
+        "_gcry_chacha_amd64_avx512_blocks8",
+        "_gcry_chacha_amd64_avx512_blocks4",
+        "_gcry_chacha_amd64_avx512_blocks1",
+        "_gcry_hchacha_amd64_avx512",
         "_gcry_chacha_amd64_avx2_blocks8",
         "_gcry_chacha_amd64_avx2_blocks4",
         "_gcry_chacha_amd64_avx2_blocks2",
@@ -56,6 +64,8 @@ MODULES = [
         "_gcry_hsalsa20_amd64_sse2",
     ]),
     ("poly1305", "gcrylike.ciphers.poly1305", [
+        "_gcry_poly1305_amd64_avx512ifma_blocks",
+        "_gcry_poly1305_amd64_avx512ifma_blocks/8",
         "_gcry_poly1305_amd64_avx2_blocks",
         "_gcry_poly1305_amd64_avx2_blocks/16",
         "_gcry_poly1305_amd64_sse2_blocks",
@@ -63,6 +73,8 @@ MODULES = [
         "_gcry_poly1305_amd64_scalar_blocks",
     ]),
     ("nhpoly1305", "gcrylike.ciphers.nhpoly1305", [
+        "_gcry_nh_amd64_avx512",
+        "_gcry_nh_amd64_avx512_units",
         "_gcry_nh_amd64_avx2",
         "_gcry_nh_amd64_avx2_units",
         "_gcry_nh_amd64_sse2",
@@ -82,12 +94,16 @@ MODULES = [
 ]
 
 
-def needed_feature(routine: str) -> str | None:
-    """The CPU feature a routine needs beyond baseline x86-64 (SSE2)."""
-    for feature in ("avx2", "ssse3", "aesni"):
-        if f"_{feature}" in routine:
-            return feature
-    return None
+def needed_features(routine: str) -> frozenset[str]:
+    """The CPU features a routine needs beyond baseline x86-64 (SSE2): the
+    AVX-512 ChaCha also uses AVX512VL, NH's AVX-512 only AVX512F."""
+    if "chacha_amd64_avx512" in routine:
+        return frozenset({"avx512f", "avx512vl"})
+    for marker, feature in (("_avx512ifma", "avx512ifma"), ("_avx512", "avx512f"),
+                            ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):
+        if marker in routine:
+            return frozenset({feature})
+    return frozenset()
 
 
 def hook(key: str, module: str):
@@ -152,9 +168,9 @@ def _cases():
 def test_routine_reports_its_depth(key, module, which, routine, shift):
     if case_names(key, module) is None:
         pytest.skip("built without assembly")
-    feature = needed_feature(routine)
-    if feature and feature not in gcrylike.hw_features():
-        pytest.skip(f"needs {feature}, which this CPU lacks or is denied")
+    lacking = needed_features(routine) - gcrylike.hw_features()
+    if lacking:
+        pytest.skip(f"needs {', '.join(sorted(lacking))}, which this CPU lacks or denies")
     name, reported, measured = depth(key, module, which, shift)
     assert name == routine
     assert measured != NOT_FOUND, "the routine's entry stack pointer was not found"

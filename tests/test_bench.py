@@ -6,13 +6,19 @@ that the peers compute the same thing we do.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import struct
+import sys
+from xml.etree import ElementTree
 
 import pytest
 
 import gcrylike
-from gcrylike import _bench, _peers
+from gcrylike._bench import cpuclock, options, ours, targets, tcrypt, timing
+from gcrylike._bench import peers as _peers
+from gcrylike._bench.fit import fit_slope
 from gcrylike._cli import main
 
 KEY = bytes(range(0x80, 0xA0))
@@ -71,7 +77,7 @@ def _assert_spec_table(out: str, spec) -> None:
 def test_fit_recovers_exact_line():
     xs = [1024 * k for k in range(1, 17)]
     ys = [1234.5 + 0.731 * x for x in xs]
-    fit = _bench.fit_slope(xs, ys)
+    fit = fit_slope(xs, ys)
     assert fit.slope == pytest.approx(0.731, rel=1e-12)
     assert fit.intercept == pytest.approx(1234.5, rel=1e-9)
     assert fit.r2 == pytest.approx(1.0)
@@ -81,16 +87,16 @@ def test_fit_recovers_noisy_line():
     rng = random.Random(20240501)
     xs = [1024 * k for k in range(1, 17) for _ in range(5)]
     ys = [600.0 + 2.5 * x + rng.gauss(0, 50) for x in xs]
-    fit = _bench.fit_slope(xs, ys)
+    fit = fit_slope(xs, ys)
     assert fit.slope == pytest.approx(2.5, rel=0.01)
     assert fit.intercept == pytest.approx(600.0, abs=60)
     assert 0.99 < fit.r2 < 1.0
 
 
 def test_fit_flat_and_negative_intercept():
-    fit = _bench.fit_slope([1, 2, 3], [5.0, 5.0, 5.0])
+    fit = fit_slope([1, 2, 3], [5.0, 5.0, 5.0])
     assert (fit.slope, fit.intercept, fit.r2) == (0.0, 5.0, 1.0)
-    fit = _bench.fit_slope([100, 200], [50.0, 150.0])
+    fit = fit_slope([100, 200], [50.0, 150.0])
     assert fit.slope == pytest.approx(1.0)
     assert fit.intercept == pytest.approx(-50.0)
 
@@ -99,36 +105,36 @@ def test_fit_flat_and_negative_intercept():
                                     ([1, 2], [1.0])])
 def test_fit_rejects_degenerate_input(xs, ys):
     with pytest.raises(ValueError):
-        _bench.fit_slope(xs, ys)
+        fit_slope(xs, ys)
 
 
 # -- helpers ------------------------------------------------------------------
 
 
 def test_parse_sizes():
-    assert _bench.parse_sizes("1k-4k:1k") == (1024, 2048, 3072, 4096)
-    assert _bench.parse_sizes("64,1k,64, 16KiB") == (64, 1024, 16384)
-    assert _bench.parse_sizes("256-1024") == (256, 512, 768, 1024)
+    assert options.parse_sizes("1k-4k:1k") == (1024, 2048, 3072, 4096)
+    assert options.parse_sizes("64,1k,64, 16KiB") == (64, 1024, 16384)
+    assert options.parse_sizes("256-1024") == (256, 512, 768, 1024)
     for bad in ("1k", "x,1k", "0,1k", "-5,1k"):
         with pytest.raises(Exception, match="size"):
-            _bench.parse_sizes(bad)
+            options.parse_sizes(bad)
 
 
 def test_cpuinfo_parsing(monkeypatch):
     text = ("processor\t: 0\ncpu MHz\t\t: 2445.430\n\n"
             "processor\t: 1\ncpu MHz\t\t: 4199.9\n\n")
-    monkeypatch.setattr(_bench, "_cpus", lambda: [0, 1])
-    assert _bench.cpuinfo_mhz(text) == 4199.9
-    monkeypatch.setattr(_bench, "_cpus", lambda: [0])  # only the CPUs we may run on
-    assert _bench.cpuinfo_mhz(text) == 2445.43
-    assert _bench.cpuinfo_mhz("flags: sse2\n") is None
+    monkeypatch.setattr(cpuclock, "cpus", lambda: [0, 1])
+    assert cpuclock.cpuinfo_mhz(text) == 4199.9
+    monkeypatch.setattr(cpuclock, "cpus", lambda: [0])  # only the CPUs we may run on
+    assert cpuclock.cpuinfo_mhz(text) == 2445.43
+    assert cpuclock.cpuinfo_mhz("flags: sse2\n") is None
 
 
 def test_time_per_call_and_count_for_measure_something():
     calls = []
-    med = _bench.time_per_call({1: lambda: calls.append(1), 2: lambda: None}, 3, 1e5)
+    med = timing.time_per_call({1: lambda: calls.append(1), 2: lambda: None}, 3, 1e5)
     assert set(med) == {1, 2} and all(v > 0 for v in med.values())
-    ops, elapsed = _bench.count_for(lambda: None, 0.005)
+    ops, elapsed = timing.count_for(lambda: None, 0.005)
     assert ops > 0 and elapsed >= 0.005
 
 
@@ -189,7 +195,7 @@ def test_bench_mac_and_aead_rows(capsys, algos):
 
 
 def test_bench_unknown_kind_is_a_note(capsys, monkeypatch):
-    monkeypatch.delitem(_bench._OUR_TARGETS, "mac")
+    monkeypatch.delitem(ours.OUR_TARGETS, "mac")
     assert main(["bench", "--quick", "poly1305"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^ POLY1305 +\|.*\n # not measured: gcrylike bench has no rows for mac "
@@ -235,7 +241,7 @@ def test_bench_tcrypt(capsys):
             continue
         block = out.split(f"testing speed of salsa20 ({d}) encryption\n", 1)[1]
         lines = block.splitlines()[:5]
-        for i, (line, size) in enumerate(zip(lines, _bench.TCRYPT_SIZES, strict=True)):
+        for i, (line, size) in enumerate(zip(lines, targets.TCRYPT_SIZES, strict=True)):
             m = re.fullmatch(rf"test {i} \(256 bit key, {size} byte blocks\): (\d+) operations"
                              r" in ([\d.]+) seconds \((\d+) bytes\)", line)
             assert m, line
@@ -264,7 +270,7 @@ def test_bench_tcrypt_mac(capsys, algo):
         matches = _tcrypt_mac_lines(out, algo, d)
         # the kernel's poly1305 template, whole and split into updates
         assert [(int(m[1]), int(m[2]), int(m[3])) for m in matches] == [
-            (i, b, p) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE)]
+            (i, b, p) for i, (b, p) in enumerate(tcrypt.TCRYPT_MAC_TEMPLATE)]
         for m in matches:
             assert int(m[4]) == int(m[2]) // int(m[3])
             assert int(m[5]) > 0
@@ -280,7 +286,7 @@ def test_bench_tcrypt_aead(capsys, algo):
             continue
         for word in ("encryption", "decryption"):
             block = out.split(f"testing speed of {algo} ({d}) {word}\n", 1)[1]
-            for i, (line, size) in enumerate(zip(block.splitlines()[:5], _bench.TCRYPT_SIZES,
+            for i, (line, size) in enumerate(zip(block.splitlines()[:5], targets.TCRYPT_SIZES,
                                                  strict=True)):
                 m = re.fullmatch(rf"test {i} \(256 bit key, {size} byte blocks\): (\d+) "
                                  r"operations in ([\d.]+) seconds \((\d+) bytes\)", line)
@@ -296,7 +302,7 @@ def test_bench_tcrypt_peers_mac_and_aead(capsys):
     if f"# poly1305 {best}: skipped" not in out:
         # a one-shot call cannot split a message: the whole-message lines only,
         # numbered as in the template
-        whole = [(i, b) for i, (b, p) in enumerate(_bench.TCRYPT_MAC_TEMPLATE) if b == p]
+        whole = [(i, b) for i, (b, p) in enumerate(tcrypt.TCRYPT_MAC_TEMPLATE) if b == p]
         matches = _tcrypt_mac_lines(out, "poly1305", f"{best} one-shot")
         assert [(int(m[1]), int(m[2])) for m in matches] == whole
     for p, o in MAC_AEAD_OFFERS:
@@ -325,8 +331,6 @@ def test_bench_peers_rows(capsys):
 def test_bench_new_bytes_only_where_the_peer_has_that_call(capsys):
     """libsodium and libgcrypt (ctypes, preallocated output) get no second
     line; the ratio compares our encrypt(data) with the peer's call."""
-    from gcrylike import _peers
-
     sodium = next(p for p in _peers.PEERS if p.name == "libsodium")
     if sodium.unavailable_reason():
         pytest.skip(f"libsodium: {sodium.unavailable_reason()}")
@@ -343,7 +347,7 @@ def test_bench_peers_mac_and_aead_rows(capsys):
     ratio = (r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+   64 B x[\d.]+"
              r" .*\[ours: (.+)\]\n")
     for algo, one_shot in (("POLY1305", "one-shot MAC"), ("CHACHA20-POLY1305", "one-shot enc")):
-        table = out.split(f"\n {algo} ", 1)[1].split("\n                  =\n", 1)[0] + "\n"
+        table = re.split(r"\n +=\n", out.split(f"\n {algo} ", 1)[1], maxsplit=1)[0] + "\n"
         best = _runnable(algo)[0]
         if f"# {best}: skipped" in table:
             continue
@@ -384,7 +388,7 @@ def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "salsa20", "salsa20r12"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"# peer nosuchlib: not available \(ImportError: No module", out)
-    assert "# no peer library in gcrylike._peers offers SALSA20R12" in out
+    assert "# no peer library in gcrylike._bench.peers offers SALSA20R12" in out
 
 
 # -- the peer adapters compute what we compute ----------------------------------
@@ -625,10 +629,10 @@ def _first(algo: str) -> str:
 @pytest.mark.parametrize("algo", ["POLY1305", "NHPOLY1305"])
 def test_mac_targets_compute_the_mac(algo):
     spec = gcrylike._registry.lookup(algo)
-    bufs = _bench._Buffers(4096)
-    key = _bench._key_for(spec.key_sizes)
+    bufs = targets.Buffers(4096)
+    key = targets.key_for(spec.key_sizes)
     for driver in _runnable(algo):
-        target = _bench._mac_target(spec, driver, bufs)
+        target = ours.mac_target(spec, driver, bufs)
         try:
             for n in (64, 1000, 4096):
                 want = gcrylike.mac(algo, key, bufs.data(n))
@@ -637,7 +641,7 @@ def test_mac_targets_compute_the_mac(algo):
                 assert target.split(n, 16 if n % 16 == 0 else n)() == want
         finally:
             target.close()
-    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    one = ours.one_shot_target(spec, _first(algo), bufs)
     assert one.bind(100)() == gcrylike.mac(algo, key, bufs.data(100))
     one.close()
 
@@ -647,12 +651,12 @@ def test_aead_targets_compute_the_aead(algo):
     spec = gcrylike._registry.lookup(algo)
     box_cls = {"CHACHA20-POLY1305": gcrylike.ChaCha20Poly1305,
                "XCHACHA20-POLY1305": gcrylike.XChaCha20Poly1305}[algo]
-    key = _bench._key_for(spec.key_sizes)
-    nonce = _bench._NONCE[:spec.iv_sizes[0]]
+    key = targets.key_for(spec.key_sizes)
+    nonce = targets.NONCE[:spec.iv_sizes[0]]
     box = box_cls(key)
     for driver in _runnable(algo):
-        bufs = _bench._Buffers(4096)
-        target = _bench._aead_target(spec, driver, bufs)
+        bufs = targets.Buffers(4096)
+        target = ours.aead_target(spec, driver, bufs)
         try:
             for n in (64, 1000):
                 plain = bytes(bufs[n])
@@ -665,8 +669,8 @@ def test_aead_targets_compute_the_aead(algo):
                 assert target.bind(n, "POLY1305 auth")() == ct_tag, (driver, n)
         finally:
             target.close()
-    bufs = _bench._Buffers(4096)
-    one = _bench._one_shot_target(spec, _first(algo), bufs)
+    bufs = targets.Buffers(4096)
+    one = ours.one_shot_target(spec, _first(algo), bufs)
     assert one.bind(300)() == box.encrypt(nonce, bufs.data(300))
     one.close()
     box.close()
@@ -700,14 +704,14 @@ def test_core_clock_estimate_is_plausible():
     """bench-slope's "auto" clock: a timed chain of one-cycle adds."""
     import platform
 
-    mhz = _bench.estimate_mhz()
+    mhz = cpuclock.estimate_mhz()
     if platform.machine() not in ("x86_64", "AMD64"):
         assert mhz is None
         return
     assert mhz is not None and 200 < mhz < 10000
-    clock = _bench.detect_clock(None)
+    clock = cpuclock.detect_clock(None)
     assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
-    assert _bench.detect_clock(1234.0).mhz == 1234.0
+    assert cpuclock.detect_clock(1234.0).mhz == 1234.0
 
 
 def test_adiantum_sector_batches(capsys):
@@ -782,13 +786,13 @@ def test_bench_tcrypt_secretbox(capsys):
 
 def test_secretbox_targets_compute_the_box():
     spec = gcrylike._registry.lookup("XSALSA20-POLY1305")
-    key = _bench._key_for(spec.key_sizes)
-    nonce = _bench._NONCE[:spec.iv_sizes[0]]
-    bufs = _bench._Buffers(4096)
+    key = targets.key_for(spec.key_sizes)
+    nonce = targets.NONCE[:spec.iv_sizes[0]]
+    bufs = targets.Buffers(4096)
     drivers = _runnable("XSALSA20-POLY1305")
     assert drivers
     for driver in drivers:
-        target = _bench._secretbox_target(spec, driver, bufs)
+        target = ours.secretbox_target(spec, driver, bufs)
         try:
             assert target.api == _peers.ONE_SHOT and target.main == "SECRETBOX enc"
             for n in (0, 64, 1000, 4096):
@@ -834,3 +838,199 @@ def test_boxer_checks_its_offer():
         p.boxer("XSALSA20-POLY1305", KEY[:16])
     with p.boxer("XSALSA20-POLY1305", KEY) as b, pytest.raises(ValueError, match="nonce"):
         b(bytes(12), b"data")
+
+
+# -- machine-readable records: --json and --csv ---------------------------------
+
+#: A table row: label | ns/B MiB/s c/B auto-Mhz call-ns
+TABLE_ROW = re.compile(r"^ +(\S.*?) \|\s+([\d.]+|-) ns/B\s+([\d.]+|-) MiB/s\s+([\d.]+|-) c/B"
+                       r"\s+(\d+|-)\s+(-?\d+)")
+
+
+def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
+    """(group title, label, ns/B, MiB/s, call ns) of every slope row of the table."""
+    rows, title = [], None
+    for line in out.splitlines():
+        m = TABLE_ROW.match(line)
+        if m:
+            rows.append((title, m[1], m[2], m[3], m[6]))
+        elif line.startswith(" ") and "|" not in line and not line.lstrip().startswith(
+                ("#", "=")):
+            title = line[1:]
+    return rows
+
+
+def _check_record_numbers(rec: dict) -> None:
+    for key in ("size", "size_min", "size_max", "ns_per_byte", "mib_per_s", "cycles_per_byte",
+                "mhz", "ns_per_call", "ratio", "versus_ns_per_call"):
+        if rec[key] is not None:
+            assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
+    if rec["record"] == "slope":
+        # the intercept is a fitted value: noise can push it below zero
+        assert isinstance(rec["call_ns"], float) and rec["r2"] <= 1.0, rec
+        assert rec["size_min"] < rec["size_max"] and isinstance(rec["noisy"], bool)
+        assert (rec["ns_per_byte"] is None) == (rec["mib_per_s"] is None), rec
+    if rec["record"] == "point":
+        assert rec["mib_per_s"] == pytest.approx(
+            rec["size"] / rec["ns_per_call"] * 1e9 / 2**20, rel=1e-4), rec
+
+
+def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
+    from gcrylike._bench.report.records import FIELDS, read_csv
+
+    jpath, cpath = tmp_path / "r.json", tmp_path / "r.csv"
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "--json", str(jpath),
+                 "--csv", str(cpath), "salsa20", "poly1305"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert f"wrote {jpath}" in captured.err and f"wrote {cpath}" in captured.err
+    doc = json.loads(jpath.read_text())
+    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 1
+    assert doc["fields"] == list(FIELDS)
+    assert doc["settings"]["sizes"] == list(options.QUICK_SIZES)
+    assert doc["command"][-2:] == ["salsa20", "poly1305"]
+    m = doc["machine"]
+    assert m["cpu_model"] and m["cores"] >= 1 and m["mhz_source"]
+    assert set(m["features_in_use"]) == set(gcrylike.config().active_features)
+    v = doc["versions"]
+    assert v["gcrylike"] == gcrylike.__version__ and v["python"].split()[-1].count(".") == 2
+    assert set(v["peers"]) == {p.name for p in _peers.PEERS}
+    for name, info in v["peers"].items():
+        assert (info["version"] is None) == (info["unavailable"] is not None), name
+
+    records = doc["records"]
+    for rec in records:
+        assert list(rec) == list(FIELDS), rec
+        assert rec["record"] in ("slope", "point", "ratio", "sectors")
+        assert rec["algorithm"] in ("SALSA20", "POLY1305")
+        assert rec["role"] in ("impl", "one-shot", "peer") and rec["driver"]
+        _check_record_numbers(rec)
+
+    # every row of the table is one slope record with the same figures
+    table = _table_rows(out)
+    slope = [r for r in records if r["record"] == "slope"]
+    assert len(table) == len(slope) and table
+    for (title, label, ns, mib, call), rec in zip(table, slope, strict=True):
+        assert (title, label) == (rec["target"], rec["operation"])
+        if ns == "-":
+            assert rec["ns_per_byte"] is None
+        else:
+            # the table's figures are the records' rounded to its decimals
+            assert float(ns) == pytest.approx(rec["ns_per_byte"], abs=5.01e-4)
+            assert float(mib) == pytest.approx(rec["mib_per_s"], abs=0.0501)
+        assert int(call) == pytest.approx(rec["call_ns"], abs=0.501)
+    # each slope record's fit points, at every size of the run
+    for rec in slope:
+        sizes = [p["size"] for p in records if p["record"] == "point"
+                 and (p["target"], p["operation"]) == (rec["target"], rec["operation"])]
+        assert sizes == list(options.QUICK_SIZES), rec
+    # each ours/peer line: one ratio record per size it shows
+    ratio_lines = re.findall(r"^ +(ours/peer|new bytes) \|  (.*)\[ours: ", out, re.M)
+    ratios = [r for r in records if r["record"] == "ratio"]
+    assert len(ratios) == sum(len(re.findall(r" x[\d.]+", parts)) for _, parts in ratio_lines)
+    assert all(r["versus"] and r["style"] in ("in place", "new bytes") for r in ratios)
+
+    # the CSV: the same header and records, as strings
+    header, rows = read_csv(str(cpath))
+    assert header["machine"] == m and header["versions"] == v
+    assert header["command"] == doc["command"]
+    assert len(rows) == len(records)
+    for row, rec in zip(rows, records, strict=True):
+        assert list(row) == list(FIELDS)
+        assert row["driver"] == rec["driver"] and row["operation"] == rec["operation"]
+        assert row["ns_per_call"] == ("" if rec["ns_per_call"] is None
+                                      else str(rec["ns_per_call"]))
+    data_lines = [ln for ln in cpath.read_text().splitlines() if not ln.startswith("# ")]
+    assert all("#" not in ln for ln in data_lines)  # pandas.read_csv(comment="#") is safe
+
+
+def test_bench_records_of_the_storage_call(tmp_path, capsys):
+    path = tmp_path / "a.json"
+    driver = _runnable("ADIANTUM(XCHACHA12,AES)")[-1]
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", driver, "--json", str(path),
+                 "adiantum"]) == 0
+    capsys.readouterr()
+    records = json.loads(path.read_text())["records"]
+    sectors = [r for r in records if r["record"] == "sectors"]
+    assert [r["driver"] for r in sectors] == [driver]
+    assert sectors[0]["size"] == 4096 and sectors[0]["operation"] == "encrypt_sectors"
+    for rec in records:
+        _check_record_numbers(rec)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--format", "tcrypt", "--json", "x.json"], "do not go with --format tcrypt"),
+    (["--plot", "x.gif"], ".png, .svg or .pdf"),
+    (["--csv", "/no/such/dir/x.csv"], "no such directory"),
+])
+def test_bench_output_errors_come_before_the_run(capsys, extra, message):
+    assert main(["bench", "--quick", *extra, "salsa20"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
+# -- --plot -------------------------------------------------------------------------
+
+
+def test_bench_plot_needs_the_extra(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    assert main(["bench", "--quick", "--plot", str(tmp_path / "p.png"), "salsa20"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before measuring anything
+    assert "matplotlib" in captured.err and "gcrylike[plot]" in captured.err
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_bench_plot_png_and_svg(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    png, svg = tmp_path / "p.png", tmp_path / "p.svg"
+    assert main(["bench", "--quick", "--repeats", "1", "--plot", str(png), "salsa20r12"]) == 0
+    assert main(["bench", "--quick", "--repeats", "1", "--plot", str(svg), "salsa20r12"]) == 0
+    capsys.readouterr()
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert 400 <= width <= 4000 and 300 <= height <= 4000
+    text = svg.read_text()
+    root = ElementTree.fromstring(text)
+    assert root.tag.endswith("svg")
+    # matplotlib draws text as paths, each after a comment holding the text
+    labels = re.findall(r"<!-- (.*?) -->", text)
+    assert "SALSA20R12" in labels and "MiB/s" in labels
+    for d in _runnable("SALSA20R12"):
+        if f"# {d}: skipped" not in text:
+            assert d in labels, d
+
+
+def test_plot_has_one_line_per_driver_and_peer(tmp_path):
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import plot
+
+    def rec(algo, role, driver, target, size, mib, primary=True):
+        return {"record": "point", "algorithm": algo, "role": role, "driver": driver,
+                "target": target, "operation": "STREAM enc", "primary": primary,
+                "size": size, "mib_per_s": mib}
+
+    records = []
+    for size, mib in ((64, 100.0), (1024, 900.0), (65536, 3000.0)):
+        records += [rec("CHACHA20", "impl", "chacha20-fast", "chacha20-fast (ours)", size, mib),
+                    rec("CHACHA20", "impl", "chacha20-fast", "chacha20-fast (ours)", size, 1.0,
+                        primary=False),  # not the main operation: not drawn
+                    rec("CHACHA20", "peer", "peer lib 1.0 via ctypes",
+                        "lib 1.0, OpenSSL 3 (peer, ctypes: f)", size, mib / 2),
+                    rec("POLY1305", "one-shot", "poly-x one-shot", "poly-x (ours one-shot)",
+                        size, mib)]
+    fig = plot(records, {"machine": {"cpu_model": "Test CPU"}}, str(tmp_path / "t.png"))
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    assert set(panels) == {"CHACHA20", "POLY1305"}
+    ax = panels["CHACHA20"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["chacha20-fast", "lib 1.0"]
+    assert ax.get_xscale() == "log"
+    ours, peer = ax.get_lines()
+    assert list(ours.get_xdata()) == [64, 1024, 65536]
+    assert list(peer.get_ydata()) == [50.0, 450.0, 1500.0] and peer.get_linestyle() == "--"
+    assert [t.get_text() for t in panels["POLY1305"].get_legend().get_texts()] == [
+        "poly-x one-shot"]
+    assert "Test CPU" in fig.get_suptitle() and "dashed: peers" in fig.get_suptitle()
+    fig = plot(records[3::4], {}, str(tmp_path / "o.png"))  # ours only: no peer key
+    assert "peers" not in fig.get_suptitle()

@@ -1,6 +1,13 @@
-"""The gcrylike command: list, selftest, config."""
+"""The gcrylike command: list, selftest, config, and its polish (version,
+help, columns, errors, progress line)."""
 
 from __future__ import annotations
+
+import io
+import re
+import sys
+
+import pytest
 
 import gcrylike
 from gcrylike._cli import main
@@ -45,3 +52,123 @@ def test_hwf_deny_option(capsys):
         assert "nonsense" in capsys.readouterr().err
     finally:
         gcrylike.set_hwf_deny(prev)
+
+
+# -- polish: version, help, columns, errors, progress ---------------------------
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"gcrylike {gcrylike.__version__}\n"
+
+
+@pytest.mark.parametrize("command", [[], ["list"], ["selftest"], ["config"], ["bench"]])
+def test_help_is_plain_text(capsys, command):
+    with pytest.raises(SystemExit) as exc:
+        main([*command, "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    assert text.startswith("usage: gcrylike")
+    # no reStructuredText: no ``literals``, no :role:`targets`, no backquotes at all
+    assert "`" not in text and not re.search(r":[a-z]+:", text), text
+    if command == ["bench"]:
+        for option in ("--json", "--csv", "--plot", "--peers", "--impl", "--quick"):
+            assert option in text
+
+
+def _column(lines: list[str], word: str) -> set[int]:
+    return {line.index(word) for line in lines}
+
+
+def test_list_columns_fit_the_longest_names(capsys):
+    assert main(["list"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  ")]
+    infos = [i for a in gcrylike.algorithms() for i in gcrylike.implementations(a)]
+    assert len(lines) == len(infos)
+    longest = max(len(i.driver) for i in infos)
+    # every "prio" and "needs" at one column, two spaces past the longest driver name
+    assert _column(lines, " prio ") == {4 + longest + 1}
+    assert len(_column(lines, " needs ")) == 1
+    for line, info in zip(lines, infos, strict=True):
+        assert line[4:].startswith(info.driver + " ")
+
+
+def test_selftest_columns_fit_the_longest_names(capsys):
+    assert main(["selftest"]) == 0
+    lines = capsys.readouterr().out.splitlines()[:-1]
+    reports = gcrylike.selftest()
+    width = max(len(r.algorithm) for r in reports) + 2 + max(len(r.driver) for r in reports) + 2
+    for line in lines:
+        assert line[width - 2:width] == "  " and line[width] != " ", line
+        assert line[width:].split()[0] in ("passed", "failed", "skipped"), line
+
+
+def test_bench_header_fits_a_long_name(capsys):
+    spec = gcrylike._registry.lookup("adiantum")
+    assert len(spec.name) > 16  # longer than bench-slope's column
+    driver = [i.driver for i in gcrylike.implementations(spec.name) if i.available][-1]
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", driver, "adiantum"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "|" in ln]
+    assert lines[0].startswith(f" {spec.name} |  nanosecs/byte")
+    assert _column(lines, "|") == {len(spec.name) + 2}  # header, rows, sector lines
+
+
+@pytest.mark.parametrize("argv", [["bench", "--impl", "nosuch", "salsa20"],
+                                  ["bench", "--impl", "nosuch"],
+                                  ["bench", "--impl", "chacha20-generic", "salsa20"]])
+def test_bench_unknown_impl_is_an_error(capsys, argv):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing printed before the error
+    assert captured.err.startswith("gcrylike: error: --impl ")
+    assert "no such driver" in captured.err and argv[2] in captured.err
+
+
+def test_bench_impl_alone_picks_its_algorithms(capsys):
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", "salsa20r12-generic"]) == 0
+    out = capsys.readouterr().out
+    headers = re.findall(r"^ (\S+) +\|  nanosecs/byte", out, re.M)
+    assert headers == ["SALSA20R12"]
+
+
+def test_list_error_prints_no_partial_output(capsys, monkeypatch):
+    calls = []
+
+    def failing(name):
+        calls.append(name)
+        if len(calls) > 1:
+            raise gcrylike.GcryError("registry broke")
+        return real(name)
+
+    real = gcrylike.implementations
+    monkeypatch.setattr(gcrylike, "implementations", failing)
+    assert main(["list"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "registry broke" in captured.err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("fmt", ["slope", "tcrypt"])
+def test_bench_progress_line_on_a_terminal(capsys, monkeypatch, fmt):
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["bench", "--quick", "--repeats", "1", "--seconds", "0.001", "--format", fmt,
+                 "salsa20r12"]) == 0
+    out, text = capsys.readouterr().out, err.getvalue()
+    wipe = "\r\x1b[K"
+    assert f"{wipe}gcrylike bench: 1/1 SALSA20R12: " in text
+    for d in [i.driver for i in gcrylike.implementations("salsa20r12") if i.available]:
+        assert d in text
+    assert text.endswith(wipe)  # cleared at the end
+    assert "\r" not in out and "\x1b" not in out
+
+
+def test_bench_no_progress_line_when_not_a_terminal(capsys):
+    assert main(["bench", "--quick", "--repeats", "1", "salsa20r12"]) == 0
+    assert capsys.readouterr().err == ""

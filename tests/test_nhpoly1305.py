@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import array
 import json
+import os
 import random
 import struct
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -56,7 +59,8 @@ CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 
 #: Every driver the amd64 build has; those missing from this build are
 #: reported as skipped rather than silently absent.
-KNOWN_DRIVERS = ("nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2", "nhpoly1305-generic")
+KNOWN_DRIVERS = ("nhpoly1305-amd64-avx512", "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2",
+                 "nhpoly1305-generic")
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "adiantum"
 H = bytes.fromhex
@@ -205,6 +209,79 @@ def test_reference_zero_padding():
 
 
 # ---------------------------------------------------------------------------
+# NH alone, on each NH implementation (the test hook gcry_nh_test)
+# ---------------------------------------------------------------------------
+
+#: NH implementation tokens (ciphers/nhpoly1305/nhpoly1305.h) and the CPU
+#: features each needs.
+NH_IMPLS = {"generic": (0, frozenset()), "sse2": (1, frozenset({"sse2"})),
+            "avx2": (2, frozenset({"avx2"})), "avx512": (3, frozenset({"avx512f"}))}
+
+
+def _nh_impl_param(name: str):
+    from gcrylike.ciphers.nhpoly1305 import lib
+
+    token, needs = NH_IMPLS[name]
+    marks = []
+    if not lib.gcry_nh_impls() >> token & 1:
+        marks.append(pytest.mark.skip(reason=f"NH {name} is not in this build (GCRYLIKE_NO_ASM "
+                                             "or not x86-64)"))
+    elif needs - gcrylike.hw_features():
+        marks.append(pytest.mark.skip(reason=f"NH {name}: CPU lacks or denies "
+                                             f"{', '.join(sorted(needs))}"))
+    return pytest.param(name, id=f"nh-{name}", marks=marks)
+
+
+EVERY_NH = pytest.mark.parametrize("nh_impl", [_nh_impl_param(n) for n in NH_IMPLS])
+
+
+def nh_direct(nh_impl: str, key: bytes, msg: bytes, nunits: int = 0, offset: int = 0) -> bytes:
+    """NH of MSG (one message of up to 1024 bytes, or NUNITS whole units)
+    on one implementation, MSG placed OFFSET bytes into a fresh buffer
+    (the test-only gcry_nh_test of the module's test copy)."""
+    import testhooks
+
+    ffi, lib = testhooks.copy("nhpoly1305").ffi, testhooks.copy("nhpoly1305").lib
+
+    buf = ffi.new("uint8_t[]", len(msg) + offset + 1)
+    ffi.memmove(buf + offset, msg, len(msg))
+    out = ffi.new("uint8_t[]", NH_HASH * max(nunits, 1))
+    rc = lib.gcry_nh_test(NH_IMPLS[nh_impl][0], key, buf + offset, 0 if nunits else len(msg),
+                          nunits, out)
+    assert rc == 0
+    return bytes(ffi.buffer(out))
+
+
+NH_HASH = 32
+
+
+@EVERY_NH
+def test_nh_vectors_direct(nh_impl):
+    """NH.json byte for byte, as one message and (1024 bytes) as one unit."""
+    for i, vec in enumerate(NH_VECTORS):
+        assert nh_direct(nh_impl, vec.key, vec.msg, offset=i % 5) == vec.hash, vec.name
+        if len(vec.msg) == UNIT:
+            assert nh_direct(nh_impl, vec.key, vec.msg, nunits=1) == vec.hash, vec.name
+
+
+@EVERY_NH
+def test_nh_direct_every_length(nh_impl):
+    """Every multiple of 16 from 0 to 1024 (each SIMD block/tail split),
+    random and all-ones keys and messages, aligned and not, and runs of 1
+    to 3 units, against the pure-Python NH."""
+    rng = rng_for("nh-direct")
+    for n in range(0, UNIT + 1, GRAIN):
+        key = rng.randbytes(NH_KEY_BYTES) if n % 80 else b"\xff" * NH_KEY_BYTES
+        msg = rng.randbytes(n) if n % 48 else b"\xff" * n
+        want = ref_nh(key, msg) if n else bytes(NH_HASH)
+        assert nh_direct(nh_impl, key, msg, offset=n % 13) == want, n
+    for nunits in (1, 2, 3):
+        key, msg = rng.randbytes(NH_KEY_BYTES), rng.randbytes(nunits * UNIT)
+        want = b"".join(ref_nh(key, msg[i:i + UNIT]) for i in range(0, len(msg), UNIT))
+        assert nh_direct(nh_impl, key, msg, nunits=nunits, offset=nunits) == want, nunits
+
+
+# ---------------------------------------------------------------------------
 # Lookup, listing, routing
 # ---------------------------------------------------------------------------
 
@@ -232,13 +309,18 @@ def test_not_a_cipher(name):
 
 def test_implementations_listing():
     by_name = check_implementations_listing(ALGO, KNOWN_DRIVERS, "nhpoly1305-generic")
+    if "nhpoly1305-amd64-avx512" in by_name:
+        # the AVX-512 NH (AVX512F only, VEX ymm in its fold) beside the AVX2 Poly1305
+        assert by_name["nhpoly1305-amd64-avx512"].features == {"avx512f", "avx2"}
+        assert by_name["nhpoly1305-amd64-avx512"].priority > by_name[
+            "nhpoly1305-amd64-avx2"].priority
     if "nhpoly1305-amd64-avx2" in by_name:
         assert "avx2" in by_name["nhpoly1305-amd64-avx2"].features
     if "nhpoly1305-amd64-sse2" in by_name:
         assert "avx2" not in by_name["nhpoly1305-amd64-sse2"].features
 
 
-@pytest.mark.parametrize("impl", ["nhpoly1305-amd64-avx512", "poly1305-generic64", "generic",
+@pytest.mark.parametrize("impl", ["nhpoly1305-amd64-avx1024", "poly1305-generic64", "generic",
                                   "", "nh-generic", "aes256-generic"])
 def test_unknown_impl(impl):
     with refused(gcrylike.UnknownName):
@@ -259,6 +341,30 @@ def _check_chosen(expected: str) -> None:
     assert gcrylike.mac(ALGO, key, msg) == ref_nhpoly1305(key, msg)
 
 
+def test_deny_avx512f_chooses_avx2(hwf_deny):
+    skip_unless_available(ALGO, "nhpoly1305-amd64-avx512", "nhpoly1305-amd64-avx2")
+    previous = hwf_deny(())
+    hwf_deny(previous | {"avx512f"})
+    _check_chosen("nhpoly1305-amd64-avx2")
+    with refused(gcrylike.NotSupported):
+        gcrylike.mac_open(ALGO, impl="nhpoly1305-amd64-avx512")
+
+
+def test_env_deny_avx512f_steps_back_to_avx2():
+    """GCRYLIKE_HWF_DENY=avx512f at start-up: NHPoly1305 and Adiantum choose
+    their AVX2 drivers (a fresh interpreter, as the list is read at import)."""
+    skip_unless_available(ALGO, "nhpoly1305-amd64-avx512", "nhpoly1305-amd64-avx2")
+    env = {**os.environ, "GCRYLIKE_HWF_DENY": "avx512f"}
+    res = subprocess.run([sys.executable, "-I", "-m", "gcrylike", "config"],
+                         capture_output=True, text=True, env=env, check=False)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert "hwf-denied:avx512f" in lines
+    assert "mac:NHPOLY1305:nhpoly1305-amd64-avx2" in lines
+    chosen = [line for line in lines if line.startswith("tweakable:ADIANTUM(")]
+    assert len(chosen) == 2 and all("-amd64-avx2" in line for line in chosen), chosen
+
+
 def test_deny_avx2_chooses_sse2(hwf_deny):
     skip_unless_available(ALGO, "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2")
     previous = hwf_deny("avx2")
@@ -273,7 +379,7 @@ def test_deny_sse2_and_avx2_chooses_generic(hwf_deny):
     previous = hwf_deny(())  # read the list, then deny more on top
     hwf_deny(previous | {"sse2", "avx2"})
     _check_chosen("nhpoly1305-generic")
-    for d in ("nhpoly1305-amd64-sse2", "nhpoly1305-amd64-avx2"):
+    for d in ("nhpoly1305-amd64-sse2", "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-avx512"):
         if any(i.driver == d for i in gcrylike.implementations(ALGO)):
             with refused(gcrylike.NotSupported):
                 gcrylike.mac_open(ALGO, impl=d)
@@ -418,6 +524,60 @@ def test_drivers_agree_on_megabytes(available_drivers):
             for lo in range(0, n, 65536 + 7):
                 h.update(msg[lo:lo + 65536 + 7])
             assert set(outs.values()) == {h.digest()}
+
+
+def _grain_lengths() -> list[int]:
+    """Every NH length (multiples of 16) up to three chunks and a bit, so
+    each SIMD routine's block/tail split (64 bytes for AVX-512 and AVX2, 32
+    and 16 inside them) meets every chunk edge; and odd lengths near them."""
+    lengths = list(range(0, 3 * UNIT + 129, GRAIN))
+    return lengths + [n + d for n in (UNIT, 2 * UNIT, 3 * UNIT) for d in (-15, -1, 1, 15, 17, 49)]
+
+
+def test_drivers_agree_on_every_grain_length(available_drivers):
+    """Every available driver (AVX-512 included where the CPU has it) gives
+    the generic driver's hash for every multiple of 16 up to 3 KiB + 128,
+    one call and split at a 1 KiB edge, from aligned and unaligned buffers."""
+    names = available_drivers(ALGO)
+    if names == ["nhpoly1305-generic"]:
+        pytest.skip("only the generic driver can run here")
+    rng = rng_for("grain")
+    key = rng.randbytes(KEY_BYTES)
+    big = rng.randbytes(3 * UNIT + 200)
+    handles = {name: gcrylike.mac_open(ALGO, impl=name) for name in names}
+    try:
+        for h in handles.values():
+            h.setkey(key)
+        for n in _grain_lengths():
+            off = n % 61
+            msg = memoryview(big)[off:off + n]
+            want = gcrylike.mac(ALGO, key, bytes(msg), impl="nhpoly1305-generic")
+            for name, h in handles.items():
+                h.reset()
+                h.update(msg)
+                assert h.digest() == want, (name, n, off)
+                cut = min(n, UNIT + 16 * (n % 3))
+                h.reset()
+                h.update(msg[:cut])
+                h.update(msg[cut:])
+                assert h.digest() == want, (name, n, off, cut)
+    finally:
+        for h in handles.values():
+            h.close()
+
+
+def test_drivers_agree_on_random_keys(available_drivers):
+    """Fresh random keys (and all-ones words) with lengths across the SIMD
+    tails: every driver against the generic one."""
+    names = available_drivers(ALGO)
+    rng = rng_for("keys")
+    for i in range(40):
+        key = rng.randbytes(KEY_BYTES) if i % 8 else b"\xff" * KEY_BYTES
+        n = rng.choice([16, 48, 64, 80, 1008, 1024, 1040, 2000, 4096]) + rng.randrange(3) * 16
+        msg = rng.randbytes(n)
+        want = gcrylike.mac(ALGO, key, msg, impl="nhpoly1305-generic")
+        for name in names:
+            assert gcrylike.mac(ALGO, key, msg, impl=name) == want, (name, i, n)
 
 
 # ---------------------------------------------------------------------------

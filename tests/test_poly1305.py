@@ -43,11 +43,13 @@ M128 = (1 << 128) - 1
 CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 BLOCK = 16
 SIMD_MIN_BYTES = 64 * BLOCK   # the glue's POLY1305_SIMD_MIN_BLOCKS
+IFMA_MIN_BYTES = 24 * BLOCK   # the glue's POLY1305_IFMA_MIN_BLOCKS
 AVX2_BYTES = 4 * BLOCK        # the AVX2 routine's width
+IFMA_BYTES = 8 * BLOCK        # the AVX512-IFMA routine's width (16 blocks a loop step)
 
 #: Every driver the amd64 build has; those missing from this build are
 #: reported as skipped rather than silently absent.
-KNOWN_DRIVERS = ("poly1305-amd64-avx2", "poly1305-amd64-sse2",
+KNOWN_DRIVERS = ("poly1305-amd64-avx512ifma", "poly1305-amd64-avx2", "poly1305-amd64-sse2",
                  "poly1305-generic64", "poly1305-generic32")
 
 
@@ -466,8 +468,9 @@ def test_every_length_against_cryptography(poly):
 
 
 def _threshold_lengths() -> list[int]:
-    """Update lengths around the SIMD threshold and the 2- and 4-block widths."""
-    near = {m * k + d for m in (BLOCK, AVX2_BYTES, SIMD_MIN_BYTES) for k in (1, 2, 3, 4, 5)
+    """Update lengths around the SIMD thresholds and the 2-, 4- and 8-block widths."""
+    near = {m * k + d for m in (BLOCK, AVX2_BYTES, IFMA_BYTES, IFMA_MIN_BYTES, SIMD_MIN_BYTES)
+            for k in (1, 2, 3, 4, 5)
             for d in (-17, -16, -15, -1, 0, 1, 15, 16, 17)}
     return sorted(n for n in near if n >= 0)
 
@@ -576,7 +579,8 @@ def test_megabytes(poly):
 
 
 def _long_lengths() -> list[int]:
-    near = {m * k + d for m in (BLOCK, SIMD_MIN_BYTES) for k in (1, 2, 3, 4, 8, 15, 16, 17, 64)
+    near = {m * k + d for m in (BLOCK, IFMA_MIN_BYTES, SIMD_MIN_BYTES)
+            for k in (1, 2, 3, 4, 8, 15, 16, 17, 64)
             for d in (-17, -16, -1, 0, 1, 16, 17)}
     return sorted(n for n in near | set(range(1100, 40000, 1999)) if n >= 0)
 
@@ -902,7 +906,9 @@ def test_deny_avx2_picks_sse2(hwf_deny):
     have = _available()
     if not have.get("poly1305-amd64-sse2"):
         pytest.skip("poly1305-amd64-sse2 is not available here")
-    if have.get("poly1305-amd64-avx2"):
+    if have.get("poly1305-amd64-avx512ifma"):
+        assert _chosen() == "poly1305-amd64-avx512ifma"
+    elif have.get("poly1305-amd64-avx2"):
         assert _chosen() == "poly1305-amd64-avx2"
     hwf_deny("avx2")
     assert _chosen() == "poly1305-amd64-sse2"
@@ -915,7 +921,7 @@ def test_deny_simd_picks_generic64(hwf_deny):
     hwf_deny("all")
     assert _chosen() == "poly1305-generic64"
     have = _available()
-    for name in ("poly1305-amd64-sse2", "poly1305-amd64-avx2"):
+    for name in ("poly1305-amd64-sse2", "poly1305-amd64-avx2", "poly1305-amd64-avx512ifma"):
         if name in have:
             assert not have[name]
             with refused(gcrylike.NotSupported):

@@ -6,6 +6,8 @@ one native call.
 """
 
 from gcrylike_build import (
+    CHACHA_ASM,
+    CHACHA_C,
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
@@ -33,13 +35,14 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.adiantum._adiantum",
     CDEF,
     ["ciphers/adiantum/adiantum_glue.c",
-     "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
+     *CHACHA_C,
      *POLY1305_C,
      "ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
      "ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
-    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
+    asm_sources=[*CHACHA_ASM,
                  *POLY1305_ASM,
-                 "nh-amd64-sse2.S", "nh-amd64-avx2.S", "aes-amd64-aesni.S"],
+                 "nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
+                 "aes-amd64-aesni.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "adiantum.h"',
 )

@@ -70,7 +70,7 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   burn = gcry_max_burn (burn, nhpoly1305_setkey_noburn (&ctx->hash, derived + 48, nh_impl,
                                                         poly_impl));
   /* every message copies this Poly1305 state: give it its powers now */
-  poly1305_prepare (&ctx->hash.poly);
+  burn = gcry_max_burn (burn, poly1305_prepare (&ctx->hash.poly));
   gcry_wipememory (derived, sizeof derived);
   gcry_wipememory (polykey, sizeof polykey);
   gcry_wipememory (&kdf, sizeof kdf);

@@ -1,5 +1,5 @@
 """ChaCha20, ChaCha12, XChaCha20, XChaCha12 and HChaCha: portable C and
-SSSE3 / AVX2 assembly.
+SSSE3 / AVX2 / AVX-512 assembly.
 
 One C glue serves every variant: the round count is a parameter of the core
 and XChaCha is ChaCha keyed by HChaCha.  ChaCha20 takes libgcrypt's three IV
@@ -12,6 +12,7 @@ from __future__ import annotations
 from gcrylike._errors import (
     CounterExhausted,
     InvalidArgument,
+    InvalidIVLength,
     InvalidKeyLength,
     InvalidType,
     check,
@@ -23,7 +24,7 @@ from gcrylike.selftests.vectors_chacha import CHACHA12, CHACHA20, HCHACHA, XCHAC
 from ._chacha import ffi, lib
 
 # Implementation ids of chacha.h
-_GENERIC, _SSSE3, _AVX2 = 0, 1, 2
+_GENERIC, _SSSE3, _AVX2, _AVX512 = 0, 1, 2, 3
 
 GCRY_CIPHER_CHACHA20 = 316  # libgcrypt's id
 # Ids libgcrypt does not define: ours, above its range.
@@ -39,6 +40,10 @@ _DRIVERS = (
     ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), _AVX2,
      "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
      "shorter ones four/two/one blocks"),
+    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), _AVX512,
+     "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
+     "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
+     "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone"),
 )
 
 
@@ -126,6 +131,8 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:
         if len(kbuf) != 32:
             raise InvalidKeyLength(f"HChaCha key must be 32 bytes, got {len(kbuf)}")
+        if len(dbuf) != 16:  # the native code would say "inv iv": blame the argument
+            raise InvalidIVLength(f"HChaCha data must be 16 bytes, got {len(dbuf)}")
         return hchacha_raw(kbuf, dbuf, rounds, chosen.token)
 
 

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import asm_depth_cdef, make_ffi
+from gcrylike_build import CHACHA_ASM, CHACHA_C, asm_depth_cdef, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -17,8 +17,7 @@ int gcry_hchacha(const uint8_t *key, size_t keylen, const uint8_t *in, size_t in
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",
     CDEF + asm_depth_cdef("chacha"),
-    ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
-     "ciphers/chacha/chacha_depth.c"],
-    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S"],
+    [*CHACHA_C, "ciphers/chacha/chacha_depth.c"],
+    asm_sources=CHACHA_ASM,
     includes='#include "chacha.h"',
 )

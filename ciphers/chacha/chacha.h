@@ -3,7 +3,7 @@
 #ifndef GCRYLIKE_CHACHA_H
 #define GCRYLIKE_CHACHA_H
 
-#include "stream.h"
+#include "stream_driver.h"
 
 #define CHACHA_BLOCK GCRY_STREAM_BLOCK
 
@@ -11,7 +11,8 @@
 enum chacha_impl {
   CHACHA_IMPL_GENERIC = 0,
   CHACHA_IMPL_SSSE3 = 1,
-  CHACHA_IMPL_AVX2 = 2
+  CHACHA_IMPL_AVX2 = 2,
+  CHACHA_IMPL_AVX512 = 3
 };
 
 /* input[] is the RFC 8439 state: constants 0-3, key 4-11, words 12-15 the
@@ -48,19 +49,22 @@ int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
 
 #ifdef USE_AMD64
-/* asm/chacha-amd64-ssse3.S, asm/chacha-amd64-avx2.S: dst = src ^ keystream
+/* asm/chacha-amd64-{ssse3,avx2,avx512}.S: dst = src ^ keystream
  * for NBLOCKS blocks (a multiple of the routine's width), words 12-13
- * advanced as a 64-bit counter; each returns its stack burn depth. */
-typedef unsigned int (*chacha_blocks_fn) (uint32_t *state, uint8_t *dst,
-                                          const uint8_t *src, size_t nblocks,
-                                          unsigned int rounds);
+ * advanced as a 64-bit counter (gcry_stream_blocks_fn); each returns its
+ * stack burn depth. */
 unsigned int _gcry_chacha_amd64_ssse3_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_ssse3_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks2 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_amd64_avx2_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx512_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx512_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx512_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_amd64_avx512_blocks16 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_hchacha_amd64_ssse3 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 unsigned int _gcry_hchacha_amd64_avx2 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
+unsigned int _gcry_hchacha_amd64_avx512 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 #endif
 
 #endif

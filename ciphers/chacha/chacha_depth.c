@@ -5,6 +5,19 @@
 #include "chacha.h"
 
 #ifdef USE_AMD64
+/* blocks16 with 32 blocks runs the two-group loop (spills), with 16 the
+ * one-group path */
+GCRY_DEPTH_THUNK (avx512_blocks16x2,
+                  _gcry_chacha_amd64_avx512_blocks16 (a->state, a->dst, a->src, 32, 20))
+GCRY_DEPTH_THUNK (avx512_blocks16,
+                  _gcry_chacha_amd64_avx512_blocks16 (a->state, a->dst, a->src, 16, 20))
+GCRY_DEPTH_THUNK (avx512_blocks8,
+                  _gcry_chacha_amd64_avx512_blocks8 (a->state, a->dst, a->src, 16, 20))
+GCRY_DEPTH_THUNK (avx512_blocks4,
+                  _gcry_chacha_amd64_avx512_blocks4 (a->state, a->dst, a->src, 8, 20))
+GCRY_DEPTH_THUNK (avx512_blocks1,
+                  _gcry_chacha_amd64_avx512_blocks1 (a->state, a->dst, a->src, 3, 20))
+GCRY_DEPTH_THUNK (avx512_hchacha, _gcry_hchacha_amd64_avx512 (a->state, a->dst, 20))
 GCRY_DEPTH_THUNK (avx2_blocks8, _gcry_chacha_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16, 20))
 GCRY_DEPTH_THUNK (avx2_blocks4, _gcry_chacha_amd64_avx2_blocks4 (a->state, a->dst, a->src, 8, 20))
 GCRY_DEPTH_THUNK (avx2_blocks2, _gcry_chacha_amd64_avx2_blocks2 (a->state, a->dst, a->src, 4, 20))
@@ -16,6 +29,12 @@ GCRY_DEPTH_THUNK (ssse3_blocks1,
 GCRY_DEPTH_THUNK (ssse3_hchacha, _gcry_hchacha_amd64_ssse3 (a->state, a->dst, 20))
 
 static const gcry_depth_case cases[] = {
+  { "_gcry_chacha_amd64_avx512_blocks16", avx512_blocks16x2 },
+  { "_gcry_chacha_amd64_avx512_blocks16/16", avx512_blocks16 },
+  { "_gcry_chacha_amd64_avx512_blocks8", avx512_blocks8 },
+  { "_gcry_chacha_amd64_avx512_blocks4", avx512_blocks4 },
+  { "_gcry_chacha_amd64_avx512_blocks1", avx512_blocks1 },
+  { "_gcry_hchacha_amd64_avx512", avx512_hchacha },
   { "_gcry_chacha_amd64_avx2_blocks8", avx2_blocks8 },
   { "_gcry_chacha_amd64_avx2_blocks4", avx2_blocks4 },
   { "_gcry_chacha_amd64_avx2_blocks2", avx2_blocks2 },

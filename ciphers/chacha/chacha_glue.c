@@ -1,9 +1,50 @@
 /* chacha_glue.c - ChaCha20/ChaCha12 (8-, 12- and 16-byte IVs), XChaCha and
- * HChaCha: key and nonce set-up, leftover keystream, counter exhaustion,
- * per-call dispatch from the widest SIMD routine the length fills down to
- * the narrow ones, and one stack burn per call. */
+ * HChaCha: key and nonce set-up, the counter forms, and ChaCha's table of
+ * SIMD tiers for the shared stream driver (gcrylike/_native/stream_driver.h:
+ * leftover keystream, widest routine first, wide tails, counter exhaustion,
+ * and how to add a tier), with one stack burn per call. */
 #include "chacha.h"
 
+/* The SIMD tiers by implementation id: routines widest first, then the
+ * wide-tail rules, then the tier's HChaCha.  AVX2: groups of eight; 5-8
+ * blocks left (whole and partial) from one more eight-block call, fewer
+ * four, two and one at a time.  SSSE3: groups of four, then single blocks;
+ * both make a partial last block with the single-block routine.  AVX-512:
+ * groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
+ * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
+ * 1-block routines are row form, with the shortest path through the
+ * rounds), a last single one alone. */
+static const gcry_stream_tier chacha_tiers[] = {
+  [CHACHA_IMPL_GENERIC] = { .hcore = NULL },
+#ifdef USE_AMD64
+  [CHACHA_IMPL_SSSE3] = {
+    .blocks = { { _gcry_chacha_amd64_ssse3_blocks4, 4 },
+                { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
+    .hcore = _gcry_hchacha_amd64_ssse3 },
+  [CHACHA_IMPL_AVX2] = {
+    .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 8 },
+                { _gcry_chacha_amd64_avx2_blocks4, 4 },
+                { _gcry_chacha_amd64_avx2_blocks2, 2 },
+                { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
+    .tails = { { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } },
+    .hcore = _gcry_hchacha_amd64_avx2 },
+  [CHACHA_IMPL_AVX512] = {
+    .blocks = { { _gcry_chacha_amd64_avx512_blocks16, 16 },
+                { _gcry_chacha_amd64_avx512_blocks8, 8 },
+                { _gcry_chacha_amd64_avx512_blocks4, 4 },
+                { _gcry_chacha_amd64_avx512_blocks1, 1 } },
+    .tails = { { _gcry_chacha_amd64_avx512_blocks16, 16, 9 },
+               { _gcry_chacha_amd64_avx512_blocks8, 8, 5 },
+               { _gcry_chacha_amd64_avx512_blocks4, 4, 2 } },
+    .hcore = _gcry_hchacha_amd64_avx512 },
+#endif
+};
+
+/* ChaCha for the driver: block counter in words 12-13. */
+static const gcry_stream_cipher chacha_cipher = {
+  chacha_tiers, sizeof chacha_tiers / sizeof chacha_tiers[0],
+  chacha_generic_block, hchacha_generic, 12
+};
 
 size_t
 gcry_chacha_ctxsize (void)
@@ -14,12 +55,18 @@ gcry_chacha_ctxsize (void)
 uint32_t
 gcry_chacha_impls (void)
 {
-  uint32_t impls = 1u << CHACHA_IMPL_GENERIC;
-#ifdef USE_AMD64
-  impls |= (1u << CHACHA_IMPL_SSSE3) | (1u << CHACHA_IMPL_AVX2);
-#endif
-  return impls;
+  return gcry_stream_impls (&chacha_cipher);
 }
+
+#ifdef GCRY_TEST_HOOKS
+/* Test-only, in the test copies alone (tests/test_stream_tiers.py): the
+ * table keeps the driver's rules. */
+int
+gcry_chacha_tiers_check (void)
+{
+  return gcry_stream_check_tiers (&chacha_cipher);
+}
+#endif
 
 static int
 impl_ok (unsigned int impl)
@@ -33,14 +80,7 @@ static unsigned int
 hchacha_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                   unsigned int impl)
 {
-#ifdef USE_AMD64
-  if (impl == CHACHA_IMPL_AVX2)
-    return _gcry_hchacha_amd64_avx2 (state, out, rounds);
-  if (impl == CHACHA_IMPL_SSSE3)
-    return _gcry_hchacha_amd64_ssse3 (state, out, rounds);
-#endif
-  (void)impl;
-  return gcry_stream_hcore_portable (hchacha_generic, state, out, rounds);
+  return gcry_stream_hcore (&chacha_cipher, impl, state, out, rounds);
 }
 
 static void
@@ -214,127 +254,19 @@ chacha_too_many (const chacha_ctx *ctx, uint64_t need)
   return gcry_stream_past_end (&ctx->pos, need, counter (ctx), ctx->ctr64 ? 64 : 32);
 }
 
-static unsigned int
-generic_block (chacha_ctx *ctx, uint8_t ks[CHACHA_BLOCK])
-{
-  uint32_t words[16];
-  unsigned int burn, i;
-
-  burn = chacha_generic_block (words, ctx->input, ctx->rounds);
-  for (i = 0; i < 16; i++)
-    gcry_store_le32 (ks + 4 * i, words[i]);
-  if (++ctx->input[12] == 0)
-    ++ctx->input[13];
-  return burn + sizeof (words) + GCRY_C_FRAME;
-}
-
-/* Whole blocks: widest routine the count fills first, then narrower ones. */
-static unsigned int
-whole_blocks (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-  uint8_t ks[CHACHA_BLOCK];
-  unsigned int burn = 0;
-
-#define RUN(fn, nb)                                                        \
-  do {                                                                     \
-    size_t nb_ = (nb);                                                     \
-    burn = gcry_max_burn (burn, fn (ctx->input, dst, src, nb_, ctx->rounds)); \
-    dst += nb_ * CHACHA_BLOCK;                                             \
-    src += nb_ * CHACHA_BLOCK;                                             \
-    nblocks -= nb_;                                                        \
-  } while (0)
-
-#ifdef USE_AMD64
-  if (ctx->impl == CHACHA_IMPL_AVX2)
-    {
-      if (nblocks >= 8)
-        RUN (_gcry_chacha_amd64_avx2_blocks8, nblocks & ~(size_t)7);
-      if (nblocks >= 4)
-        RUN (_gcry_chacha_amd64_avx2_blocks4, 4);
-      if (nblocks >= 2)
-        RUN (_gcry_chacha_amd64_avx2_blocks2, 2);
-    }
-  if (ctx->impl == CHACHA_IMPL_SSSE3 && nblocks >= 4)
-    RUN (_gcry_chacha_amd64_ssse3_blocks4, nblocks & ~(size_t)3);
-  if (ctx->impl != CHACHA_IMPL_GENERIC && nblocks)
-    RUN (_gcry_chacha_amd64_ssse3_blocks1, nblocks);
-#endif
-#undef RUN
-
-  for (; nblocks; nblocks--)
-    {
-      burn = gcry_max_burn (burn, generic_block (ctx, ks));
-      gcry_xor_bytes (dst, src, ks, CHACHA_BLOCK);
-      dst += CHACHA_BLOCK;
-      src += CHACHA_BLOCK;
-    }
-  gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
-}
-
-/* After keystream blocks were made: the routines count in 64 bits, so a
- * 32-bit counter must not carry into the nonce (NONCE_WORD is word 13 from
- * before), and reaching zero again means the stream is used up. */
+/* After a routine outside the driver made blocks (the AEAD's stitched
+ * one): NONCE_WORD is word 13 from before. */
 void
 chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word)
 {
-  if (!ctx->ctr64)
-    ctx->input[13] = nonce_word;
-  if (counter (ctx) == 0)
-    ctx->pos.exhausted = 1;
+  gcry_stream_counter_done (&ctx->pos, ctx->input + 12, ctx->ctr64 ? 64 : 32, nonce_word);
 }
 
 GCRY_NOINLINE unsigned int
 chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  static const uint8_t zeros[CHACHA_BLOCK];
-  const uint32_t nonce_word = ctx->input[13];
-  unsigned int burn = 0;
-  size_t nblocks, tail;
-
-  /* 1. bytes left over from the previous call's partial block */
-  if (ctx->pos.unused)
-    {
-      size_t take = gcry_stream_take_pad (&ctx->pos, dst, src, n);
-      dst += take;
-      src += take;
-      n -= take;
-    }
-  nblocks = n / CHACHA_BLOCK;
-  tail = n % CHACHA_BLOCK;
-
-#ifdef USE_AMD64
-  /* 2a. AVX2 with 5 to 8 blocks (whole and partial) after the groups of
-   * eight: one more eight-block call (gcry_stream_wide_tail) */
-  if (ctx->impl == CHACHA_IMPL_AVX2 && nblocks % 8 + (tail != 0) >= 5)
-    {
-      size_t bulk = nblocks & ~(size_t)7;
-      if (bulk)
-        burn = whole_blocks (ctx, dst, src, bulk);
-      burn = gcry_max_burn (burn, gcry_stream_wide_tail (
-        _gcry_chacha_amd64_avx2_blocks8, ctx->input, ctx->input + 12, ctx->rounds, 8,
-        &ctx->pos, dst + bulk * CHACHA_BLOCK, src + bulk * CHACHA_BLOCK, nblocks - bulk, tail));
-      chacha_counter_done (ctx, nonce_word);
-      return burn + GCRY_C_FRAME;
-    }
-#endif
-
-  /* 2. whole blocks */
-  if (nblocks)
-    burn = whole_blocks (ctx, dst, src, nblocks);
-  dst += nblocks * CHACHA_BLOCK;
-  src += nblocks * CHACHA_BLOCK;
-
-  /* 3. partial last block: keep the rest of its keystream in pad */
-  if (tail)
-    {
-      burn = gcry_max_burn (burn, whole_blocks (ctx, ctx->pos.pad, zeros, 1));
-      gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
-    }
-
-  if (nblocks || tail)
-    chacha_counter_done (ctx, nonce_word);
-  return burn + GCRY_C_FRAME;
+  return gcry_stream_crypt (&chacha_cipher, ctx->impl, ctx->input, ctx->rounds,
+                            ctx->ctr64 ? 64 : 32, &ctx->pos, dst, src, n);
 }
 
 int

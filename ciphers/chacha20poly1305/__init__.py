@@ -16,8 +16,8 @@ from gcrylike.selftests.vectors_aead import CHACHA20_POLY1305, XCHACHA20_POLY130
 from ._aead import ffi, lib
 
 # (chacha id of chacha.h, poly1305 id of poly1305.h)
-_CHACHA_GENERIC, _CHACHA_SSSE3, _CHACHA_AVX2 = 0, 1, 2
-_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2 = 0, 1, 2, 3
+_CHACHA_GENERIC, _CHACHA_SSSE3, _CHACHA_AVX2, _CHACHA_AVX512 = 0, 1, 2, 3
+_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2, _POLY_IFMA = 0, 1, 2, 3, 4
 
 GCRYLIKE_AEAD_CHACHA20_POLY1305 = 1101
 GCRYLIKE_AEAD_XCHACHA20_POLY1305 = 1102
@@ -33,6 +33,12 @@ def _drivers():
          "SSSE3 ChaCha20, SSE2 two-way Poly1305"),
         ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), (_CHACHA_AVX2, _POLY_AVX2),
          "AVX2 eight-block ChaCha20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
+        # built only where the ChaCha glue has its AVX-512 driver (the
+        # filter below); AVX2 ChaCha with IFMA is no row: slower than the
+        # stitched AVX2 routine (docs/algorithms.rst)
+        ("amd64-avx512-ifma", 500, frozenset({"avx2", "avx512f", "avx512vl", "avx512ifma"}),
+         (_CHACHA_AVX512, _POLY_IFMA),
+         "AVX-512 sixteen-block ChaCha20, then AVX512-IFMA eight-way Poly1305 per 4 KiB chunk"),
     )
     return [row for row in table
             if built_chacha >> row[3][0] & 1 and built_poly >> row[3][1] & 1]

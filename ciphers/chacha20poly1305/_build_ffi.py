@@ -6,6 +6,8 @@ extension boundaries.
 """
 
 from gcrylike_build import (
+    CHACHA_ASM,
+    CHACHA_C,
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
@@ -37,9 +39,9 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha20poly1305._aead",
     CDEF + asm_depth_cdef("aead"),
     ["ciphers/chacha20poly1305/aead_glue.c", "ciphers/chacha20poly1305/aead_depth.c",
-     "ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c",
+     *CHACHA_C,
      *POLY1305_C],
-    asm_sources=["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S",
+    asm_sources=[*CHACHA_ASM,
                  *POLY1305_ASM,
                  "chacha20-poly1305-amd64-avx2.S"],
     amd64_c_sources=POLY1305_AMD64_C,

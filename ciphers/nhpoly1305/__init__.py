@@ -1,6 +1,7 @@
 """NHPoly1305 (Adiantum's hash, the kernel's ``nhpoly1305``) as a keyed
-hash with streaming update: NH in portable C, SSE2 and AVX2, Poly1305 over
-the NH outputs at the same SIMD level.
+hash with streaming update: NH in portable C, SSE2, AVX2 and AVX-512,
+Poly1305 over the NH outputs at the matching SIMD level (AVX2 beside the
+AVX-512 NH).
 
 The key is 1088 bytes (16-byte Poly1305 r, then the 1072-byte NH key); the
 16-byte output is the bare Poly1305 value (no s).
@@ -15,7 +16,7 @@ from gcrylike.selftests.vectors_nhpoly1305 import NHPOLY1305
 
 from ._nhpoly1305 import ffi, lib
 
-_NH_GENERIC, _NH_SSE2, _NH_AVX2 = 0, 1, 2
+_NH_GENERIC, _NH_SSE2, _NH_AVX2, _NH_AVX512 = 0, 1, 2, 3
 _POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2 = 0, 1, 2, 3
 
 GCRYLIKE_MAC_NHPOLY1305 = 1201
@@ -30,6 +31,8 @@ def _drivers():
          "SSE2 NH (pmuludq), SSE2 two-way Poly1305"),
         ("amd64-avx2", 400, frozenset({"avx2"}), (_NH_AVX2, _POLY_AVX2),
          "AVX2 NH (vpmuludq), AVX2 four-way Poly1305"),
+        ("amd64-avx512", 500, frozenset({"avx512f", "avx2"}), (_NH_AVX512, _POLY_AVX2),
+         "AVX-512 NH (512-bit vpmuludq, key held pre-arranged), AVX2 four-way Poly1305"),
     )
     return [row for row in table if built_nh >> row[3][0] & 1 and built_poly >> row[3][1] & 1]
 

@@ -24,7 +24,7 @@ ffibuilder = make_ffi(
     CDEF + asm_depth_cdef("nhpoly1305"),
     ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
      "ciphers/nhpoly1305/nhpoly1305_depth.c", *POLY1305_C],
-    asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S",
+    asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
                  *POLY1305_ASM],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "nhpoly1305.h"',

@@ -14,7 +14,8 @@
  *
  * Common contract of every routine below:
  *   - key: the 1072 NH key bytes as 268 little-endian 32-bit words (on
- *     amd64 simply the key bytes, 4-byte aligned);
+ *     amd64 simply the key bytes, 4-byte aligned); the AVX-512 routines
+ *     take it arranged by nh_key_arrange (below);
  *   - msg: any alignment; only bytes [0, len) are read, and only key
  *     bytes [0, len + 48) are read;
  *   - len: rounded down to a multiple of 16; len 0 gives an all-zero hash;
@@ -24,7 +25,8 @@
  *   - return value: the stack burn depth, i.e. bytes below the caller's
  *     stack pointer the routine may have dirtied, for gcry_burn_stack.
  *     The assembly returns 0 (it touches no stack) and clears every vector
- *     register that held key, message or sums.  The _units variants hash
+ *     register that held key, message or sums (AVX-512: zmm0-15 only are
+ *     used, all cleared).  The _units variants hash
  *     NUNITS consecutive full 1024-byte units of msg into NUNITS
  *     consecutive 32-byte hashes (nunits 0: nothing is written). */
 #ifndef GCRYLIKE_NH_H
@@ -52,9 +54,29 @@ unsigned int nh_generic_units (const uint32_t key[NH_KEY_WORDS],
                                const uint8_t *msg, size_t nunits,
                                uint8_t *hashes);
 
+/* The key as the AVX-512 routines take it: words 1 and 2 of every 16-byte
+ * group swapped, the order their vpmuludq pairs words in.  Done once at
+ * setkey, so that each 64-byte key window is a plain memory operand (the
+ * windows overlap: shuffling them in the loop would cost a quarter more
+ * work).  Applying it twice restores the key. */
+static inline void
+nh_key_arrange (uint32_t key[NH_KEY_WORDS])
+{
+  unsigned int i;
+  uint32_t w;
+
+  for (i = 0; i < NH_KEY_WORDS; i += 4)
+    {
+      w = key[i + 1];
+      key[i + 1] = key[i + 2];
+      key[i + 2] = w;
+    }
+}
+
 #ifdef USE_AMD64
-/* asm/nh-amd64-sse2.S (SSE2, baseline amd64) and asm/nh-amd64-avx2.S
- * (AVX2; the caller checks the CPU and OS support it). */
+/* asm/nh-amd64-sse2.S (SSE2, baseline amd64), asm/nh-amd64-avx2.S (AVX2)
+ * and asm/nh-amd64-avx512.S (AVX512F, key arranged by nh_key_arrange);
+ * the caller checks the CPU and OS support them. */
 unsigned int _gcry_nh_amd64_sse2 (const uint32_t key[NH_KEY_WORDS],
                                   const uint8_t *msg, size_t len,
                                   uint8_t hash[NH_HASH_BYTES]);
@@ -67,6 +89,12 @@ unsigned int _gcry_nh_amd64_avx2 (const uint32_t key[NH_KEY_WORDS],
 unsigned int _gcry_nh_amd64_avx2_units (const uint32_t key[NH_KEY_WORDS],
                                         const uint8_t *msg, size_t nunits,
                                         uint8_t *hashes);
+unsigned int _gcry_nh_amd64_avx512 (const uint32_t key[NH_KEY_WORDS],
+                                    const uint8_t *msg, size_t len,
+                                    uint8_t hash[NH_HASH_BYTES]);
+unsigned int _gcry_nh_amd64_avx512_units (const uint32_t key[NH_KEY_WORDS],
+                                          const uint8_t *msg, size_t nunits,
+                                          uint8_t *hashes);
 #endif
 
 #endif

@@ -12,7 +12,7 @@ gcry_nh_impls (void)
 {
   uint32_t impls = 1u << NH_IMPL_GENERIC;
 #ifdef USE_AMD64
-  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2);
+  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2) | (1u << NH_IMPL_AVX512);
 #endif
   return impls;
 }
@@ -22,6 +22,8 @@ nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
         uint8_t hash[NH_HASH_BYTES])
 {
 #ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX512)
+    return _gcry_nh_amd64_avx512 (key, msg, len, hash);
   if (impl == NH_IMPL_AVX2)
     return _gcry_nh_amd64_avx2 (key, msg, len, hash);
   if (impl == NH_IMPL_SSE2)
@@ -36,6 +38,8 @@ nh_units (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t nun
           uint8_t *hashes)
 {
 #ifdef USE_AMD64
+  if (impl == NH_IMPL_AVX512)
+    return _gcry_nh_amd64_avx512_units (key, msg, nunits, hashes);
   if (impl == NH_IMPL_AVX2)
     return _gcry_nh_amd64_avx2_units (key, msg, nunits, hashes);
   if (impl == NH_IMPL_SSE2)
@@ -58,6 +62,8 @@ nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
   burn = poly1305_setkey_noburn (&ctx->poly, polykey, poly_impl);
   for (i = 0; i < NH_KEY_WORDS; i++)
     ctx->nhkey[i] = gcry_load_le32 (key + 16 + 4 * i);
+  if (nh_impl == NH_IMPL_AVX512)
+    nh_key_arrange (ctx->nhkey);
   ctx->nh_impl = nh_impl;
   gcry_wipememory (polykey, sizeof polykey);
   return burn + sizeof (polykey) + GCRY_C_FRAME;
@@ -228,3 +234,31 @@ gcry_nhpoly1305_verify (void *c, const uint8_t *tag, size_t taglen)
   gcry_wipememory (mine, sizeof mine);
   return (bad || taglen != 16) ? GCRY_ERR_CHECKSUM : GCRY_OK;
 }
+
+#ifdef GCRY_TEST_HOOKS
+/* Test-only, in the test copies alone (tests/native/nhpoly1305_hooks.c
+ * declares it): NH alone on implementation IMPL (the caller checks the CPU
+ * runs it), with the raw 1072-byte KEY (arranged here for the AVX-512
+ * routine, as setkey does): NUNITS 0 hashes the LEN-byte MSG into 32 bytes
+ * at OUT, else NUNITS whole 1024-byte units into 32 bytes each. */
+int
+gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
+              size_t nunits, uint8_t *out)
+{
+  uint32_t words[NH_KEY_WORDS] GCRY_ALIGNED (32);
+  unsigned int burn, i;
+
+  if (impl > 31 || !(gcry_nh_impls () & (1u << impl)))
+    return GCRY_ERR_NOT_SUPPORTED;
+  if (len > NH_UNIT)
+    return GCRY_ERR_INV_LENGTH;
+  for (i = 0; i < NH_KEY_WORDS; i++)
+    words[i] = gcry_load_le32 (key + 4 * i);
+  if (impl == NH_IMPL_AVX512)
+    nh_key_arrange (words);
+  burn = nunits ? nh_units (impl, words, msg, nunits, out) : nh_one (impl, words, msg, len, out);
+  gcry_wipememory (words, sizeof words);
+  gcry_burn_stack (burn + GCRY_C_FRAME);
+  return GCRY_OK;
+}
+#endif

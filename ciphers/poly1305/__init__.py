@@ -1,10 +1,10 @@
 """Poly1305 (RFC 8439 2.5) as a MAC: portable C (64-bit limbs with 128-bit
 products, and 26-bit limbs for targets without a 128-bit type), SSE2
-two-way and AVX2 four-way assembly.
+two-way, AVX2 four-way and AVX512-IFMA eight-way assembly.
 
 Short updates stay in portable code (SIMD set-up costs more than it saves
-below POLY1305_SIMD_MIN_BLOCKS blocks); longer ones run in SIMD, within one
-streaming computation.
+below POLY1305_SIMD_MIN_BLOCKS blocks, POLY1305_IFMA_MIN_BLOCKS for IFMA);
+longer ones run in SIMD, within one streaming computation.
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from gcrylike.selftests.vectors_poly1305 import POLY1305
 from ._poly1305 import ffi, lib
 
 # Implementation ids of poly1305.h
-_GENERIC64, _GENERIC32, _SSE2, _AVX2 = 0, 1, 2, 3
+_GENERIC64, _GENERIC32, _SSE2, _AVX2, _AVX512IFMA = 0, 1, 2, 3, 4
 
 GCRY_MAC_POLY1305 = 501  # libgcrypt's id
 
 _DRIVERS = (
+    ("amd64-avx512ifma", 500, frozenset({"avx2", "avx512f", "avx512ifma"}), _AVX512IFMA,
+     "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16"),
     ("generic64", 110, frozenset(), _GENERIC64, "portable C, 64-bit limbs, 128-bit products"),
     ("generic32", 100, frozenset(), _GENERIC32, "portable C, five 26-bit limbs"),
     ("amd64-sse2", 300, frozenset({"sse2"}), _SSE2, "two blocks in parallel, 26-bit limbs"),

@@ -15,7 +15,8 @@ enum poly1305_impl {
   POLY1305_IMPL_GENERIC64 = 0,  /* 64-bit limbs, 128-bit products */
   POLY1305_IMPL_GENERIC32 = 1,  /* five 26-bit limbs, 64-bit products */
   POLY1305_IMPL_SSE2 = 2,
-  POLY1305_IMPL_AVX2 = 3
+  POLY1305_IMPL_AVX2 = 3,
+  POLY1305_IMPL_AVX512IFMA = 4
 };
 
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,
@@ -52,8 +53,9 @@ int poly1305_impl_ok (unsigned int impl);
 void poly1305_wipe (poly1305_ctx *ctx);
 /* DST = SRC, the SIMD table only if SRC has one. */
 void poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src);
-/* Compute the SIMD table now (for a context that will be copied often). */
-void poly1305_prepare (poly1305_ctx *ctx);
+/* Compute the SIMD table now (for a context that will be copied often);
+ * returns the stack depth for the caller's burn. */
+unsigned int poly1305_prepare (poly1305_ctx *ctx);
 
 /* Constant-time comparison: 0 when equal. */
 int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);

@@ -1,6 +1,8 @@
 /* poly1305_amd64.h - the amd64 SIMD Poly1305 block functions
  * (asm/poly1305-amd64-sse2.S, asm/poly1305-amd64-avx2.S) and the C that
- * fills their tables of powers of r (poly1305_amd64_tables.c).
+ * fills their tables of powers of r (poly1305_amd64_tables.c); the
+ * AVX512-IFMA routine (asm/poly1305-amd64-avx512.S, radix 2^44, described
+ * there) follows the same contract.
  *
  * Written from RFC 8439 section 2.5 and Bernstein's Poly1305 paper.  Only
  * built on x86-64 (USE_AMD64); System V AMD64 ABI.
@@ -42,11 +44,17 @@
 
 void _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table);
 void _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table);
+void _gcry_poly1305_amd64_avx512ifma_setup (const uint64_t r[2], void *table);
 
 unsigned int _gcry_poly1305_amd64_sse2_blocks (uint64_t h[3], const void *table,
                                                const uint8_t *m, size_t nblocks);
 unsigned int _gcry_poly1305_amd64_avx2_blocks (uint64_t h[3], const void *table,
                                                const uint8_t *m, size_t nblocks);
+/* asm/poly1305-amd64-avx512.S: eight streams in zmm, radix 2^44 with
+ * AVX512-IFMA; NBLOCKS a multiple of 8; uses no stack (returns 0) and
+ * clears zmm0-31.  Needs AVX512F and AVX512-IFMA. */
+unsigned int _gcry_poly1305_amd64_avx512ifma_blocks (uint64_t h[3], const void *table,
+                                                     const uint8_t *m, size_t nblocks);
 
 /* asm/poly1305-amd64-scalar.S: the same step one block at a time in
  * general-purpose registers, for the SIMD drivers' short inputs and

@@ -1,5 +1,6 @@
 /* poly1305_amd64_tables.c - tables of powers of r for the amd64 SIMD
- * Poly1305 block functions (asm/poly1305-amd64-sse2.S and -avx2.S).
+ * Poly1305 block functions (asm/poly1305-amd64-sse2.S, -avx2.S and
+ * -avx512.S).
  *
  * Written from RFC 8439 section 2.5 and Bernstein's Poly1305 paper.
  *
@@ -32,6 +33,16 @@
  *         lanes (lane 0 block 0, lane 1 block 2, lane 2 block 1, lane 3
  *         block 3 of the last four blocks).
  *
+ * AVX512-IFMA table (400 bytes): the radix-2^44 values of a power, as
+ * p44_mul leaves them (congruent, not fully reduced): limbs r_0 (< 2^44),
+ * r_1 (< 2^44 + 2^13), r_2 (< 2^42), then 20 r_1 and 20 r_2 (2^132 = 20
+ * mod p), as 64-bit qwords ("value k", k = 0..4):
+ *     0    five 64-byte entries k = 0..4, eight qword lanes: lane j holds
+ *          value k of P_j, P = (r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1), the
+ *          lane order of the routine's message lanes (lane 2i block i, lane
+ *          2i + 1 block i + 4 of the last eight blocks)
+ *   320    r^8's five values, 360 r^16's, broadcast by the routine
+ *
  * The arithmetic is constant time (no data-dependent branch or index).
  * Locals hold key material; the glue burns the stack after set-up.
  */
@@ -44,6 +55,17 @@
 #define M44 ((1ULL << 44) - 1)
 
 __extension__ typedef unsigned __int128 u128;
+
+/* Clear key-derived locals (whole 64-bit words): volatile word stores, so
+ * they are neither dropped as dead nor turned into a slow rep stos. */
+static inline void
+wipe (void *p, size_t n)
+{
+  volatile uint64_t *v = p;
+  size_t i;
+  for (i = 0; i < n / 8; i++)
+    v[i] = 0;
+}
 
 /* The powers are computed in radix 2^44: x = l[0] + 2^44 l[1] + 2^88 l[2],
  * three products per limb instead of five.  2^132 = 4 * 2^130 = 20 (mod p)
@@ -112,10 +134,10 @@ p44_sqr (p44 *z, const p44 *x)
   p44_carry (z, d0, d1, d2);
 }
 
-/* Limbs 0-4 in radix 2^26 of x mod p, fully reduced (each < 2^26); x as
+/* x mod p, fully reduced in place (x0, x1 < 2^44, x2 < 2^42); x as
  * p44_mul leaves it. */
 static inline void
-p44_limbs26 (uint64_t l[5], const p44 *x)
+p44_reduce (p44 *x)
 {
   uint64_t z0 = x->l[0], z1 = x->l[1], z2 = x->l[2], g0, g1, g2, mask;
 
@@ -139,11 +161,29 @@ p44_limbs26 (uint64_t l[5], const p44 *x)
   z0 = (g0 & mask) | (z0 & ~mask);
   z1 = (g1 & mask) | (z1 & ~mask);
   z2 = (g2 & mask) | (z2 & ~mask);
+  x->l[0] = z0;
+  x->l[1] = z1;
+  x->l[2] = z2;
+}
+
+/* Limbs 0-4 in radix 2^26 of x mod p, fully reduced (each < 2^26); x as
+ * p44_mul leaves it. */
+static inline void
+p44_limbs26 (uint64_t l[5], const p44 *x)
+{
+  p44 y = *x;
+  uint64_t z0, z1, z2;
+
+  p44_reduce (&y);
+  z0 = y.l[0];
+  z1 = y.l[1];
+  z2 = y.l[2];
   l[0] = z0 & M26;
   l[1] = ((z0 >> 26) | (z1 << 18)) & M26;
   l[2] = (z1 >> 8) & M26;
   l[3] = ((z1 >> 34) | (z2 << 10)) & M26;
   l[4] = z2 >> 16;
+  wipe (&y, sizeof y);
 }
 
 /* The nine table values of limbs l: limbs 0-4, then five times limbs 1-4
@@ -174,17 +214,6 @@ put9_32 (uint32_t *d, const uint64_t l[5])
   d[6] = (uint32_t) (5 * l[2]);
   d[7] = (uint32_t) (5 * l[3]);
   d[8] = (uint32_t) (5 * l[4]);
-}
-
-/* Clear key-derived locals (whole 64-bit words): volatile word stores, so
- * they are neither dropped as dead nor turned into a slow rep stos. */
-static inline void
-wipe (void *p, size_t n)
-{
-  volatile uint64_t *v = p;
-  size_t i;
-  for (i = 0; i < n / 8; i++)
-    v[i] = 0;
 }
 
 void
@@ -257,6 +286,46 @@ _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table)
   wipe (&p4, sizeof p4); wipe (&p8, sizeof p8); wipe (&p12, sizeof p12);
   wipe (&p16, sizeof p16);
   wipe (l, sizeof l); wipe (lp, sizeof lp);
+}
+
+/* The five IFMA values of a power: limbs 0-2 as p44_mul leaves them
+ * (x0 < 2^44, x1 < 2^44 + 2^13, x2 < 2^42: the routine's bounds allow
+ * that, no full reduction needed) and 20 times limbs 1 and 2 (< 2^48.33),
+ * for the stride-STRIDE qwords at T. */
+static inline void
+put5_44 (uint64_t *t, size_t stride, const p44 *x)
+{
+  t[0 * stride] = x->l[0];
+  t[1 * stride] = x->l[1];
+  t[2 * stride] = x->l[2];
+  t[3 * stride] = 20 * x->l[1];
+  t[4 * stride] = 20 * x->l[2];
+}
+
+void
+_gcry_poly1305_amd64_avx512ifma_setup (const uint64_t r[2], void *table)
+{
+  uint64_t *t = table;
+  p44 p[10];                            /* p[i] = r^i, i = 1..8; p[9] = r^16 */
+  static const unsigned char lane_power[8] = { 8, 4, 7, 3, 6, 2, 5, 1 };
+  int j;
+
+  p44_from_r (&p[1], r);
+  p44_sqr (&p[2], &p[1]);
+  p44_mul (&p[3], &p[2], &p[1]);
+  p44_sqr (&p[4], &p[2]);
+  p44_mul (&p[5], &p[4], &p[1]);
+  p44_sqr (&p[6], &p[3]);
+  p44_mul (&p[7], &p[4], &p[3]);
+  p44_sqr (&p[8], &p[4]);
+  p44_sqr (&p[9], &p[8]);
+  /* lane powers at byte 0: entry k (64 bytes) holds value k of lane j's
+   * power in qword j */
+  for (j = 0; j < 8; j++)
+    put5_44 (t + j, 8, &p[lane_power[j]]);
+  put5_44 (t + 40, 1, &p[8]);           /* byte 320 */
+  put5_44 (t + 45, 1, &p[9]);           /* byte 360: r^16 */
+  wipe (&p[1], sizeof p - sizeof p[0]);
 }
 
 #endif /* __x86_64__ */

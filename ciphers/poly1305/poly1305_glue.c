@@ -15,6 +15,11 @@
 #ifndef POLY1305_SIMD_MIN_BLOCKS
 # define POLY1305_SIMD_MIN_BLOCKS 64
 #endif
+/* The same for the AVX512-IFMA routine (its table costs more, its blocks
+ * less; measured, see docs/algorithms.rst). */
+#ifndef POLY1305_IFMA_MIN_BLOCKS
+# define POLY1305_IFMA_MIN_BLOCKS 24
+#endif
 
 size_t
 gcry_poly1305_ctxsize (void)
@@ -30,7 +35,8 @@ gcry_poly1305_impls (void)
   impls |= 1u << POLY1305_IMPL_GENERIC64;
 #endif
 #ifdef USE_AMD64
-  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2);
+  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2)
+           | (1u << POLY1305_IMPL_AVX512IFMA);
 #endif
   return impls;
 }
@@ -97,16 +103,25 @@ poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int i
 }
 
 #ifdef USE_AMD64
-static void
+/* Stack the table set-up functions (poly1305_amd64_tables.c) may leave key
+ * material in: their locals and saved registers, 456 to 504 bytes with gcc
+ * 12 -O2 (objdump), with room for other compilers. */
+#define POLY1305_SETUP_BURN 1024
+
+/* Compute the table unless it exists; the stack depth to burn. */
+static unsigned int
 ensure_table (poly1305_ctx *ctx)
 {
   if (ctx->table_ready)
-    return;
+    return 0;
   if (ctx->impl == POLY1305_IMPL_SSE2)
     _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
   else if (ctx->impl == POLY1305_IMPL_AVX2)
     _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
+  else if (ctx->impl == POLY1305_IMPL_AVX512IFMA)
+    _gcry_poly1305_amd64_avx512ifma_setup (ctx->r, ctx->table);
   ctx->table_ready = 1;
+  return POLY1305_SETUP_BURN + GCRY_C_FRAME;
 }
 #endif
 
@@ -116,15 +131,16 @@ poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src)
   memcpy (dst, src, src->table_ready ? sizeof *dst : offsetof (poly1305_ctx, table));
 }
 
-void
+unsigned int
 poly1305_prepare (poly1305_ctx *ctx)
 {
 #ifdef USE_AMD64
   if (ctx->impl >= POLY1305_IMPL_SSE2)
-    ensure_table (ctx);
+    return ensure_table (ctx);
 #else
   (void)ctx;
 #endif
+  return 0;
 }
 
 /* Wipe the key and state, and the SIMD table only if it was computed. */
@@ -149,20 +165,32 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 
 #ifdef USE_AMD64
   /* with the powers already computed, SIMD pays from its own width on */
-  if (ctx->impl >= POLY1305_IMPL_SSE2
-      && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
+  if (ctx->impl == POLY1305_IMPL_AVX512IFMA
+      && nblocks >= (ctx->table_ready ? 8 : POLY1305_IFMA_MIN_BLOCKS))
+    {
+      size_t nb = nblocks & ~(size_t)7;
+      burn = ensure_table (ctx);
+      burn = gcry_max_burn (burn, _gcry_poly1305_amd64_avx512ifma_blocks (ctx->h, ctx->table,
+                                                                          m, nb));
+      m += nb * POLY1305_BLOCK;
+      nblocks -= nb;
+    }
+  else if (ctx->impl >= POLY1305_IMPL_SSE2 && ctx->impl <= POLY1305_IMPL_AVX2
+           && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
     {
       size_t nb = 0;
-      ensure_table (ctx);
+      burn = ensure_table (ctx);
       if (ctx->impl == POLY1305_IMPL_AVX2)
         {
           nb = nblocks & ~(size_t)3;
-          burn = _gcry_poly1305_amd64_avx2_blocks (ctx->h, ctx->table, m, nb);
+          burn = gcry_max_burn (burn, _gcry_poly1305_amd64_avx2_blocks (ctx->h, ctx->table,
+                                                                        m, nb));
         }
       else if (ctx->impl == POLY1305_IMPL_SSE2)
         {
           nb = nblocks & ~(size_t)1;
-          burn = _gcry_poly1305_amd64_sse2_blocks (ctx->h, ctx->table, m, nb);
+          burn = gcry_max_burn (burn, _gcry_poly1305_amd64_sse2_blocks (ctx->h, ctx->table,
+                                                                        m, nb));
         }
       m += nb * POLY1305_BLOCK;
       nblocks -= nb;

@@ -3,7 +3,7 @@
 #ifndef GCRYLIKE_SALSA20_H
 #define GCRYLIKE_SALSA20_H
 
-#include "stream.h"
+#include "stream_driver.h"
 
 #define SALSA20_BLOCK GCRY_STREAM_BLOCK
 

@@ -1,10 +1,37 @@
 /* salsa20_glue.c - Salsa20, Salsa20/12 and XSalsa20 stream glue, and
- * HSalsa20: key and nonce set-up, leftover keystream, counter exhaustion,
- * per-call dispatch from the widest SIMD routine the length fills down to
- * the portable block function, and one stack burn per call. */
+ * HSalsa20: key and nonce set-up, and Salsa20's table of SIMD tiers for the
+ * shared stream driver (gcrylike/_native/stream_driver.h: leftover
+ * keystream, widest routine first, wide tails, counter exhaustion, and how
+ * to add a tier), with one stack burn per call. */
 #include <string.h>
 #include "salsa20.h"
 
+/* The SIMD tiers by implementation id: routines widest first, then the
+ * wide-tail rules, then the tier's HSalsa20.  The blocks left after the
+ * groups, whole and partial, come from one call into a stack buffer when
+ * there are at least two (AVX2: 5-8 eight-wide, 2-4 four-wide in SSE2); a
+ * single one is cheaper in portable code, so no tier has a width-1
+ * routine. */
+static const gcry_stream_tier salsa20_tiers[] = {
+  [SALSA20_IMPL_GENERIC] = { .hcore = NULL },
+#ifdef USE_AMD64
+  [SALSA20_IMPL_SSE2] = {
+    .blocks = { { _gcry_salsa20_amd64_sse2_blocks4, 4 } },
+    .tails = { { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+    .hcore = _gcry_hsalsa20_amd64_sse2 },
+  [SALSA20_IMPL_AVX2] = {
+    .blocks = { { _gcry_salsa20_amd64_avx2_blocks8, 8 } },
+    .tails = { { _gcry_salsa20_amd64_avx2_blocks8, 8, 5 },
+               { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+    .hcore = _gcry_hsalsa20_amd64_avx2 },
+#endif
+};
+
+/* Salsa20 for the driver: block counter in words 8-9. */
+static const gcry_stream_cipher salsa20_cipher = {
+  salsa20_tiers, sizeof salsa20_tiers / sizeof salsa20_tiers[0],
+  salsa20_generic_block, hsalsa20_generic, 8
+};
 
 size_t
 gcry_salsa20_ctxsize (void)
@@ -16,12 +43,18 @@ gcry_salsa20_ctxsize (void)
 uint32_t
 gcry_salsa20_impls (void)
 {
-  uint32_t impls = 1u << SALSA20_IMPL_GENERIC;
-#ifdef USE_AMD64
-  impls |= (1u << SALSA20_IMPL_SSE2) | (1u << SALSA20_IMPL_AVX2);
-#endif
-  return impls;
+  return gcry_stream_impls (&salsa20_cipher);
 }
+
+#ifdef GCRY_TEST_HOOKS
+/* Test-only, in the test copies alone (tests/test_stream_tiers.py): the
+ * table keeps the driver's rules. */
+int
+gcry_salsa20_tiers_check (void)
+{
+  return gcry_stream_check_tiers (&salsa20_cipher);
+}
+#endif
 
 static int
 impl_ok (unsigned int impl)
@@ -56,14 +89,7 @@ static unsigned int
 hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                    unsigned int impl)
 {
-#ifdef USE_AMD64
-  if (impl == SALSA20_IMPL_AVX2)
-    return _gcry_hsalsa20_amd64_avx2 (state, out, rounds);
-  if (impl == SALSA20_IMPL_SSE2)
-    return _gcry_hsalsa20_amd64_sse2 (state, out, rounds);
-#endif
-  (void)impl;
-  return gcry_stream_hcore_portable (hsalsa20_generic, state, out, rounds);
+  return gcry_stream_hcore (&salsa20_cipher, impl, state, out, rounds);
 }
 
 /* Public HSalsa20: 32-byte key and 16-byte input to a 32-byte subkey. */
@@ -200,13 +226,6 @@ get_counter (const salsa20_ctx *ctx)
   return ((uint64_t)ctx->input[9] << 32) | ctx->input[8];
 }
 
-static void
-set_counter (salsa20_ctx *ctx, uint64_t v)
-{
-  ctx->input[8] = (uint32_t)v;
-  ctx->input[9] = (uint32_t)(v >> 32);
-}
-
 /* Whether NEED more blocks would run past block 2^64 - 1 (the stream ends
  * there; it never wraps into reused keystream). */
 int
@@ -215,97 +234,11 @@ salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
   return gcry_stream_past_end (&ctx->pos, need, get_counter (ctx), 64);
 }
 
-/* Generic path: one block of keystream into KS (little-endian bytes). */
-static unsigned int
-keystream_block (salsa20_ctx *ctx, uint8_t ks[SALSA20_BLOCK])
-{
-  uint32_t words[16];
-  unsigned int burn, i;
-
-  burn = salsa20_generic_block (words, ctx->input, ctx->rounds);
-  for (i = 0; i < 16; i++)
-    gcry_store_le32 (ks + 4 * i, words[i]);
-  set_counter (ctx, get_counter (ctx) + 1);
-  return burn + sizeof (words) + GCRY_C_FRAME;
-}
-
 GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  uint8_t ks[SALSA20_BLOCK];
-  unsigned int burn = 0;
-  size_t nblocks, tail;
-  int made_blocks = 0;
-
-  /* 1. bytes left over from the previous call's partial block */
-  if (ctx->pos.unused)
-    {
-      size_t take = gcry_stream_take_pad (&ctx->pos, dst, src, n);
-      dst += take;
-      src += take;
-      n -= take;
-    }
-
-  nblocks = n / SALSA20_BLOCK;
-  tail = n % SALSA20_BLOCK;
-  made_blocks = nblocks > 0 || tail > 0;
-
-#ifdef USE_AMD64
-  /* 2. bulk, widest first: groups of eight blocks in AVX2; with SSE2
-   * alone, groups of four */
-  {
-    size_t group = ctx->impl == SALSA20_IMPL_AVX2 ? 8 : 4, bulk;
-    gcry_stream_blocks_fn wide = ctx->impl == SALSA20_IMPL_AVX2
-                                 ? _gcry_salsa20_amd64_avx2_blocks8
-                                 : _gcry_salsa20_amd64_sse2_blocks4;
-
-    bulk = ctx->impl != SALSA20_IMPL_GENERIC ? nblocks - nblocks % group : 0;
-    if (bulk)
-      {
-        burn = wide (ctx->input, dst, src, bulk, ctx->rounds);
-        dst += bulk * SALSA20_BLOCK;
-        src += bulk * SALSA20_BLOCK;
-        nblocks -= bulk;
-      }
-
-    /* 3a. SIMD drivers: the last 2 to 8 blocks (whole and partial) from
-     * one call into a stack buffer (gcry_stream_wide_tail), eight-wide in
-     * AVX2 from 5 blocks, else four-wide in SSE2; a single block is
-     * cheaper in portable code */
-    if (ctx->impl != SALSA20_IMPL_GENERIC && nblocks + (tail != 0) >= 2)
-      {
-        int eight = ctx->impl == SALSA20_IMPL_AVX2 && nblocks + (tail != 0) >= 5;
-        burn = gcry_max_burn (burn, gcry_stream_wide_tail (
-          eight ? _gcry_salsa20_amd64_avx2_blocks8 : _gcry_salsa20_amd64_sse2_blocks4,
-          ctx->input, ctx->input + 8, ctx->rounds, eight ? 8 : 4, &ctx->pos,
-          dst, src, nblocks, tail));
-        nblocks = 0;
-        tail = 0;
-      }
-  }
-#endif
-
-  /* 3. remaining whole blocks, one at a time */
-  for (; nblocks; nblocks--)
-    {
-      burn = gcry_max_burn (burn, keystream_block (ctx, ks));
-      gcry_xor_bytes (dst, src, ks, SALSA20_BLOCK);
-      dst += SALSA20_BLOCK;
-      src += SALSA20_BLOCK;
-    }
-
-  /* 4. partial last block: keep the rest of its keystream in pad */
-  if (tail)
-    {
-      burn = gcry_max_burn (burn, keystream_block (ctx, ctx->pos.pad));
-      gcry_stream_keep_tail (&ctx->pos, dst, src, tail);
-    }
-
-  if (made_blocks && get_counter (ctx) == 0)
-    ctx->pos.exhausted = 1;
-
-  gcry_wipememory (ks, sizeof ks);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
+  return gcry_stream_crypt (&salsa20_cipher, ctx->impl, ctx->input, ctx->rounds, 64,
+                            &ctx->pos, dst, src, n);
 }
 
 int

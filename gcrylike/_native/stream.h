@@ -1,7 +1,8 @@
 /* stream.h - the keystream position of the 64-byte-block stream ciphers
  * (Salsa20 and ChaCha families): keystream left over from a partial block,
  * and whether the block counter has run out.  Each glue keeps one in its
- * context and uses these helpers, so the rules live in one place. */
+ * context and uses these helpers, so the rules live in one place; the
+ * per-call driver built on them is stream_driver.h. */
 #ifndef GCRYLIKE_STREAM_H
 #define GCRYLIKE_STREAM_H
 
@@ -114,46 +115,6 @@ gcry_stream_keep_tail (gcry_stream_pos *pos, uint8_t *dst, const uint8_t *src, s
 {
   gcry_xor_bytes (dst, src, pos->pad, tail);
   pos->unused = (unsigned int)(GCRY_STREAM_BLOCK - tail);
-}
-
-/* A SIMD routine making keystream: NBLOCKS blocks of STATE's stream
- * xored from SRC into DST, the state's block counter advanced. */
-typedef unsigned int (*gcry_stream_blocks_fn) (uint32_t *state, uint8_t *dst,
-                                               const uint8_t *src, size_t nblocks,
-                                               unsigned int rounds);
-
-/* The last NBLOCKS whole blocks of a request and a partial one of TAIL
- * bytes (together at most WIDTH <= 8 blocks) from one call of FN for WIDTH
- * blocks into a stack buffer: one call's latency instead of several
- * narrower calls that each wait out a whole block's.  CTR points at the
- * state's 64-bit block counter (two words, low first), which is then set
- * just past the blocks used; the keystream left over is wiped unused (a
- * caller with a 32-bit counter puts its nonce word back, as after any
- * routine).  Returns the burn depth.  Not inlined: its 512-byte buffer must
- * be in its own frame, not silently in every caller's (whose burn depth
- * would not count it). */
-static inline GCRY_NOINLINE unsigned int
-gcry_stream_wide_tail (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ctr,
-                       unsigned int rounds, size_t width, gcry_stream_pos *pos,
-                       uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
-{
-  static const uint8_t zeros[8 * GCRY_STREAM_BLOCK];
-  uint8_t ks[8 * GCRY_STREAM_BLOCK];
-  uint64_t next = ((uint64_t)ctr[1] << 32 | ctr[0]) + nblocks + (tail != 0);
-  unsigned int burn;
-
-  burn = fn (state, ks, zeros, width, rounds);
-  ctr[0] = (uint32_t)next;
-  ctr[1] = (uint32_t)(next >> 32);
-  gcry_xor_bytes (dst, src, ks, nblocks * GCRY_STREAM_BLOCK);
-  if (tail)
-    {
-      memcpy (pos->pad, ks + nblocks * GCRY_STREAM_BLOCK, GCRY_STREAM_BLOCK);
-      gcry_stream_keep_tail (pos, dst + nblocks * GCRY_STREAM_BLOCK,
-                             src + nblocks * GCRY_STREAM_BLOCK, tail);
-    }
-  gcry_wipememory (ks, width * GCRY_STREAM_BLOCK);
-  return burn + sizeof (ks) + GCRY_C_FRAME;
 }
 
 #endif

@@ -5,7 +5,7 @@ as the wheel (the arguments its ``ciphers/*/_build_ffi.py`` gives
 ``make_ffi``, recorded, not repeated here), with ``GCRY_TEST_HOOKS``
 defined and the test-only entry points added: the burn switch and the
 stack-residue scanner (testhooks.c) and the module's own probes and
-counters (``<key>_hooks.c``).  Installed gcrylike has none of these.
+counters (``<key>_*.c``, e.g. ``aead_hooks.c``).  Installed gcrylike has none of these.
 
     python build_hooks.py OUTDIR --amd64 {0,1} [--ct]
 
@@ -45,7 +45,9 @@ def test_cdef(path: str) -> str:
     the test copy's cffi declares; plain C, comments allowed)."""
     with open(path) as f:
         lines = f.read().splitlines()
-    begin = next(i for i, line in enumerate(lines) if CDEF_BEGIN in line)
+    begin = next((i for i, line in enumerate(lines) if CDEF_BEGIN in line), None)
+    if begin is None:
+        return ""
     end = next(i for i, line in enumerate(lines) if CDEF_END in line)
     return "\n".join(lines[begin + 1:end]) + "\n"
 
@@ -90,8 +92,10 @@ def build_copy(call: dict, outdir: str, amd64: bool, ct: bool) -> tuple[str, dic
     gcrylike_build.decide(amd64, "the installed wheel's USE_AMD64")
     _with_asm(build_ext)
     key = call["module"].rsplit(".", 1)[1].lstrip("_")
-    extra = ["testhooks.c", f"{key}_hooks.c"] + (["ct_hooks.c"] if ct else [])
-    extra = [os.path.join(NATIVE, f) for f in extra if os.path.exists(os.path.join(HERE, f))]
+    # the module's own files: <key>_hooks.c, <key>_driver_check.c, ...
+    own = sorted(f for f in os.listdir(HERE) if f.startswith(key + "_") and f.endswith(".c"))
+    extra = [os.path.join(NATIVE, f) for f in
+             ["testhooks.c", *own] + (["ct_hooks.c"] if ct else [])]
     cdef = "".join(test_cdef(os.path.join(ROOT, f)) for f in
                    [os.path.join(NATIVE, "testhooks.h"), *extra[1:]])
     macros = [("GCRY_TEST_HOOKS", "1")] + ([("GCRY_CT_CHECK", "1")] if ct else [])

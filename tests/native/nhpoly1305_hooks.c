@@ -8,6 +8,10 @@ int gcry_nhpoly1305_read (void *c, uint8_t *out, size_t outlen);
 
 /* BEGIN TEST CDEF (tests/native/build_hooks.py) */
 int gcry_nhpoly1305_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n);
+/* nhpoly1305_glue.c, only with GCRY_TEST_HOOKS: NH alone on one
+ * implementation (tests/test_nhpoly1305.py) */
+int gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
+                  size_t nunits, uint8_t *out);
 /* END TEST CDEF */
 
 /* The stack-residue probe's entry: absorb SRC, write the hash to DST. */

@@ -1,0 +1,186 @@
+"""The bench-slope table on stdout, printed row by row as the run goes.
+
+Columns are sized to the longest algorithm name of the run (at least 16,
+bench-slope's width) and every line is built in full before it is printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gcrylike
+
+from ..console import Console
+from ..cpuclock import Clock
+from ..fit import NOISY_R2, Fit
+from ..options import Settings
+from ..targets import PEER, Result, Target
+
+MIN_LABEL = 16
+HEADER = "  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz    call ns"
+#: Row labels not taken from a spec's name: the longest sets a floor too.
+_OTHER_LABELS = ("encrypt_sectors", "ours/peer", "new bytes")
+
+
+def label_width(specs: Sequence[Any]) -> int:
+    """Width of the label column: the longest algorithm name or row label."""
+    return max(MIN_LABEL, *(len(s.name) for s in specs), *map(len, _OTHER_LABELS))
+
+
+def size_name(n: int) -> str:
+    return f"{n // 1024} KiB" if n % 1024 == 0 else f"{n} B"
+
+
+def describe_sizes(sizes: Sequence[int]) -> str:
+    steps = {b - a for a, b in zip(sizes[:-1], sizes[1:], strict=True)}
+    if len(sizes) > 3 and len(steps) == 1:
+        return f"{sizes[0]}..{sizes[-1]} B step {steps.pop()} ({len(sizes)} sizes)"
+    return ", ".join(str(s) for s in sizes) + " B"
+
+
+def row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None, width: int) -> str:
+    if fit.slope > 0:
+        ns = f"{fit.slope:10.3f} ns/B"
+        mib = f"{1e9 / fit.slope / 2**20:10.1f} MiB/s"
+        cpb = f"{fit.slope * mhz / 1000:10.3f} c/B" if mhz else f"{'-':>10} c/B"
+    else:  # timing noise swamped the per-byte cost
+        ns, mib, cpb = f"{'-':>10} ns/B", f"{'-':>10} MiB/s", f"{'-':>10} c/B"
+    auto = f"{auto_mhz:10.0f}" if auto_mhz else f"{'-':>10}"
+    line = f" {label:>{width}} |{ns}{mib}{cpb}{auto}{fit.intercept:11.0f}"
+    if fit.r2 < NOISY_R2:
+        line += f"  (noisy fit, r2={fit.r2:.3f})"
+    return line
+
+
+def ratio_line(points: dict[int, tuple[float, float]], ours: str, label: str,
+               width: int) -> str:
+    parts = [f"{size_name(n)} x{theirs / mine:.2f}"
+             for n, (mine, theirs) in points.items() if n != 64]
+    if 64 in points:
+        mine, theirs = points[64]
+        parts.append(f"64 B x{theirs / mine:.2f} ({mine:.0f} vs {theirs:.0f} ns/call)")
+    return f" {label:>{width}} |  " + "   ".join(parts) + f"   [ours: {ours}]"
+
+
+class TableReport:
+    """A slope-run sink (see :mod:`..slope`) printing bench-slope's table."""
+
+    def __init__(self, console: Console, width: int) -> None:
+        self.console = console
+        self.width = width
+
+    def begin(self, st: Settings) -> None:
+        self.console.line(f"# gcrylike {gcrylike.__version__} bench-slope: sizes "
+                          f"{describe_sizes(st.sizes)}, {st.stat} of {st.repeats} batches of "
+                          f"~{st.batch_ns / 1e6:g} ms per size, {st.clock} clock")
+
+    def section(self, name: str) -> None:
+        self.console.line(f"{name}:")
+
+    def spec(self, spec: Any) -> None:
+        self.console.line(f" {spec.name:<{self.width}} |{HEADER}")
+
+    def note(self, spec: Any, text: str) -> None:
+        self.console.line(f" # {text}")
+
+    def result(self, spec: Any, res: Result, mhz: float | None,
+               auto_mhz: float | None) -> None:
+        self.console.line(f" {res.target.title}")
+        for label, fit in res.fits.items():
+            self.console.line(row(label, fit, mhz, auto_mhz, self.width))
+
+    def ratio(self, spec: Any, ours: Target, peer: Target,
+              points: dict[int, tuple[float, float]], style: str) -> None:
+        label = "ours/peer" if style == "in place" else style
+        self.console.line(ratio_line(points, ours.driver, label, self.width))
+
+    def sectors(self, spec: Any, batch: tuple[int, int], per: dict[str, float],
+                chosen: list[str], best: str | None, reference: str | None) -> None:
+        size, count = batch
+        w, line = self.width, self.console.line
+        line(f" {'encrypt_sectors':>{w}} |  {count} x {size}-byte sectors per call, "
+             "ns per sector:")
+        for key, ns in per.items():
+            line(f" {'':>{w}} |  {key}: {ns:.0f} ns ({size / ns * 1e9 / 2**20:.1f} MiB/s)")
+        if best and len(chosen) == 2 and chosen[0] != chosen[1]:
+            line(f" {'':>{w}} |  {chosen[0]} / {chosen[1]}: "
+                 f"x{per[chosen[1]] / per[chosen[0]]:.2f}")
+        if best and reference:
+            line(f" {'ours/peer':>{w}} |  4 KiB sectors x{per[reference] / per[best]:.2f}   "
+                 f"[ours: {best} encrypt_sectors; peer: {reference}]")
+
+    def spec_end(self, spec: Any) -> None:
+        self.console.line(f" {'':>{self.width}} =")
+
+    def end(self, clock: Clock, peers: bool, st: Settings,
+            shown: set[tuple[str, str]]) -> None:
+        kinds = {kind for kind, _ in shown}
+        peer_kinds = {kind for kind, role in shown if role == PEER}
+        if st.clock == "cpu":
+            times = ("times: this thread's CPU time, so other processes' turns on the CPU are "
+                     "left out (--clock wall for elapsed time).")
+        else:
+            times = "times: elapsed (wall) time, other processes' turns on the CPU included."
+        lines = [times,
+                 "call ns: the fit's intercept, the fixed cost of one call from Python "
+                 "(argument checks, buffer views, the timing loop) apart from the per-byte work;"
+                 f" (noisy fit) marks r2 < {NOISY_R2:.2f}."]
+        if "mac" in kinds:
+            lines.append("MAC: one message per call on a keyed handle: reset(); update(data); "
+                         "digest() (bench-slope's gcry_mac_reset/write/read), data a bytes object.")
+        if "aead" in kinds:
+            lines.append("POLY1305 enc/dec/auth: one message per call on a keyed AeadHandle: "
+                         "setiv + encrypt(buf, out=buf) + gettag / setiv + decrypt(ct, out=other) "
+                         "+ checktag (a valid tag) / setiv + authenticate(buf) + gettag; call ns "
+                         "includes setiv's Poly1305 key derivation (one ChaCha20 block).")
+        if "secretbox" in kinds:
+            lines.append("SECRETBOX enc/dec: one box per call on one keyed SecretBox: "
+                         "encrypt(nonce, data) -> a new bytes tag || ciphertext / decrypt(nonce, "
+                         "box) of a valid box (made once per size); data a bytes object.  These "
+                         "rows are our one-shot API: peers are compared with the fastest of them.")
+        if clock.mhz:
+            src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
+        else:
+            src = f"clock: unknown, {clock.source}: no cycles/byte (give --cpu-mhz N)"
+        if clock.tsc_mhz:
+            src += f"; TSC (rdtsc) ticks at {clock.tsc_mhz:.0f} MHz here"
+            if clock.auto and clock.mhz and abs(clock.mhz - clock.tsc_mhz) < 0.03 * clock.tsc_mhz:
+                src += (", the same rate: this is likely the nominal/TSC clock, not what the "
+                        "core runs at under load, so c/B may be understated; pass --cpu-mhz N "
+                        "for the real core clock")
+        lines.append(src + ".")
+        if peers:
+            lines.append("ours/peer: throughput of ours over the peer's, both timed turn about "
+                         "at that size, call cost included (x>1: ours faster; at 64 B it is the "
+                         "inverse ratio of time per call).  Ours is our fastest implementation "
+                         "(lowest ns/B) through the API doing the same work: the handle for "
+                         "stream ciphers and for peers used through a keyed handle (libgcrypt), "
+                         "the 'ours one-shot' row for one-shot peers (for the secretbox, whose "
+                         "rows are that one-shot API, its fastest SECRETBOX enc row).")
+            if "cipher" in peer_kinds:
+                lines.append("new bytes: the same ratios for a stream cipher's other call style, "
+                             "bytes in and a new bytes object out (ours h.encrypt(data), the "
+                             "peer's update(data) or encrypt(data)), for peers that have it; "
+                             "the rows above are in place.")
+            lines.append("Bindings differ: ours goes through cffi and our Python API; libsodium "
+                         "and libgcrypt through ctypes with pre-converted buffers (and, for "
+                         "MACs/AEADs, output written into a preallocated buffer where ours "
+                         "returns a new bytes object), pycryptodome and cryptography through "
+                         "their own bindings.  That shows in call ns and at 64 B, not in ns/B.")
+            if "cipher" in peer_kinds:
+                lines.append("libsodium's one-shot crypto_stream_*_xor restarts the keystream "
+                             "each call (same work per byte); the others continue it.")
+            if "secretbox" in peer_kinds:
+                lines.append("secretbox peers: libsodium's crypto_secretbox_easy (the key passed "
+                             "per call, the box written into a preallocated buffer) and PyNaCl's "
+                             "SecretBox.encrypt (its nonce check and a new nonce || box object "
+                             "per call, as its users call it).")
+            if peer_kinds & {"mac", "aead"}:
+                lines.append("one-shot rows set the key up inside every call: gcrylike.mac, "
+                             "libsodium, cryptography's Poly1305.generate_tag and pycryptodome "
+                             "(a new Poly1305_MAC / ChaCha20_Poly1305 object per message); "
+                             "our ChaCha20Poly1305 and cryptography's keep one keyed object and "
+                             "copy its state per call.  AEAD data has no associated data.")
+        for line in lines:
+            self.console.line(f"# {line}")

@@ -1,0 +1,346 @@
+/* stream_driver.h - the one per-call driver of the 64-byte-block stream
+ * ciphers (Salsa20 and ChaCha families): leftover keystream first, then
+ * whole blocks from the widest SIMD routine down, the last few blocks from
+ * one wider call into a stack buffer, a partial last block kept in pad, and
+ * the end of the counter.  Each cipher describes itself in one
+ * gcry_stream_cipher (portable core, counter position, a table of SIMD
+ * tiers by implementation id); the rules live here once.
+ *
+ * Adding a SIMD tier to a stream cipher = one routine + one table row:
+ *   1. the routine, with the gcry_stream_blocks_fn ABI: NBLOCKS blocks (a
+ *      multiple of its width, a power of two up to GCRY_STREAM_MAX_WIDTH)
+ *      of STATE's keystream xored from SRC into DST, the 64-bit block
+ *      counter in the state advanced, its stack burn depth returned (and a
+ *      GCRY_DEPTH_THUNK case in the cipher's *_depth.c for the proof);
+ *   2. a row at the tier's implementation id in the cipher's table
+ *      (chacha_glue.c, salsa20_glue.c), e.g. a 16-wide tier:
+ *        [CHACHA_IMPL_AVX512] = {
+ *          .blocks = { { avx512_blocks16, 16 }, { avx512_blocks8, 8 },
+ *                      { avx512_blocks4, 4 }, { avx2_blocks2, 2 },
+ *                      { ssse3_blocks1, 1 } },
+ *          .tails = { { avx512_blocks16, 16, 9 }, { avx512_blocks8, 8, 5 } },
+ *          .hcore = _gcry_hchacha_amd64_avx2 },
+ *      blocks: routines widest first (a width-1 routine also makes the
+ *      partial last block; without one, single blocks are portable C);
+ *      tails: after the widest routine's groups, the first rule whose
+ *      window FROM..WIDTH holds the blocks left (whole + partial) makes them
+ *      all in one WIDTH-block call of FN into a stack buffer;
+ *      hcore: the tier's HChaCha/HSalsa20 routine (NULL: portable).
+ * The row also makes the id count as built (gcry_stream_impls); the Python
+ * side then lists the driver (ciphers/<module>/__init__.py _DRIVERS) with the
+ * CPU features it needs, and the build script its .S file.
+ * tests/test_stream_tiers.py checks every row against these rules, and
+ * the driver itself at widths up to 16 (chacha_driver_check.c). */
+#ifndef GCRYLIKE_STREAM_DRIVER_H
+#define GCRYLIKE_STREAM_DRIVER_H
+
+#include "stream.h"
+
+#define GCRY_STREAM_MAX_WIDTH 16   /* blocks of the widest routine */
+#define GCRY_STREAM_ROUTINES 6     /* routines one tier may list */
+#define GCRY_STREAM_TAILS 3        /* wide-tail rules one tier may list */
+
+/* A helper here that must keep its own frame (its burn depth counts its
+ * buffers once, there); unused in a file that includes this header only
+ * for the types. */
+#define GCRY_STREAM_NOINLINE GCRY_NOINLINE __attribute__((unused))
+
+/* A SIMD routine making keystream: NBLOCKS blocks of STATE's stream
+ * xored from SRC into DST, the state's block counter advanced. */
+typedef unsigned int (*gcry_stream_blocks_fn) (uint32_t *state, uint8_t *dst,
+                                               const uint8_t *src, size_t nblocks,
+                                               unsigned int rounds);
+
+/* A SIMD subkey core (HChaCha, HSalsa20): 32 bytes out. */
+typedef unsigned int (*gcry_stream_hcore_fn) (const uint32_t *state, uint8_t *out32,
+                                              unsigned int rounds);
+
+/* The portable core: one keystream block of STATE as words (the caller
+ * advances the counter). */
+typedef unsigned int (*gcry_stream_core_fn) (uint32_t out[16], const uint32_t in[16],
+                                             unsigned int rounds);
+
+typedef struct {
+  gcry_stream_blocks_fn fn;
+  unsigned int width;           /* blocks per step; 0 ends the list */
+} gcry_stream_routine;
+
+typedef struct {
+  gcry_stream_blocks_fn fn;     /* called for WIDTH blocks */
+  unsigned int width;           /* 0 ends the list */
+  unsigned int from;            /* fewest blocks left (whole + partial) */
+} gcry_stream_tail_rule;
+
+/* One SIMD tier (see the comment at the top). */
+typedef struct {
+  gcry_stream_routine blocks[GCRY_STREAM_ROUTINES];
+  gcry_stream_tail_rule tails[GCRY_STREAM_TAILS];
+  gcry_stream_hcore_fn hcore;
+} gcry_stream_tier;
+
+/* One cipher: its tiers by implementation id (row 0 the portable one,
+ * empty; an empty row past 0 is an id not built) and its constants. */
+typedef struct {
+  const gcry_stream_tier *tiers;
+  unsigned int ntiers;
+  gcry_stream_core_fn block;    /* portable keystream block */
+  gcry_hcore_fn hcore;          /* portable subkey core */
+  unsigned int ctr_word;        /* low word of the 64-bit block counter */
+} gcry_stream_cipher;
+
+/* Source for keystream made into a buffer. */
+static const uint8_t gcry_stream_zeros[GCRY_STREAM_MAX_WIDTH * GCRY_STREAM_BLOCK];
+
+/* Bit i set: implementation id i is built (row 0 always). */
+static inline uint32_t
+gcry_stream_impls (const gcry_stream_cipher *c)
+{
+  uint32_t impls = 1;
+  unsigned int i;
+
+  for (i = 1; i < c->ntiers && i < 32; i++)
+    if (c->tiers[i].blocks[0].fn)
+      impls |= 1u << i;
+  return impls;
+}
+
+/* The subkey of STATE on tier IMPL's routine, or the portable core when it
+ * has none; returns the burn depth. */
+static inline unsigned int
+gcry_stream_hcore (const gcry_stream_cipher *c, unsigned int impl,
+                   const uint32_t state[16], uint8_t out[32], unsigned int rounds)
+{
+  if (impl < c->ntiers && c->tiers[impl].hcore)
+    return c->tiers[impl].hcore (state, out, rounds);
+  return gcry_stream_hcore_portable (c->hcore, state, out, rounds);
+}
+
+/* After keystream blocks were made: the routines count in 64 bits, so a
+ * BITS = 32 counter must not carry into the next word (put back to HI, its
+ * value from before), and reaching zero again means the stream is used up. */
+static inline void
+gcry_stream_counter_done (gcry_stream_pos *pos, uint32_t *ctr, unsigned int bits,
+                          uint32_t hi)
+{
+  if (bits == 32)
+    ctr[1] = hi;
+  if (ctr[0] == 0 && (bits == 32 || ctr[1] == 0))
+    pos->exhausted = 1;
+}
+
+/* NBLOCKS blocks in portable C, one at a time. */
+static GCRY_STREAM_NOINLINE unsigned int
+gcry_stream_portable_blocks (gcry_stream_core_fn block, uint32_t *state, uint32_t *ctr,
+                             unsigned int rounds, uint8_t *dst, const uint8_t *src,
+                             size_t nblocks)
+{
+  uint32_t words[16];
+  uint8_t ks[GCRY_STREAM_BLOCK];
+  unsigned int burn = 0, i;
+
+  for (; nblocks; nblocks--)
+    {
+      burn = gcry_max_burn (burn, block (words, state, rounds));
+      for (i = 0; i < 16; i++)
+        gcry_store_le32 (ks + 4 * i, words[i]);
+      if (++ctr[0] == 0)
+        ++ctr[1];
+      gcry_xor_bytes (dst, src, ks, GCRY_STREAM_BLOCK);
+      dst += GCRY_STREAM_BLOCK;
+      src += GCRY_STREAM_BLOCK;
+    }
+  gcry_wipememory (ks, sizeof ks);  /* words: burnt with the caller's depth */
+  return burn + sizeof (words) + sizeof (ks) + GCRY_C_FRAME;
+}
+
+/* The last NBLOCKS whole blocks of a request and a partial one of TAIL
+ * bytes (together at most WIDTH blocks) from one call of FN for WIDTH
+ * blocks into the stack buffer KS: one call's latency instead of several
+ * narrower calls that each wait out a whole block's.  CTR points at the
+ * state's 64-bit block counter (two words, low first), which is then set
+ * just past the blocks used; the keystream left over is wiped unused (a
+ * 32-bit counter's next word is put back by gcry_stream_counter_done, as
+ * after any routine).  Returns FN's burn depth. */
+static inline unsigned int
+gcry_stream_wide_tail_into (uint8_t *ks, gcry_stream_blocks_fn fn, uint32_t *state,
+                            uint32_t *ctr, unsigned int rounds, size_t width,
+                            gcry_stream_pos *pos, uint8_t *dst, const uint8_t *src,
+                            size_t nblocks, size_t tail)
+{
+  uint64_t next = ((uint64_t)ctr[1] << 32 | ctr[0]) + nblocks + (tail != 0);
+  unsigned int burn;
+
+  burn = fn (state, ks, gcry_stream_zeros, width, rounds);
+  ctr[0] = (uint32_t)next;
+  ctr[1] = (uint32_t)(next >> 32);
+  gcry_xor_bytes (dst, src, ks, nblocks * GCRY_STREAM_BLOCK);
+  if (tail)
+    {
+      memcpy (pos->pad, ks + nblocks * GCRY_STREAM_BLOCK, GCRY_STREAM_BLOCK);
+      gcry_stream_keep_tail (pos, dst + nblocks * GCRY_STREAM_BLOCK,
+                             src + nblocks * GCRY_STREAM_BLOCK, tail);
+    }
+  gcry_wipememory (ks, width * GCRY_STREAM_BLOCK);
+  return burn;
+}
+
+/* gcry_stream_wide_tail_into with a buffer of 8 and of 16 blocks, each in
+ * its own frame (not inlined: the buffer must not sit uncounted in the
+ * caller's frame), so that an 8-wide tail burns no more than it dirtied. */
+static GCRY_STREAM_NOINLINE unsigned int
+gcry_stream_wide_tail8 (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ctr,
+                        unsigned int rounds, size_t width, gcry_stream_pos *pos,
+                        uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
+{
+  uint8_t ks[8 * GCRY_STREAM_BLOCK] GCRY_ALIGNED(64);
+
+  return gcry_stream_wide_tail_into (ks, fn, state, ctr, rounds, width, pos, dst, src,
+                                     nblocks, tail)
+         + sizeof (ks) + GCRY_C_FRAME;
+}
+
+static GCRY_STREAM_NOINLINE unsigned int
+gcry_stream_wide_tail16 (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ctr,
+                         unsigned int rounds, size_t width, gcry_stream_pos *pos,
+                         uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
+{
+  uint8_t ks[GCRY_STREAM_MAX_WIDTH * GCRY_STREAM_BLOCK] GCRY_ALIGNED(64);
+
+  return gcry_stream_wide_tail_into (ks, fn, state, ctr, rounds, width, pos, dst, src,
+                                     nblocks, tail)
+         + sizeof (ks) + GCRY_C_FRAME;
+}
+
+/* N bytes of cipher C's stream, implementation IMPL, xored from SRC into
+ * DST: the caller has checked the counter (gcry_stream_past_end) and burns
+ * the returned depth.  STATE's words CTR_WORD, CTR_WORD + 1 are the block
+ * counter, CTR_BITS (64 or 32) of it counting. */
+static inline unsigned int
+gcry_stream_crypt (const gcry_stream_cipher *c, unsigned int impl, uint32_t *state,
+                   unsigned int rounds, unsigned int ctr_bits, gcry_stream_pos *pos,
+                   uint8_t *dst, const uint8_t *src, size_t n)
+{
+  const gcry_stream_tier *tier = &c->tiers[impl < c->ntiers ? impl : 0];
+  const gcry_stream_routine *r = tier->blocks;
+  const gcry_stream_tail_rule *t;
+  gcry_stream_blocks_fn one = NULL;
+  uint32_t *ctr = state + c->ctr_word;
+  const uint32_t hi = ctr[1];
+  unsigned int burn = 0;
+  size_t nblocks, tail, left, bulk;
+
+  /* 1. bytes left over from the previous call's partial block */
+  if (pos->unused)
+    {
+      size_t take = gcry_stream_take_pad (pos, dst, src, n);
+      dst += take;
+      src += take;
+      n -= take;
+    }
+  if (n == 0)
+    return GCRY_C_FRAME;
+  nblocks = n / GCRY_STREAM_BLOCK;
+  tail = n % GCRY_STREAM_BLOCK;
+
+  /* 2. each routine, widest first, takes the groups of its width that
+   * fit; after the widest, the first tail rule whose window holds the
+   * blocks left makes them all (whole and partial) in one wide call */
+  for (; r < tier->blocks + GCRY_STREAM_ROUTINES && r->width; r++)
+    {
+      if (nblocks >= r->width)
+        {
+          bulk = nblocks & ~(size_t)(r->width - 1);  /* widths: powers of two */
+          burn = gcry_max_burn (burn, r->fn (state, dst, src, bulk, rounds));
+          dst += bulk * GCRY_STREAM_BLOCK;
+          src += bulk * GCRY_STREAM_BLOCK;
+          nblocks -= bulk;
+        }
+      if (r->width == 1)
+        one = r->fn;
+      if (r != tier->blocks)
+        continue;
+      left = nblocks + (tail != 0);
+      for (t = tier->tails; t < tier->tails + GCRY_STREAM_TAILS && t->width; t++)
+        if (left >= t->from && left <= t->width)
+          {
+            burn = gcry_max_burn (burn, (t->width <= 8 ? gcry_stream_wide_tail8
+                                         : gcry_stream_wide_tail16) (
+              t->fn, state, ctr, rounds, t->width, pos, dst, src, nblocks, tail));
+            nblocks = tail = 0;
+            break;
+          }
+    }
+
+  /* 3. whole blocks no routine took, in portable C */
+  if (nblocks)
+    {
+      burn = gcry_max_burn (burn, gcry_stream_portable_blocks (c->block, state, ctr,
+                                                               rounds, dst, src, nblocks));
+      dst += nblocks * GCRY_STREAM_BLOCK;
+      src += nblocks * GCRY_STREAM_BLOCK;
+    }
+
+  /* 4. partial last block: keep the rest of its keystream in pad */
+  if (tail)
+    {
+      if (one)
+        burn = gcry_max_burn (burn, one (state, pos->pad, gcry_stream_zeros, 1, rounds));
+      else
+        burn = gcry_max_burn (burn, gcry_stream_portable_blocks (
+          c->block, state, ctr, rounds, pos->pad, gcry_stream_zeros, 1));
+      gcry_stream_keep_tail (pos, dst, src, tail);
+    }
+
+  gcry_stream_counter_done (pos, ctr, ctr_bits, hi);
+  return burn + GCRY_C_FRAME;
+}
+
+/* Test-only: 0 when every row of C's table keeps the rules above, else
+ * 256 * row + the first rule broken there: 1 routine widths not powers
+ * of two strictly decreasing from at most GCRY_STREAM_MAX_WIDTH, 2 a
+ * routine without a function, 3 a tail rule's window FROM..WIDTH empty
+ * or wider than GCRY_STREAM_MAX_WIDTH, 4 a tail rule's function not listed with that
+ * width in any row (so called for a width it does not make), 5 tail rules
+ * in a row without routines, 6 routines or tail rules in row 0. */
+static inline int
+gcry_stream_check_tiers (const gcry_stream_cipher *c)
+{
+  unsigned int i, j, k, m;
+
+  if (c->ntiers == 0 || c->tiers[0].blocks[0].width || c->tiers[0].tails[0].width)
+    return 6;
+  for (i = 0; i < c->ntiers; i++)
+    {
+      const gcry_stream_tier *tier = &c->tiers[i];
+      unsigned int prev = GCRY_STREAM_MAX_WIDTH + 1;
+
+      for (j = 0; j < GCRY_STREAM_ROUTINES && tier->blocks[j].width; j++)
+        {
+          if (tier->blocks[j].width >= prev
+              || (tier->blocks[j].width & (tier->blocks[j].width - 1)))
+            return 256 * i + 1;
+          if (!tier->blocks[j].fn)
+            return 256 * i + 2;
+          prev = tier->blocks[j].width;
+        }
+      for (j = 0; j < GCRY_STREAM_TAILS && tier->tails[j].width; j++)
+        {
+          const gcry_stream_tail_rule *t = &tier->tails[j];
+          int listed = 0;
+
+          if (t->from == 0 || t->from > t->width || t->width > GCRY_STREAM_MAX_WIDTH)
+            return 256 * i + 3;
+          for (k = 0; k < c->ntiers; k++)
+            for (m = 0; m < GCRY_STREAM_ROUTINES; m++)
+              listed |= c->tiers[k].blocks[m].fn == t->fn
+                        && c->tiers[k].blocks[m].width == t->width;
+          if (!listed)
+            return 256 * i + 4;
+          if (!tier->blocks[0].width)
+            return 256 * i + 5;
+        }
+    }
+  return 0;
+}
+
+#endif
