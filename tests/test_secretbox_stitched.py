@@ -11,8 +11,8 @@ behind, so its first group is encrypted alone.  For n data bytes that is
 g = (n - 32) // 512 groups when n >= 544: g stitched to open, g - 1 to
 seal.  The boundaries: 543 / 544 / 545 (no group / one), 1055 / 1056 /
 1057 (one / two).  The test-only hook ``gcry_secretbox_stitched_groups``
-counts stitched groups per keyed box; every test checks it against that
-rule, and the output against libsodium and PyNaCl (tests/nacl_oracle.py).
+(tests/testhooks.py) counts stitched groups per keyed box; every test
+checks it against that rule, and the output against libsodium and PyNaCl (tests/nacl_oracle.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import testhooks
 from checks import refused
 from nacl_oracle import (
     NO_ORACLE,
@@ -34,7 +35,6 @@ from nacl_oracle import (
 
 import gcrylike
 from gcrylike._core import ffi
-from gcrylike.ciphers.secretbox import lib
 
 NAME = "XSALSA20-POLY1305"
 AVX2 = "xsalsa20-poly1305-amd64-avx2"
@@ -59,7 +59,7 @@ def avx2_box(key: bytes) -> gcrylike.SecretBox:
 
 
 def stitched(box: gcrylike.SecretBox) -> int:
-    return lib.gcry_secretbox_stitched_groups(box._ctx.ptr)
+    return testhooks.copy("secretbox").lib.gcry_secretbox_stitched_groups(box._ctx.ptr)
 
 
 def expected_groups(n: int, encrypting: bool) -> int:

@@ -238,12 +238,3 @@ gcry_adiantum_ctxsize (void)
 {
   return sizeof (adiantum_ctx);
 }
-
-/* Test hook for the stack-residue probe (the stream-call signature):
- * encrypt SRC into DST under a fixed 32-byte tweak. */
-int
-gcry_adiantum_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  static const uint8_t tweak[ADIANTUM_TWEAK_MAX];
-  return gcry_adiantum_encrypt (c, dst, src, n, tweak, sizeof tweak);
-}

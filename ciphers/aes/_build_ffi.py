@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, make_ffi
+from gcrylike_build import make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -8,12 +8,11 @@ uint32_t gcry_aes_impls(void);
 int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-int gcry_aes256_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF,
     ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["aes-amd64-aesni.S"],
     includes='#include "aes_glue.h"',

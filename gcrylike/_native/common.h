@@ -45,11 +45,21 @@ static const uint32_t gcry_tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b20
 void gcry_wipememory (void *p, size_t len);
 
 /* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
- * Does nothing when BYTES is 0 or burning is switched off (test hook). */
+ * Does nothing when BYTES is 0 (or, in a test-only build, when burning is
+ * switched off: tests/native/testhooks.h). */
 void gcry_burn_stack (unsigned int bytes);
 
-/* Test-only hook: 0 switches burning off for this extension. */
-extern int gcry_burn_enabled;
+/* Mark N bytes at P public from here on: a result that depends on secrets
+ * but is meant to be known (whether a tag matched).  Only the ct test env's
+ * build (GCRY_CT_CHECK, tests/native/ct_hooks.c) makes it a valgrind client
+ * request, so memcheck stops tracing the secret through it; elsewhere it
+ * is nothing. */
+#ifdef GCRY_CT_CHECK
+# include <valgrind/memcheck.h>
+# define GCRY_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED ((p), (n)))
+#else
+# define GCRY_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
 
 /* True when [dst, dst+n) and [src, src+n) overlap without being the same
  * buffer: an in-order stream pass would then read bytes it already wrote. */
@@ -136,15 +146,5 @@ gcry_xor_bytes (uint8_t *dst, const uint8_t *src, const uint8_t *ks, size_t n)
     dst[i] = src[i] ^ ks[i];
 }
 
-/* Test-only: clear DEPTH bytes of stack, run FN(ctx, dst, src, n), then
- * count how many 32-bit words of the DEPTH bytes below this frame hold one
- * of the NNEEDLES values.  Proves that burning removed the secrets the call
- * left behind. */
-typedef int (*gcry_crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src,
-                              size_t n);
-size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
-                                 const uint8_t *src, size_t n,
-                                 const uint32_t *needles, size_t nneedles,
-                                 size_t depth, int *rc);
 
 #endif /* GCRYLIKE_COMMON_H */
