@@ -1,9 +1,9 @@
-"""The native check of the assembly (tests/native): build it, run it.
+"""The native check of the assembly (tests/asmcheck): build it, run it.
 
-``tests/native/build.py`` links every ``asm/*.S`` with the portable C into
+``tests/asmcheck/build.py`` links every ``asm/*.S`` with the portable C into
 one static binary that compares each routine with the portable C on random
 and edge-case inputs and published vectors, and proves each routine's
-reported burn depth (see tests/native/asmcheck.h and docs/building.rst).
+reported burn depth (see tests/asmcheck/asmcheck.h and docs/building.rst).
 The binary is built here from the repository's sources (beside this file:
 a git checkout or an unpacked sdist; tox runs this file from the checkout
 against the installed wheel) and run natively; when ``GCRYLIKE_ASM_RUNNER``
@@ -30,7 +30,7 @@ import gcrylike
 from gcrylike import _hwf
 
 ROOT = Path(__file__).resolve().parent.parent
-NATIVE = ROOT / "tests" / "native"
+NATIVE = ROOT / "tests" / "asmcheck"
 RUNNER_TIMEOUT = 1800       # an emulator boots a kernel first
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 
@@ -43,7 +43,7 @@ def _skip_reason() -> str | None:
     if not gcrylike.config().use_amd64:
         return "the installed gcrylike was built without the assembly (gcrylike config)"
     if not (NATIVE / "build.py").is_file() or not (ROOT / "asm").is_dir():
-        return "the sources (asm/, tests/native/) are not beside the tests"
+        return "the sources (asm/, tests/asmcheck/) are not beside the tests"
     return None
 
 
@@ -103,7 +103,7 @@ def _assert_clean(code: int, out: str) -> None:
 
 
 def test_every_routine_has_a_row(asmcheck):
-    """Each routine defined in asm/*.S is a row of tests/native/rows.c."""
+    """Each routine defined in asm/*.S is a row of tests/asmcheck/rows.c."""
     defined = {m for f in (ROOT / "asm").glob("*.S")
                for m in re.findall(r"GCRY_FUNC_BEGIN\((\w+)\)", f.read_text())}
     assert defined - set(_rows(asmcheck)) == set()
@@ -122,7 +122,7 @@ def test_native(asmcheck):
 
 
 def test_mutant_fails(asmcheck):
-    """The depth proof fails a routine that under-reports (tests/native/
+    """The depth proof fails a routine that under-reports (tests/asmcheck/
     mutant-amd64.S writes 8 bytes more than it reports)."""
     code, out = _run([str(asmcheck), "--mutant", "--only", "asmcheck_mutant"])
     assert code == 1, out

@@ -351,19 +351,19 @@ def test_xsalsa20_against_libsodium():
 # ---------------------------------------------------------------------------
 
 @pytest.fixture
-def gpr_groups():
-    """``gpr_groups(on)`` forces whether the AVX-512 bulk takes groups of 17
-    (test hook; the glue decides by CPU otherwise), restored afterwards."""
-    from gcrylike.ciphers.salsa20 import lib
+def gpr_copy():
+    """The Salsa20 test copy (tests/testhooks.py), whose test-only
+    ``gcry_salsa20_avx512_gpr`` forces whether its AVX-512 bulk takes groups
+    of 17 (the glue decides by CPU otherwise); restored afterwards."""
+    import testhooks
 
-    previous = lib.gcry_salsa20_avx512_gpr(-1)
-    yield lambda on: lib.gcry_salsa20_avx512_gpr(int(on))
-    lib.gcry_salsa20_avx512_gpr(previous)
+    mod = testhooks.copy("salsa20")
+    previous = mod.lib.gcry_salsa20_avx512_gpr(-1)
+    yield mod
+    mod.lib.gcry_salsa20_avx512_gpr(previous)
 
 
-def test_groups_of_17_only_on_zen4():
-    from gcrylike.ciphers.salsa20 import lib
-
+def test_groups_of_17_only_on_zen4(gpr_copy):
     if info_of(avx512("salsa20")) is None:
         pytest.skip("no amd64 assembly in this build")
     if not os.path.exists("/proc/cpuinfo"):
@@ -371,25 +371,31 @@ def test_groups_of_17_only_on_zen4():
     with open("/proc/cpuinfo") as f:
         info = f.read()
     amd_19h = "AuthenticAMD" in info and "\ncpu family\t: 25\n" in info
-    assert lib.gcry_salsa20_avx512_gpr(-1) == int(amd_19h)
+    assert gpr_copy.lib.gcry_salsa20_avx512_gpr(-1) == int(amd_19h)
 
 
 @pytest.mark.parametrize("on", [False, True])
 @pytest.mark.parametrize("algo", ALGOS)
-def test_long_calls_with_and_without_groups_of_17(algo, on, gpr_groups):
+def test_long_calls_with_and_without_groups_of_17(algo, on, gpr_copy):
+    """The test copy's glue, groups of 17 forced on or off, on a context
+    keyed through the installed AVX-512 driver, against the other drivers."""
     need(avx512(algo))
-    gpr_groups(on)
+    lib, ffi = gpr_copy.lib, gpr_copy.ffi
+    lib.gcry_salsa20_avx512_gpr(int(on))
     rng = rng_for("gpr", algo)
-    names = [avx512(algo), *others(algo)]
-    with stream_checks.open_on_each(algo, names) as handles:
-        for h in handles:
-            h.setkey(rng.randbytes(32))
+    names = others(algo)
+    with stream_checks.open_on_each(algo, [avx512(algo), *names]) as (h, *refs):
         for n in (272 * BLOCK - 1, 272 * BLOCK, 288 * BLOCK + 17, 544 * BLOCK + 63,
                   1024 * BLOCK, 1100 * BLOCK + 5):
             key, nonce = key_nonce(algo, rng)
-            for h in handles:
-                h.setkey(key)
             msg = rng.randbytes(n)
-            stream_checks.encrypt_on_every_handle(handles, names, nonce, None, msg)
-            start = (1 << 32) - rng.randrange(1, 600)
-            stream_checks.encrypt_on_every_handle(handles, names, nonce, start, msg)
+            for start in (None, (1 << 32) - rng.randrange(1, 600)):
+                for x in (h, *refs):
+                    x.setkey(key)
+                want = stream_checks.encrypt_on_every_handle(refs, names, nonce, start, msg)
+                h.setiv(nonce)
+                if start is not None:
+                    h.setctr(start)
+                out = bytearray(n)
+                assert lib.gcry_salsa20_crypt(h._ctx.ptr, ffi.from_buffer(out), msg, n) == 0
+                assert bytes(out) == want, f"n={n}, start={start}, groups of 17 {on}"

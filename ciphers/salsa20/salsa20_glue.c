@@ -51,8 +51,10 @@ salsa20_avx512_blocks16 (uint32_t *state, uint8_t *dst, const uint8_t *src, size
 }
 #endif
 
-/* Test-only: whether the AVX-512 bulk takes groups of 17 (SET < 0: ask;
- * 0 or 1: force it, returning the previous answer). */
+#ifdef GCRY_TEST_HOOKS
+/* Test-only, in the test copies alone: whether the AVX-512 bulk takes
+ * groups of 17 (SET < 0: ask; 0 or 1: force it, returning the previous
+ * answer). */
 int
 gcry_salsa20_avx512_gpr (int set)
 {
@@ -67,6 +69,7 @@ gcry_salsa20_avx512_gpr (int set)
   return 0;
 #endif
 }
+#endif
 
 /* The SIMD tiers by implementation id: routines widest first, then the
  * wide-tail rules, then the tier's HSalsa20.  The blocks left after the

@@ -3,13 +3,13 @@
 It links every ``asm/*.S``, the portable C of every module
 (``ciphers/*/*_generic.c``), the C side of the assembly
 (``ciphers/*/*_amd64*.c``), the project's CPU detection
-(``gcrylike/_native/core.c``) and the check itself (``tests/native``).
+(``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``).
 Static, so it runs unchanged under an emulator (Intel SDE, or Bochs through
 a runner script) that boots nothing but the binary.
 
 By hand, from the repository root::
 
-    python3 tests/native/build.py -o /tmp/asmcheck && /tmp/asmcheck
+    python3 tests/asmcheck/build.py -o /tmp/asmcheck && /tmp/asmcheck
 
 tests/test_native_check.py imports this file to build the same way.
 """
@@ -44,14 +44,14 @@ def sources(root: Path = ROOT) -> list[Path]:
              *sorted(root.glob("ciphers/*/*_amd64*.c")),
              root / "gcrylike/_native/core.c",
              root / "gcrylike/_native/burn.c",
-             *sorted((root / "tests/native").glob("*.c")),
-             *sorted((root / "tests/native").glob("*.S"))]
+             *sorted((root / "tests/asmcheck").glob("*.c")),
+             *sorted((root / "tests/asmcheck").glob("*.S"))]
     return found
 
 
 def include_dirs(root: Path = ROOT) -> list[Path]:
     return [root / "asm", root / "gcrylike/_native", *sorted(root.glob("ciphers/*/")),
-            root / "tests/native"]
+            root / "tests/asmcheck"]
 
 
 def command(out: Path, root: Path = ROOT) -> list[str]:

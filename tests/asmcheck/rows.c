@@ -20,7 +20,7 @@
 #include "salsa20.h"
 #include "secretbox.h"
 
-/* tests/native/mutant-amd64.S: under-reports its depth on purpose */
+/* tests/asmcheck/mutant-amd64.S: under-reports its depth on purpose */
 unsigned int asmcheck_mutant_underreports (void);
 
 #define SSE2 GCRY_HWF_SSE2

@@ -1,6 +1,6 @@
 /* asmcheck.h - the native check of every amd64 assembly routine.
  *
- * One static binary (tests/native/build.py builds it) links the asm/ files and the
+ * One static binary (tests/asmcheck/build.py builds it) links the asm/ files and the
  * portable C of every module, then runs each row of the table in rows.c:
  * the routine against the portable C on random and edge-case inputs, on
  * published vectors, and through the burn-depth probe (depth.c).  A row is
