@@ -7,7 +7,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     CHAR_ARRAY,
@@ -21,6 +21,8 @@ from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidState, error_for
 from ._keyed import KeyedHandle, data_method
 from ._sealing import SealingHandle, raise_for
+
+_Failure = _fast.Failure
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,13 @@ class AeadHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+        s = self._spec
+        return ((s.encrypt, _fast.CRYPT), (s.decrypt, _fast.CRYPT),
+                (s.authenticate, _fast.UPDATE), (s.gettag, _fast.READ)), s.tag_size, False
+
     def _key_installed(self, ctx: Any) -> None:
+        self._fc = self._bound(ctx)
         # cffi hooks take bytes as they are; the native code checks the state
         s = self._spec
         if BYTES_OUTPUT_OK and s.tag_size > 1 and all(
@@ -70,6 +78,9 @@ class AeadHandle(KeyedHandle):
     def setiv(self, iv: Any) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
         ptr = self._fast_ptr
+        fc = self._fc
+        if fc is not None and fc.users:  # not under a running call
+            _fast.check_idle(fc, self._spec.name)
         if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
             # setiv hooks get a buffer view (their contract), even here
             setiv = self._spec.setiv  # a local: see SealingHandle
@@ -88,6 +99,13 @@ class AeadHandle(KeyedHandle):
 
     def authenticate(self, aad: Any) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                if fc.update(aad) is None:
+                    return
+            except _Failure as exc:
+                self._failed("authenticate", exc.args[0])
         ptr = self._fast_ptr
         if ptr is not None and type(aad) is bytes:
             authenticate = self._spec.authenticate
@@ -152,6 +170,14 @@ class AeadHandle(KeyedHandle):
 
     def gettag(self) -> bytes:
         """The tag (ends the message; calling again returns the same tag)."""
+        fc = self._fc
+        if fc is not None:
+            try:
+                tag = fc.read()
+            except _Failure as exc:
+                self._failed("gettag", exc.args[0])
+            if tag is not NotImplemented:
+                return tag
         ptr = self._fast_ptr
         if ptr is not None:
             n = self._spec.tag_size
@@ -207,6 +233,7 @@ class _OneShotAead(SealingHandle):
 
     __slots__ = ("_tag",)
     _KIND = "aead"
+    _SHAPE = _fast.AEAD
 
     def __init__(self, key: Any, *, impl: str | None = None) -> None:
         super().__init__(key, impl=impl)
@@ -214,6 +241,14 @@ class _OneShotAead(SealingHandle):
 
     def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.seal(nonce, data, associated_data)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
         ptr = self._fast
         aad = b"" if associated_data is None else associated_data
         if ptr is not None and type(nonce) is bytes and type(data) is bytes \
@@ -239,6 +274,17 @@ class _OneShotAead(SealingHandle):
     def decrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
         raises :class:`AuthenticationFailed` and releases no plaintext."""
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.open(nonce, data, associated_data)
+            except _Failure as exc:  # the hook wiped the output, which is dropped
+                if exc.args[0] == ErrorCode.CHECKSUM:
+                    raise AuthenticationFailed(f"{self._spec.name}: authentication tag "
+                                               "mismatch") from None
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
         ptr = self._fast
         aad = b"" if associated_data is None else associated_data
         tag_size = self._tag

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import as_cbuffer, run_into
-from ._errors import InvalidLength, check
+from ._errors import InvalidLength, check, error_for
 from ._keyed import KeyedHandle
+
+_Failure = _fast.Failure
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,36 @@ class BlockCipherHandle(KeyedHandle):
         s = self._spec
         return BlockInfo(s.name, self._impl.driver, s.block_size, s.key_sizes)
 
+    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+        s = self._spec
+        return ((s.encrypt_blocks, _fast.CRYPT), (s.decrypt_blocks, _fast.CRYPT)), \
+            s.block_size, False
+
+    def _key_installed(self, ctx: Any) -> None:
+        self._fc = self._bound(ctx)
+
     def encrypt_blocks(self, data: Any, *, out: Any = None) -> bytes | int:
         """Encrypt whole blocks (``len(data)`` a multiple of the block size)."""
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.encrypt(data, out)
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+            if result is not NotImplemented:
+                return result
         return self._run(self._spec.encrypt_blocks, data, out)
 
     def decrypt_blocks(self, data: Any, *, out: Any = None) -> bytes | int:
         """Decrypt whole blocks."""
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.decrypt(data, out)
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+            if result is not NotImplemented:
+                return result
         return self._run(self._spec.decrypt_blocks, data, out)
 
     def _run(self, hook: Any, data: Any, out: Any) -> bytes | int:

@@ -6,7 +6,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     as_cbuffer,
@@ -62,10 +62,15 @@ class CipherHandle(KeyedHandle):
         self._fast_ptr: Any = None
         self._hooks = (spec.encrypt_stream, spec.decrypt_stream)
 
+    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+        s = self._spec
+        return ((s.encrypt_stream, _fast.CRYPT), (s.decrypt_stream, _fast.CRYPT)), 1, False
+
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (
             self._hasiv or not self._spec.needs_iv)
         self._fast_ptr = self._ctx.ptr if ready and self._native else None
+        self._fc = self._bound(self._ctx) if ready else None
 
     def _forget_key(self) -> None:
         super()._forget_key()
@@ -92,7 +97,7 @@ class CipherHandle(KeyedHandle):
                 raise InvalidIVLength(f"{self._spec.name} IV must be "
                                       f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
             self._hasiv = False
-            self._fast_ptr = None
+            self._fast_ptr = self._fc = None
             self._spec.setiv(ctx.ptr, ibuf)
         self._hasiv = True
         self._update_ready()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import U8_ARRAY, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
@@ -14,6 +14,7 @@ from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, e
 from ._spec import Implementation
 
 _from_buffer = ffi.from_buffer
+_Failure = _fast.Failure
 
 
 def data_method(which: int, owner: str, name: str, doc: str) -> Any:
@@ -27,7 +28,17 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
 
+    native = (_fast.Binding.encrypt, _fast.Binding.decrypt)[which] if _fast.AVAILABLE else None
+
     def method(self: Any, data: Any, *, out: Any = None) -> bytes | int:
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = native(fc, data, out)
+            except _Failure as exc:
+                raise self._data_error(exc.args[0], which) from None
+            if result is not NotImplemented:
+                return result
         ptr = self._fast_ptr
         if ptr is not None:
             if out is None:
@@ -61,9 +72,14 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
 
 
 class KeyedHandle:
-    """Base of every handle class (not used directly)."""
+    """Base of every handle class (not used directly).
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
+    ``_binding`` is the context's native fast path (a
+    :class:`gcrylike._fast.Binding`, or None when the hooks cannot take it)
+    and ``_fc`` the binding while data calls may use it, else None."""
+
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
+                 "_fc")
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
     _RESETTABLE = True
@@ -75,6 +91,8 @@ class KeyedHandle:
         self._auto = auto
         self._ctx: Context | None = Context(spec.context_size, self._RESETTABLE)
         self._haskey = False
+        self._binding: Any = None
+        self._fc: Any = None
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
 
@@ -90,6 +108,9 @@ class KeyedHandle:
 
     def _keyed(self) -> Context:
         ctx = self._live()
+        binding = self._binding
+        if binding is not None and binding.busy:
+            _fast.check_idle(binding, self._spec.name)
         if not self._haskey:
             raise MissingKey(f"{self._spec.name}: setkey() first")
         return ctx
@@ -99,6 +120,7 @@ class KeyedHandle:
         process runs its known-answer self-test; if it fails, a handle that
         chose its driver automatically moves to the next best one."""
         ctx = self._live()
+        _fast.check_idle(self._binding, self._spec.name)
         with as_cbuffer(key, "key") as kbuf:
             if len(kbuf) not in self._spec.key_sizes:
                 raise InvalidKeyLength(f"{self._spec.name} key must be "
@@ -115,9 +137,32 @@ class KeyedHandle:
     def _forget_key(self) -> None:
         """The key is about to change or go: drop state that depends on it."""
         self._haskey = False
+        self._fc = None
 
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable their fast paths here."""
+
+    def _fast_hooks(self) -> tuple[tuple, int, bool] | None:
+        """The native fast path's hooks ``((hook, shape) or None, ...)`` by
+        fastcall.c's positions, its unit (block multiple or tag size) and
+        whether calls may overlap; None for no fast path."""
+        return None
+
+    def _bound(self, ctx: Context) -> Any:
+        """The context's Binding (made once per context), or None."""
+        if self._binding is None:
+            hooks = self._fast_hooks()
+            if hooks is not None:
+                self._binding = _fast.bind(ctx, *hooks)
+        return self._binding
+
+    @property
+    def _path(self) -> str:
+        """Which path data calls take now: "fastcall" (the native fast
+        path), "cffi", or "none" (no key, closed)."""
+        if self._fc is not None:
+            return "fastcall"
+        return "cffi" if self._ctx is not None and self._haskey else "none"
 
     def _data_error(self, rc: int, which: int) -> Exception:
         """The exception for native code ``rc`` from ``encrypt`` (``which``
@@ -127,6 +172,10 @@ class KeyedHandle:
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
+            binding = self._binding
+            if binding is not None:
+                binding.detach()  # HandleBusy while a call runs: nothing freed
+                self._binding = None
             self._forget_key()
             self._ctx.free()
             self._ctx = None
@@ -140,6 +189,7 @@ class KeyedHandle:
         working.  Attributes holding this handle's context pointer (the fast
         paths' ``_fast_ptr``) are pointed at the clone's."""
         ctx = self._live()
+        _fast.check_idle(self._binding, self._spec.name)  # no copy of a half-done call
         twin = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in cls.__dict__.get("__slots__", ()):
@@ -148,9 +198,16 @@ class KeyedHandle:
         if hasattr(self, "__dict__"):  # a subclass without __slots__
             twin.__dict__.update(self.__dict__)
         twin._ctx = ctx.clone()
+        rebound: dict[int, Any] = {}
         for name in _slot_names(type(self)):
-            if getattr(twin, name, None) is ctx.ptr:
+            value = getattr(twin, name, None)
+            if value is ctx.ptr:
                 setattr(twin, name, twin._ctx.ptr)
+            elif value is not None and type(value) is _fast.Binding:
+                # the same hooks on the clone's context (one binding per context)
+                if id(value) not in rebound:
+                    rebound[id(value)] = value.rebound(twin._ctx.ptr, twin._ctx.address)
+                setattr(twin, name, rebound[id(value)])
         return twin
 
     def __deepcopy__(self, memo: dict) -> Any:

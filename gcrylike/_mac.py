@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import BuiltinFunctionType
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
@@ -20,6 +20,9 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle
 from ._spec import Implementation, MacSpec
+
+_Failure = _fast.Failure
+_mac_call = _fast.fastcall.mac if _fast.AVAILABLE else None
 
 
 @dataclass(frozen=True)
@@ -64,13 +67,25 @@ class MacHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+        s = self._spec
+        return (None, None, (s.update, _fast.UPDATE), (s.read, _fast.READ)), s.digest_size, False
+
     def _key_installed(self, ctx: Context) -> None:
         self._finished = False
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
             self._fast_ptr = ctx.ptr
+        self._fc = self._bound(ctx)
 
     def update(self, data: Any) -> None:
         """Absorb ``data`` (any bytes-like object, any length, any split)."""
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                if fc.update(data) is None:
+                    return
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
         ptr = self._fast_ptr
         if ptr is not None and type(data) is bytes:
             rc = self._update(ptr, data, len(data))
@@ -83,6 +98,14 @@ class MacHandle(KeyedHandle):
 
     def digest(self) -> bytes:
         """The tag of everything absorbed so far; updates may continue."""
+        fc = self._fc
+        if fc is not None:
+            try:
+                tag = fc.read()
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+            if tag is not NotImplemented:
+                return tag
         ctx = self._ready()
         n = self._spec.digest_size
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
@@ -113,7 +136,7 @@ class MacHandle(KeyedHandle):
         until the next ``setkey`` or :meth:`close`."""
         tag = self.digest()
         self._finished = True
-        self._fast_ptr = None
+        self._fast_ptr = self._fc = None
         self._ctx.wipe()
         return tag
 
@@ -146,6 +169,18 @@ def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> byt
             return h.digest()
     n = spec.digest_size
     oneshot = spec.oneshot  # a local: see SealingHandle
+    address = _fast.mac_address(oneshot)
+    if address is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        try:
+            tag = _mac_call(address, key, data, n, chosen.token)
+        except _Failure as exc:
+            rc = exc.args[0]
+        else:
+            if tag is not NotImplemented:
+                return tag
+            rc = 0  # not buffers: the general path below explains
+        if rc and rc != ErrorCode.INV_KEYLEN:
+            raise error_for(rc, spec.name)
     native = BYTES_OUTPUT_OK and isinstance(oneshot, BuiltinFunctionType)
     tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:

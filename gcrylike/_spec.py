@@ -291,4 +291,9 @@ class TweakableCipherSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: True when ``encrypt``, ``decrypt`` and ``crypt_sectors`` only read the
+    #: keyed context: calls on one handle may then run at once (threads
+    #: sharing a handle, a sector batch split over threads).  False: one
+    #: call at a time, a batch on one thread.
+    reentrant: bool = False
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, run_into, writable_view
 from ._context import Context
 from ._core import ffi
@@ -22,6 +23,22 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle
 from ._spec import Implementation, TweakableCipherSpec
+
+_Failure = _fast.Failure
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+#: Threads a sector batch may use by default: the CPUs this process may run
+#: on, at most 8.  Each thread gets at least 128 KiB of the batch (smaller
+#: shares cost more to start than they save), so a 64 KiB batch stays on
+#: the calling thread whatever the setting.
+SECTOR_THREADS = min(_cpus(), 8)
 
 
 @dataclass(frozen=True)
@@ -56,7 +73,13 @@ class TweakableHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+        s = self._spec
+        return ((s.encrypt, _fast.TWEAK), (s.decrypt, _fast.TWEAK),
+                (s.crypt_sectors, _fast.SECTORS)), 1, bool(s.reentrant)
+
     def _key_installed(self, ctx: Context) -> None:
+        self._fc = self._bound(ctx)
         # cffi functions take bytes as they are and check lengths natively
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
             self._fast_ptr = ctx.ptr
@@ -65,6 +88,14 @@ class TweakableHandle(KeyedHandle):
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
         Adiantum); the result has the length of ``data``."""
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.tweak_encrypt(data, tweak, out)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:
             # in place, the common storage case: one view, one native call
@@ -81,6 +112,14 @@ class TweakableHandle(KeyedHandle):
 
     def decrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
         """Decrypt one message; same conventions as :meth:`encrypt`."""
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.tweak_decrypt(data, tweak, out)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:
             dst = writable_view(out)
@@ -135,18 +174,30 @@ class TweakableHandle(KeyedHandle):
                                   f"{self._spec.max_tweak} bytes, got {tlen}")
         raise error_for(rc, self._spec.name)
 
-    def encrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096) -> None:
+    def encrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096, *,
+                        threads: int | None = None) -> None:
         """Encrypt ``buf`` (whole sectors) in place, sector ``i`` under the
         tweak le64(first_sector + i) || 0^24 (dm-crypt's plain64 IV); one
-        native call without the GIL for the whole batch."""
-        self._sectors(buf, first_sector, sector_size, 1)
+        native call without the GIL for the whole batch, spread over up to
+        ``threads`` native threads (default :data:`SECTOR_THREADS`; each gets
+        a run of whole sectors and at least 128 KiB; the result is the same
+        whatever the count)."""
+        self._sectors(buf, first_sector, sector_size, 1, threads)
 
-    def decrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096) -> None:
+    def decrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096, *,
+                        threads: int | None = None) -> None:
         """Decrypt ``buf`` in place; the inverse of :meth:`encrypt_sectors`."""
-        self._sectors(buf, first_sector, sector_size, 0)
+        self._sectors(buf, first_sector, sector_size, 0, threads)
 
-    def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int) -> None:
+    def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int,
+                 threads: int | None) -> None:
         ctx = self._keyed()
+        if threads is None:
+            threads = SECTOR_THREADS
+        elif isinstance(threads, bool) or not isinstance(threads, int):
+            raise InvalidType(f"threads must be an int, not {type(threads).__name__}")
+        elif not 1 <= threads <= 64:
+            raise InvalidArgument(f"threads must be 1 to 64, got {threads}")
         for name, value in (("first_sector", first), ("sector_size", sector_size)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidType(f"{name} must be an int")
@@ -161,10 +212,20 @@ class TweakableHandle(KeyedHandle):
             nsectors = n // sector_size
             if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
                 raise InvalidArgument("sector numbers must fit in 64 bits")
-            rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first, encrypting)
-        if rc:
-            raise error_for(rc, self._spec.name)
-
+            fc = self._fc
+            if fc is None:
+                rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first,
+                                              encrypting)
+                if rc:
+                    raise error_for(rc, self._spec.name)
+                return
+        # the native path (gcrylike/_native/fastcall.c), over threads when reentrant
+        try:
+            done = fc.sectors(buf, sector_size, first, encrypting, threads)
+        except _Failure as exc:
+            raise error_for(exc.args[0], self._spec.name) from None
+        if done is NotImplemented:  # closed or resized meanwhile: check again
+            self._sectors(buf, first, sector_size, encrypting, threads)
 
 
 def tweakable_open(name: str | int, impl: str | None = None) -> TweakableHandle:

@@ -1,0 +1,113 @@
+"""The native fast path of the data calls (gcrylike/_native/fastcall.c).
+
+A handle whose spec hooks are cffi functions of the expected C types gets a
+``Binding``: its context address and the hooks' addresses, taken once, so a
+data call is one ``METH_FASTCALL`` call into C (no cffi argument
+conversion, no ``ffi.from_buffer``, the GIL kept below
+:data:`GIL_THRESHOLD` bytes).  Without the extension (PyPy, a build
+without it, ``GCRYLIKE_NO_FASTCALL=1``) or with hooks written in Python,
+:func:`bind` returns None and the handle keeps its cffi path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from ._core import ffi
+from ._errors import HandleBusy
+
+_DISABLED = os.environ.get("GCRYLIKE_NO_FASTCALL", "").strip().lower() not in (
+    "", "0", "no", "false")
+
+fastcall: Any = None
+if not _DISABLED and sys.implementation.name == "cpython":
+    try:
+        from . import _fastcall as fastcall
+    except ImportError:  # built without it: the cffi path serves
+        fastcall = None
+
+#: Whether data calls can take the native fast path in this process.
+AVAILABLE = fastcall is not None
+#: The exception native hooks' error codes arrive as (never seen by users).
+Failure: type[BaseException] = fastcall.Failure if AVAILABLE else type("Failure", (Exception,), {})
+Binding: Any = fastcall.Binding if AVAILABLE else type(None)
+
+#: Calls on at least this many bytes release the GIL (measured: see
+#: docs/usage.rst, "Cost per call").
+GIL_THRESHOLD = 16384
+if AVAILABLE:
+    fastcall.set_errors(HandleBusy)
+    fastcall.set_gil_threshold(GIL_THRESHOLD)
+
+# The C types of the hook shapes (cffi drops ``const``; byte pointers
+# spelt ``unsigned char *`` or ``char *`` are the same to C).
+CRYPT = "int(*)(void *, uint8_t *, uint8_t *, size_t)"
+UPDATE = "int(*)(void *, uint8_t *, size_t)"
+READ = UPDATE
+AEAD = "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
+BOX = "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
+TWEAK = "int(*)(void *, uint8_t *, uint8_t *, size_t, uint8_t *, size_t)"
+SECTORS = "int(*)(void *, uint8_t *, size_t, size_t, uint64_t, int)"
+MAC = "int(*)(uint8_t *, size_t, uint8_t *, size_t, uint8_t *, unsigned int)"
+
+_addresses: dict[tuple[Any, str], int | None] = {}
+
+
+def _normalised(cname: str) -> str:
+    return cname.replace("unsigned char *", "uint8_t *").replace("char *", "uint8_t *")
+
+
+def hook_address(hook: Any, shape: str) -> int | None:
+    """The address of ``hook`` if it is a native function (a cffi API-mode
+    ``lib`` function or a cffi function pointer) of C type ``shape``, else
+    None (a Python function, or another signature)."""
+    key = (hook, shape)
+    try:
+        return _addresses[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable callable: not a cffi function
+        return None
+    try:  # a Python callable is no cdata: typeof refuses it
+        ctype = ffi.typeof(hook)
+        ok = ctype.kind == "function" and _normalised(ctype.cname) == shape
+        address = int(ffi.cast("uintptr_t", ffi.cast("void *", hook))) if ok else None
+    except (TypeError, ffi.error):
+        address = None
+    _addresses[key] = address
+    return address
+
+
+def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1,
+         shared: bool = False) -> Any:
+    """A Binding of context ``ctx`` (a :class:`~gcrylike._context.Context`)
+    to ``hooks`` (``(hook, shape)`` pairs by the positions fastcall.c uses,
+    None where unused), or None when any of them cannot take the fast path.
+    ``shared``: the data hooks only read the context, so calls may overlap
+    (else one call at a time, a second thread gets :class:`HandleBusy`)."""
+    if not AVAILABLE:
+        return None
+    addresses = []
+    for pair in hooks:
+        if pair is None:
+            addresses.append(None)
+            continue
+        address = hook_address(*pair)
+        if address is None:
+            return None
+        addresses.append(address)
+    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, shared)
+
+
+def mac_address(hook: Any) -> int | None:
+    """The address of a one-shot MAC hook, if native."""
+    return hook_address(hook, MAC) if AVAILABLE else None
+
+
+def check_idle(binding: Any, name: str) -> None:
+    """Refuse to change or free a context while a call runs on it."""
+    if binding is not None and binding.users:
+        raise HandleBusy(f"{name} handle is in use by another thread: a handle serves one "
+                         "call at a time (copy.copy() it per thread)")
