@@ -62,10 +62,10 @@ class AeadHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         s = self._spec
         return ((s.encrypt, _fast.CRYPT), (s.decrypt, _fast.CRYPT),
-                (s.authenticate, _fast.UPDATE), (s.gettag, _fast.READ)), s.tag_size, False
+                (s.authenticate, _fast.UPDATE), (s.gettag, _fast.READ)), 1, s.tag_size, False
 
     def _key_installed(self, ctx: Any) -> None:
         self._fc = self._bound(ctx)

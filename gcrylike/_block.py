@@ -39,10 +39,10 @@ class BlockCipherHandle(KeyedHandle):
         s = self._spec
         return BlockInfo(s.name, self._impl.driver, s.block_size, s.key_sizes)
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         s = self._spec
         return ((s.encrypt_blocks, _fast.CRYPT), (s.decrypt_blocks, _fast.CRYPT)), \
-            s.block_size, False
+            s.block_size, 0, False
 
     def _key_installed(self, ctx: Any) -> None:
         self._fc = self._bound(ctx)

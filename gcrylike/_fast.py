@@ -80,11 +80,13 @@ def hook_address(hook: Any, shape: str) -> int | None:
     return address
 
 
-def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1,
+def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1, tag: int = 0,
          shared: bool = False) -> Any:
     """A Binding of context ``ctx`` (a :class:`~gcrylike._context.Context`)
     to ``hooks`` (``(hook, shape)`` pairs by the positions fastcall.c uses,
     None where unused), or None when any of them cannot take the fast path.
+    ``unit``: data lengths must be multiples of it (the block size);
+    ``tag``: the size ``read`` returns and seal/open add or remove.
     ``shared``: the data hooks only read the context, so calls may overlap
     (else one call at a time, a second thread gets :class:`HandleBusy`)."""
     if not AVAILABLE:
@@ -98,7 +100,7 @@ def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1,
         if address is None:
             return None
         addresses.append(address)
-    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, shared)
+    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, tag, shared)
 
 
 def mac_address(hook: Any) -> int | None:

@@ -142,10 +142,11 @@ class KeyedHandle:
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable their fast paths here."""
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool] | None:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool] | None:
         """The native fast path's hooks ``((hook, shape) or None, ...)`` by
-        fastcall.c's positions, its unit (block multiple or tag size) and
-        whether calls may overlap; None for no fast path."""
+        fastcall.c's positions, its unit (block multiple), tag size and
+        whether calls may overlap (see gcrylike._fast.bind); None for no
+        fast path."""
         return None
 
     def _bound(self, ctx: Context) -> Any:

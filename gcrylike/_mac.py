@@ -67,9 +67,10 @@ class MacHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         s = self._spec
-        return (None, None, (s.update, _fast.UPDATE), (s.read, _fast.READ)), s.digest_size, False
+        return (None, None, (s.update, _fast.UPDATE), (s.read, _fast.READ)), 1, \
+            s.digest_size, False
 
     def _key_installed(self, ctx: Context) -> None:
         self._finished = False

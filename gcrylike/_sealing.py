@@ -45,10 +45,10 @@ class SealingHandle(KeyedHandle):
         self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         # shared: seal/open work on a copy of the keyed context
         s = self._spec
-        return ((s.seal, self._SHAPE), (s.open, self._SHAPE)), s.tag_size, True
+        return ((s.seal, self._SHAPE), (s.open, self._SHAPE)), 1, s.tag_size, True
 
     def _key_installed(self, ctx: Any) -> None:
         self._fc = self._bound(ctx)

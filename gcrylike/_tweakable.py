@@ -73,10 +73,10 @@ class TweakableHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
-    def _fast_hooks(self) -> tuple[tuple, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         s = self._spec
         return ((s.encrypt, _fast.TWEAK), (s.decrypt, _fast.TWEAK),
-                (s.crypt_sectors, _fast.SECTORS)), 1, bool(s.reentrant)
+                (s.crypt_sectors, _fast.SECTORS)), 1, 0, bool(s.reentrant)
 
     def _key_installed(self, ctx: Context) -> None:
         self._fc = self._bound(ctx)

@@ -73,7 +73,8 @@ typedef struct {
   void *ctx;              /* NULL once detached (the handle closed) */
   void *fn[NFN];          /* the hooks, by position (see _fast.py) */
   PyObject *keep;         /* the context's cffi pointer: memory alive while bound */
-  Py_ssize_t unit;        /* crypt: the length must be a multiple; read/seal/open: tag size */
+  Py_ssize_t unit;        /* crypt: the length must be a multiple of it */
+  Py_ssize_t tag;         /* read: the output size; seal/open: the tag size */
   Py_ssize_t users;       /* calls running now (changed with the GIL held only) */
   int shared;             /* data calls only read the context: they may overlap */
   unsigned long long calls; /* successful fast calls: which path ran (tests) */
@@ -143,13 +144,14 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *kw)
 {
   PyObject *keep, *fns;
   unsigned long long addr;
-  Py_ssize_t unit, i;
+  Py_ssize_t unit, tag, i;
   int shared;
   Binding *b;
 
-  if (!PyArg_ParseTuple (args, "OKO!np", &keep, &addr, &PyTuple_Type, &fns, &unit, &shared))
+  if (!PyArg_ParseTuple (args, "OKO!nnp", &keep, &addr, &PyTuple_Type, &fns, &unit, &tag,
+                         &shared))
     return NULL;
-  if (PyTuple_GET_SIZE (fns) > NFN || unit < 1)
+  if (PyTuple_GET_SIZE (fns) > NFN || unit < 1 || tag < 0)
     {
       PyErr_SetString (PyExc_ValueError, "bad binding");
       return NULL;
@@ -171,6 +173,7 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *kw)
   Py_INCREF (keep);
   b->keep = keep;
   b->unit = unit;
+  b->tag = tag;
   b->shared = shared;
   return (PyObject *)b;
 }
@@ -217,6 +220,7 @@ Binding_rebound (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   Py_INCREF (args[0]);
   t->keep = args[0];
   t->unit = b->unit;
+  t->tag = b->tag;
   t->shared = b->shared;
   return (PyObject *)t;
 }
@@ -342,14 +346,14 @@ Binding_read (Binding *b, PyObject *unused)
 
   if (!b->ctx)
     Py_RETURN_NOTIMPLEMENTED;
-  if (!(result = PyBytes_FromStringAndSize (NULL, b->unit)))
+  if (!(result = PyBytes_FromStringAndSize (NULL, b->tag)))
     return NULL;
   if (enter (b) < 0)
     {
       Py_DECREF (result);
       return NULL;
     }
-  rc = fn (b->ctx, (uint8_t *)PyBytes_AS_STRING (result), (size_t)b->unit);
+  rc = fn (b->ctx, (uint8_t *)PyBytes_AS_STRING (result), (size_t)b->tag);
   leave (b);
   if (rc)
     {
@@ -390,9 +394,9 @@ seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening)
   if (with_aad && args[2] != Py_None && PyObject_GetBuffer (args[2], &aad, PyBUF_SIMPLE) < 0)
     goto general;
   n = src.len;
-  if (opening && n < b->unit)
+  if (opening && n < b->tag)
     goto general;  /* shorter than the tag: the general path says so */
-  outlen = opening ? n - b->unit : n + b->unit;
+  outlen = opening ? n - b->tag : n + b->tag;
   if (!(result = PyBytes_FromStringAndSize (NULL, outlen)))
     goto done;
   /* the hooks copy the keyed context (shared binding): calls may overlap */
@@ -698,7 +702,7 @@ static PyTypeObject BindingType = {
   .tp_basicsize = sizeof (Binding),
   .tp_dealloc = (destructor)Binding_dealloc,
   .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "Binding(keep, ctx_addr, hook_addrs, unit, shared): a context and its hooks",
+  .tp_doc = "Binding(keep, ctx_addr, hook_addrs, unit, tag, shared): a context and its hooks",
   .tp_methods = Binding_methods,
   .tp_getset = Binding_getset,
   .tp_new = Binding_new,
@@ -784,7 +788,24 @@ fc_gil_roundtrip (PyObject *mod, PyObject *unused)
   Py_RETURN_NONE;
 }
 
+/* _hold(binding, delta): count a call as running (tests only: HandleBusy
+ * without racing a thread). */
+static PyObject *
+fc_hold (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+  Py_ssize_t delta;
+
+  if (nargs != 2 || !PyObject_TypeCheck (args[0], &BindingType))
+    return PyErr_Format (PyExc_TypeError, "_hold(binding, delta)");
+  delta = PyLong_AsSsize_t (args[1]);
+  if (delta == -1 && PyErr_Occurred ())
+    return NULL;
+  ((Binding *)args[0])->users += delta;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef fc_methods[] = {
+  { "_hold", (PyCFunction)(void (*) (void))fc_hold, METH_FASTCALL, "test hook" },
   { "mac", (PyCFunction)(void (*) (void))fc_mac, METH_FASTCALL,
     "mac(fn_addr, key, data, size, token): a one-shot MAC hook" },
   { "set_errors", fc_set_errors, METH_O, "set_errors(HandleBusy)" },
