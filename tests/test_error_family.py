@@ -44,6 +44,7 @@ BAD = [
     None, True, 1.5, -1, 0, 5, 2**32, 2**64 + 16, 2**200, -(2**70), "x", "chacha20" * 40,
     "", b"", bytes(1), bytes(33), bytes(4097), bytearray(7), [], [1, 2], {}, {"a": 1},
     object(), Weird(), memoryview(bytes(64))[::2], _strided_array(),
+    memoryview(bytearray(16)), memoryview(bytearray(64))[::2],  # unhashable: hash raises
     _readonly_array(), array.array("I", [1, 2, 3]),
     (ctypes.c_uint8 * 16)(), float("nan"), 1j, range(3), b"\xff" * 16,
 ]
