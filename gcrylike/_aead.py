@@ -77,25 +77,24 @@ class AeadHandle(KeyedHandle):
 
     def setiv(self, iv: Any) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
-        ptr = self._fast_ptr
-        fc = self._fc
-        if fc is not None and fc.users:  # not under a running call
-            _fast.check_idle(fc, self._spec.name)
-        if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
-            # setiv hooks get a buffer view (their contract), even here
-            setiv = self._spec.setiv  # a local: see SealingHandle
-            rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+        with self._guard:  # no call runs meanwhile
+            ptr = self._fast_ptr
+            if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
+                # setiv hooks get a buffer view (their contract), even here
+                setiv = self._spec.setiv  # a local: see SealingHandle
+                rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+                if rc:
+                    raise_for(rc, self._spec.name)
+                return
+            ctx = self._keyed()
+            with as_cbuffer(iv, "iv") as ibuf:
+                if len(ibuf) not in self._spec.iv_sizes:
+                    raise InvalidIVLength(f"{self._spec.name} nonce must be "
+                                          f"{sizes_text(self._spec.iv_sizes)} bytes, "
+                                          f"got {len(ibuf)}")
+                rc = self._spec.setiv(ctx.ptr, ibuf)
             if rc:
                 raise_for(rc, self._spec.name)
-            return
-        ctx = self._keyed()
-        with as_cbuffer(iv, "iv") as ibuf:
-            if len(ibuf) not in self._spec.iv_sizes:
-                raise InvalidIVLength(f"{self._spec.name} nonce must be "
-                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
-            rc = self._spec.setiv(ctx.ptr, ibuf)
-        if rc:
-            raise_for(rc, self._spec.name)
 
     def authenticate(self, aad: Any) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
@@ -106,18 +105,19 @@ class AeadHandle(KeyedHandle):
                     return
             except _Failure as exc:
                 self._failed("authenticate", exc.args[0])
-        ptr = self._fast_ptr
-        if ptr is not None and type(aad) is bytes:
-            authenticate = self._spec.authenticate
-            rc = authenticate(ptr, aad, len(aad))
+        with self._guard:  # the cffi path: one call at a time
+            ptr = self._fast_ptr
+            if ptr is not None and type(aad) is bytes:
+                authenticate = self._spec.authenticate
+                rc = authenticate(ptr, aad, len(aad))
+                if rc:
+                    self._failed("authenticate", rc)
+                return
+            ctx = self._keyed()
+            with as_cbuffer(aad, "aad") as abuf:
+                rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
             if rc:
                 self._failed("authenticate", rc)
-            return
-        ctx = self._keyed()
-        with as_cbuffer(aad, "aad") as abuf:
-            rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
-        if rc:
-            self._failed("authenticate", rc)
 
     encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
@@ -178,35 +178,38 @@ class AeadHandle(KeyedHandle):
                 self._failed("gettag", exc.args[0])
             if tag is not NotImplemented:
                 return tag
-        ptr = self._fast_ptr
-        if ptr is not None:
-            n = self._spec.tag_size
-            tag = ZERO * n
-            gettag = self._spec.gettag
-            rc = gettag(ptr, tag, n)
+        with self._guard:
+            ptr = self._fast_ptr
+            if ptr is not None:
+                n = self._spec.tag_size
+                tag = ZERO * n
+                gettag = self._spec.gettag
+                rc = gettag(ptr, tag, n)
+                if rc:
+                    self._failed("gettag", rc)
+                return tag
+            ctx = self._keyed()
+            out = bytearray(self._spec.tag_size)
+            with ffi.from_buffer(out) as buf:
+                rc = self._spec.gettag(ctx.ptr, buf, len(out))
             if rc:
                 self._failed("gettag", rc)
-            return tag
-        ctx = self._keyed()
-        out = bytearray(self._spec.tag_size)
-        with ffi.from_buffer(out) as buf:
-            rc = self._spec.gettag(ctx.ptr, buf, len(out))
-        if rc:
-            self._failed("gettag", rc)
-        return bytes(out)
+            return bytes(out)
 
     def checktag(self, tag: Any) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
         ctx = self._keyed()
-        with as_cbuffer(tag, "tag") as tbuf:
-            rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
-        if rc:
-            self._failed("checktag", rc)
+        with self._guard:
+            with as_cbuffer(tag, "tag") as tbuf:
+                rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
+            if rc:
+                self._failed("checktag", rc)
 
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
-        self._keyed().restore()
+        with self._guard:
+            self._keyed().restore()
 
 
 _DATA_CALLS = ("encrypt", "decrypt")
@@ -249,27 +252,28 @@ class _OneShotAead(SealingHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast
-        aad = b"" if associated_data is None else associated_data
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                and type(aad) is bytes:
-            n = len(data)
-            out = ZERO * (n + self._tag)
-            seal = self._seal  # a local: see SealingHandle
-            rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-            if rc:
-                self._failed(rc, nonce)
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                as_cbuffer(aad, "associated_data") as abuf:
-            n = len(src)
-            out = new_output(n + self._tag)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        with self._guard:  # the cffi path (waits: calls are independent)
+            ptr = self._fast
+            aad = b"" if associated_data is None else associated_data
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                    and type(aad) is bytes:
+                n = len(data)
+                out = ZERO * (n + self._tag)
+                seal = self._seal  # a local: see SealingHandle
+                rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                    as_cbuffer(aad, "associated_data") as abuf:
+                n = len(src)
+                out = new_output(n + self._tag)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
     def decrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
         """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
@@ -285,32 +289,33 @@ class _OneShotAead(SealingHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast
-        aad = b"" if associated_data is None else associated_data
-        tag_size = self._tag
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                and type(aad) is bytes and len(data) >= tag_size + 2:
-            n = len(data)
-            out = ZERO * (n - tag_size)
-            open_ = self._open
-            rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-            if rc:
-                self._failed(rc, nonce)  # the C side wiped ``out``
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                as_cbuffer(aad, "associated_data") as abuf:
-            n = len(src)
-            if len(nbuf) not in self._spec.iv_sizes:
-                self._failed(ErrorCode.INV_IV, nbuf)
-            if n < tag_size:
-                raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-            out = new_output(n - tag_size)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        with self._guard:
+            ptr = self._fast
+            aad = b"" if associated_data is None else associated_data
+            tag_size = self._tag
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                    and type(aad) is bytes and len(data) >= tag_size + 2:
+                n = len(data)
+                out = ZERO * (n - tag_size)
+                open_ = self._open
+                rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)  # the C side wiped ``out``
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                    as_cbuffer(aad, "associated_data") as abuf:
+                n = len(src)
+                if len(nbuf) not in self._spec.iv_sizes:
+                    self._failed(ErrorCode.INV_IV, nbuf)
+                if n < tag_size:
+                    raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
+                out = new_output(n - tag_size)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
 
 class ChaCha20Poly1305(_OneShotAead):

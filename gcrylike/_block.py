@@ -72,14 +72,15 @@ class BlockCipherHandle(KeyedHandle):
         return self._run(self._spec.decrypt_blocks, data, out)
 
     def _run(self, hook: Any, data: Any, out: Any) -> bytes | int:
-        ctx = self._keyed()
-        with as_cbuffer(data, "data") as src:
-            n = len(src)
-            if n % self._spec.block_size:
-                raise InvalidLength(f"{self._spec.name} needs whole {self._spec.block_size}-byte"
-                                    f" blocks, got {n} bytes")
-            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
-                            lambda rc: check(rc, self._spec.name), src)
+        with self._guard:  # the cffi path: one call at a time
+            ctx = self._keyed()
+            with as_cbuffer(data, "data") as src:
+                n = len(src)
+                if n % self._spec.block_size:
+                    raise InvalidLength(f"{self._spec.name} needs whole "
+                                        f"{self._spec.block_size}-byte blocks, got {n} bytes")
+                return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
+                                lambda rc: check(rc, self._spec.name), src)
 
 
 def block_cipher_open(name: str | int, impl: str | None = None) -> BlockCipherHandle:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any
 
 from ._core import ffi
@@ -108,8 +109,48 @@ def mac_address(hook: Any) -> int | None:
     return hook_address(hook, MAC) if AVAILABLE else None
 
 
+def busy(name: str) -> HandleBusy:
+    return HandleBusy(f"{name} handle is in use by another thread: a handle serves one "
+                      "call at a time (copy.copy() it per thread)")
+
+
 def check_idle(binding: Any, name: str) -> None:
     """Refuse to change or free a context while a call runs on it."""
     if binding is not None and binding.users:
-        raise HandleBusy(f"{name} handle is in use by another thread: a handle serves one "
-                         "call at a time (copy.copy() it per thread)")
+        raise busy(name)
+
+
+class Guard:
+    """The one-call-at-a-time rule for a handle without a Binding (no
+    extension, or hooks written in Python), with the Binding's interface:
+    ``with guard:`` around a data call, ``lock()``/``unlock()`` around a
+    key change, copy or close.  cffi releases the GIL in every native call,
+    so without this two threads could run inside one context.  A second call
+    raises :class:`HandleBusy`; on a shared handle (one-shot classes,
+    Adiantum) it waits instead, as the calls there are independent."""
+
+    __slots__ = ("_lock", "_wait", "_name")
+
+    def __init__(self, name: str, shared: bool) -> None:
+        self._lock = threading.Lock()
+        self._wait = shared
+        self._name = name
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(self._wait):
+            raise busy(self._name)
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    @property
+    def users(self) -> int:
+        return int(self._lock.locked())
+
+    lock = __enter__
+    unlock = __exit__
+
+
+def guard_for(binding: Any, name: str, shared: bool) -> Any:
+    """What a handle's general path enters around native calls."""
+    return binding if binding is not None else Guard(name, shared)

@@ -92,15 +92,17 @@ class CipherHandle(KeyedHandle):
         ctx = self._keyed()
         if self._spec.setiv is None:
             raise NotSupported(f"{self._spec.name} takes no IV")
-        with as_cbuffer(iv, "iv") as ibuf:
-            if len(ibuf) not in self._spec.iv_sizes:
-                raise InvalidIVLength(f"{self._spec.name} IV must be "
-                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
-            self._hasiv = False
-            self._fast_ptr = self._fc = None
-            self._spec.setiv(ctx.ptr, ibuf)
-        self._hasiv = True
-        self._update_ready()
+        with self._guard:  # no call runs meanwhile
+            with as_cbuffer(iv, "iv") as ibuf:
+                if len(ibuf) not in self._spec.iv_sizes:
+                    raise InvalidIVLength(f"{self._spec.name} IV must be "
+                                          f"{sizes_text(self._spec.iv_sizes)} bytes, "
+                                          f"got {len(ibuf)}")
+                self._hasiv = False
+                self._fast_ptr = self._fc = None
+                self._spec.setiv(ctx.ptr, ibuf)
+            self._hasiv = True
+            self._update_ready()
 
     def setctr(self, block: int) -> None:
         """Seek: the next byte processed is the first of keystream block ``block``."""
@@ -111,14 +113,16 @@ class CipherHandle(KeyedHandle):
             raise InvalidType(f"block must be an int, not {type(block).__name__}")
         if block < 0:
             raise InvalidArgument("block must be >= 0")
-        self._spec.setctr(ctx.ptr, block)
+        with self._guard:
+            self._spec.setctr(ctx.ptr, block)
 
     def reset(self) -> None:
         """Back to the state right after setkey (the IV must be set again)."""
         ctx = self._keyed()
-        ctx.restore()
-        self._hasiv = False
-        self._update_ready()
+        with self._guard:
+            ctx.restore()
+            self._hasiv = False
+            self._update_ready()
 
     # -- data ---------------------------------------------------------------
     def _ready(self) -> Context:

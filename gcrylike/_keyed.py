@@ -23,9 +23,10 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
     ``_crypt(hook, data, out)`` (the general path, which also explains every
     refusal) and ``_data_error(rc, which)`` (the exception for a native
-    error code).  The two fast paths (bytes in, fresh bytes out; in place on a
-    writable buffer) are one cffi call each.  Written for per-call cost:
-    locals over attribute chains, no helper calls, ``from_buffer``'s own
+    error code).  The native fast path (``_fc``, fastcall.c) comes first;
+    the cffi path runs inside ``_guard``; its two fast paths (bytes in,
+    fresh bytes out; in place on a writable buffer) are one cffi call each.
+    Written for per-call cost: locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
 
     native = (_fast.Binding.encrypt, _fast.Binding.decrypt)[which] if _fast.AVAILABLE else None
@@ -39,31 +40,32 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
                 raise self._data_error(exc.args[0], which) from None
             if result is not NotImplemented:
                 return result
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None:
-                if type(data) is bytes:
-                    n = len(data)
-                    if n > 1:
-                        # straight into a fresh bytes object (see _bytes_output_ok)
-                        result = ZERO * n
-                        rc = self._hooks[which](ptr, result, data, n)
+        with self._guard:  # the cffi path: one call at a time (HandleBusy)
+            ptr = self._fast_ptr
+            if ptr is not None:
+                if out is None:
+                    if type(data) is bytes:
+                        n = len(data)
+                        if n > 1:
+                            # straight into a fresh bytes object (see _bytes_output_ok)
+                            result = ZERO * n
+                            rc = self._hooks[which](ptr, result, data, n)
+                            if rc:
+                                raise self._data_error(rc, which)
+                            return result
+                elif out is data:
+                    try:
+                        view = _from_buffer(U8_ARRAY, out, True)
+                    except (TypeError, ValueError, BufferError):
+                        view = None  # not a writable contiguous buffer: _crypt says so
+                    if view is not None:
+                        n = len(view)
+                        rc = self._hooks[which](ptr, view, view, n)
                         if rc:
+                            ffi.release(view)  # no buffer export outlives the call
                             raise self._data_error(rc, which)
-                        return result
-            elif out is data:
-                try:
-                    view = _from_buffer(U8_ARRAY, out, True)
-                except (TypeError, ValueError, BufferError):
-                    view = None  # not a writable contiguous buffer: _crypt says so
-                if view is not None:
-                    n = len(view)
-                    rc = self._hooks[which](ptr, view, view, n)
-                    if rc:
-                        ffi.release(view)  # no buffer export outlives the call
-                        raise self._data_error(rc, which)
-                    return n
-        return self._crypt(self._hooks[which], data, out)
+                        return n
+            return self._crypt(self._hooks[which], data, out)
 
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
@@ -79,7 +81,7 @@ class KeyedHandle:
     and ``_fc`` the binding while data calls may use it, else None."""
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
-                 "_fc")
+                 "_fc", "_guard")
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
     _RESETTABLE = True
@@ -91,8 +93,12 @@ class KeyedHandle:
         self._auto = auto
         self._ctx: Context | None = Context(spec.context_size, self._RESETTABLE)
         self._haskey = False
-        self._binding: Any = None
+        hooks = self._fast_hooks()
+        self._binding: Any = None if hooks is None else _fast.bind(self._ctx, *hooks)
         self._fc: Any = None
+        # what the general path enters around native calls (the one-call rule)
+        self._guard: Any = _fast.guard_for(self._binding, spec.name,
+                                           bool(hooks and hooks[-1]))
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
 
@@ -108,9 +114,6 @@ class KeyedHandle:
 
     def _keyed(self) -> Context:
         ctx = self._live()
-        binding = self._binding
-        if binding is not None and binding.busy:
-            _fast.check_idle(binding, self._spec.name)
         if not self._haskey:
             raise MissingKey(f"{self._spec.name}: setkey() first")
         return ctx
@@ -120,7 +123,6 @@ class KeyedHandle:
         process runs its known-answer self-test; if it fails, a handle that
         chose its driver automatically moves to the next best one."""
         ctx = self._live()
-        _fast.check_idle(self._binding, self._spec.name)
         with as_cbuffer(key, "key") as kbuf:
             if len(kbuf) not in self._spec.key_sizes:
                 raise InvalidKeyLength(f"{self._spec.name} key must be "
@@ -128,9 +130,14 @@ class KeyedHandle:
                                        f"got {len(kbuf)}")
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._forget_key()
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
-        ctx.save()  # the pristine copy reset() restores
+            guard = self._guard
+            guard.lock()  # no call runs while the key changes (HandleBusy)
+            try:
+                self._forget_key()
+                self._spec.setkey(ctx.ptr, kbuf, self._impl)
+                ctx.save()  # the pristine copy reset() restores
+            finally:
+                guard.unlock()
         self._haskey = True
         self._key_installed(ctx)
 
@@ -150,11 +157,7 @@ class KeyedHandle:
         return None
 
     def _bound(self, ctx: Context) -> Any:
-        """The context's Binding (made once per context), or None."""
-        if self._binding is None:
-            hooks = self._fast_hooks()
-            if hooks is not None:
-                self._binding = _fast.bind(ctx, *hooks)
+        """The context's Binding (made with it), or None."""
         return self._binding
 
     @property
@@ -173,13 +176,16 @@ class KeyedHandle:
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
-            binding = self._binding
-            if binding is not None:
-                binding.detach()  # HandleBusy while a call runs: nothing freed
-                self._binding = None
-            self._forget_key()
-            self._ctx.free()
-            self._ctx = None
+            guard = self._guard
+            guard.lock()  # HandleBusy while a call runs: nothing freed
+            try:
+                if self._binding is not None:
+                    self._binding.detach()
+                self._forget_key()
+                self._ctx.free()
+                self._ctx = None
+            finally:
+                guard.unlock()
 
     # -- copies -------------------------------------------------------------
     def __copy__(self) -> Any:
@@ -190,7 +196,14 @@ class KeyedHandle:
         working.  Attributes holding this handle's context pointer (the fast
         paths' ``_fast_ptr``) are pointed at the clone's."""
         ctx = self._live()
-        _fast.check_idle(self._binding, self._spec.name)  # no copy of a half-done call
+        guard = self._guard
+        guard.lock()  # no copy of a half-done call
+        try:
+            return self._clone(ctx)
+        finally:
+            guard.unlock()
+
+    def _clone(self, ctx: Context) -> Any:
         twin = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in cls.__dict__.get("__slots__", ()):
@@ -209,6 +222,8 @@ class KeyedHandle:
                 if id(value) not in rebound:
                     rebound[id(value)] = value.rebound(twin._ctx.ptr, twin._ctx.address)
                 setattr(twin, name, rebound[id(value)])
+        if twin._binding is None:  # its own lock
+            twin._guard = _fast.Guard(self._spec.name, self._guard._wait)
         return twin
 
     def __deepcopy__(self, memo: dict) -> Any:

@@ -87,15 +87,16 @@ class MacHandle(KeyedHandle):
                     return
             except _Failure as exc:
                 raise error_for(exc.args[0], self._spec.name) from None
-        ptr = self._fast_ptr
-        if ptr is not None and type(data) is bytes:
-            rc = self._update(ptr, data, len(data))
-        else:
-            ctx = self._ready()
-            with as_cbuffer(data, "data") as src:
-                rc = self._update(ctx.ptr, src, len(src))
-        if rc:
-            raise error_for(rc, self._spec.name)
+        with self._guard:  # the cffi path: one call at a time
+            ptr = self._fast_ptr
+            if ptr is not None and type(data) is bytes:
+                rc = self._update(ptr, data, len(data))
+            else:
+                ctx = self._ready()
+                with as_cbuffer(data, "data") as src:
+                    rc = self._update(ctx.ptr, src, len(src))
+            if rc:
+                raise error_for(rc, self._spec.name)
 
     def digest(self) -> bytes:
         """The tag of everything absorbed so far; updates may continue."""
@@ -107,28 +108,30 @@ class MacHandle(KeyedHandle):
                 raise error_for(exc.args[0], self._spec.name) from None
             if tag is not NotImplemented:
                 return tag
-        ctx = self._ready()
-        n = self._spec.digest_size
-        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
-            out = ZERO * n
-            rc = self._spec.read(ctx.ptr, out, n)
-        else:
-            out = bytearray(n)
-            with ffi.from_buffer(out) as buf:
-                rc = self._spec.read(ctx.ptr, buf, n)
-            out = bytes(out)
-        if rc:
-            raise error_for(rc, self._spec.name)
-        return out
+        with self._guard:
+            ctx = self._ready()
+            n = self._spec.digest_size
+            if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
+                out = ZERO * n
+                rc = self._spec.read(ctx.ptr, out, n)
+            else:
+                out = bytearray(n)
+                with ffi.from_buffer(out) as buf:
+                    rc = self._spec.read(ctx.ptr, buf, n)
+                out = bytes(out)
+            if rc:
+                raise error_for(rc, self._spec.name)
+            return out
 
     def verify(self, tag: Any) -> None:
         """Compare ``tag`` with the tag so far in constant time; raise
         :class:`AuthenticationFailed` if it differs (or has another length)."""
         ctx = self._ready()
-        with as_cbuffer(tag, "tag") as tbuf:
-            rc = self._spec.verify(ctx.ptr, tbuf, len(tbuf))
-        if rc:
-            raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
+        with self._guard:
+            with as_cbuffer(tag, "tag") as tbuf:
+                rc = self._spec.verify(ctx.ptr, tbuf, len(tbuf))
+            if rc:
+                raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
 
     def final(self) -> bytes:
         """The tag; afterwards the live state is wiped and the handle needs
@@ -136,10 +139,11 @@ class MacHandle(KeyedHandle):
         accident).  The post-setkey copy that ``reset`` restores keeps the key
         until the next ``setkey`` or :meth:`close`."""
         tag = self.digest()
-        self._finished = True
-        self._fast_ptr = self._fc = None
-        self._ctx.wipe()
-        return tag
+        with self._guard:
+            self._finished = True
+            self._fast_ptr = self._fc = None
+            self._ctx.wipe()
+            return tag
 
     def copy(self) -> MacHandle:
         """An independent handle in the same state, as ``hashlib`` objects
@@ -149,8 +153,9 @@ class MacHandle(KeyedHandle):
     def reset(self) -> None:
         """Back to the state right after setkey (nothing absorbed)."""
         ctx = self._keyed()
-        ctx.restore()
-        self._key_installed(ctx)
+        with self._guard:
+            ctx.restore()
+            self._key_installed(ctx)
 
 
 def mac_open(name: str | int, impl: str | None = None) -> MacHandle:

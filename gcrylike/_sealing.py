@@ -9,7 +9,7 @@ import os
 from types import BuiltinFunctionType
 from typing import Any
 
-from . import _fast, _registry
+from . import _registry
 from ._buffers import BYTES_OUTPUT_OK, sizes_text
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, error_for
 from ._keyed import KeyedHandle

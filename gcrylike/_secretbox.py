@@ -50,24 +50,25 @@ class SecretBox(SealingHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes:
-            n = len(data)
-            out = ZERO * (n + 16)
-            seal = self._seal  # a local: see SealingHandle
-            rc = seal(ptr, nonce, len(nonce), data, n, out)
-            if rc:
-                self._failed(rc, nonce)
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
-            n = len(src)
-            out = new_output(n + 16)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        with self._guard:  # the cffi path (waits: calls are independent)
+            ptr = self._fast
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes:
+                n = len(data)
+                out = ZERO * (n + 16)
+                seal = self._seal  # a local: see SealingHandle
+                rc = seal(ptr, nonce, len(nonce), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
+                n = len(src)
+                out = new_output(n + 16)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
     def decrypt(self, nonce: Any, box: Any) -> bytes:
         """Verify, then return the message of ``box`` (tag || ciphertext).
@@ -84,25 +85,26 @@ class SecretBox(SealingHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast
-        if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
-            out = ZERO * (len(box) - 16)
-            open_ = self._open
-            rc = open_(ptr, nonce, len(nonce), box, len(box), out)
-            if rc:
-                self._failed(rc, nonce)  # the C side wiped ``out``
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
-            n = len(src)
-            if len(nbuf) != self.NONCE_SIZE:
-                self._failed(ErrorCode.INV_IV, nbuf)
-            if n < 16:
-                raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
-                                           "shorter than its 16-byte tag")
-            out = new_output(n - 16)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        with self._guard:
+            ptr = self._fast
+            if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
+                out = ZERO * (len(box) - 16)
+                open_ = self._open
+                rc = open_(ptr, nonce, len(nonce), box, len(box), out)
+                if rc:
+                    self._failed(rc, nonce)  # the C side wiped ``out``
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
+                n = len(src)
+                if len(nbuf) != self.NONCE_SIZE:
+                    self._failed(ErrorCode.INV_IV, nbuf)
+                if n < 16:
+                    raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
+                                               "shorter than its 16-byte tag")
+                out = new_output(n - 16)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)

@@ -96,19 +96,20 @@ class TweakableHandle(KeyedHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast_ptr
-        if ptr is not None and out is data and type(tweak) is bytes:
-            # in place, the common storage case: one view, one native call
-            dst = writable_view(out)
-            if dst is not None:
-                n = len(dst)
-                enc = self._enc  # a local: see SealingHandle
-                rc = enc(ptr, dst, dst, n, tweak, len(tweak))
-                if rc:
-                    ffi.release(dst)
-                    self._refused(rc, n, len(tweak))
-                return n
-        return self._run(self._enc, data, tweak, out)
+        with self._guard:  # the cffi path (waits: see Guard)
+            ptr = self._fast_ptr
+            if ptr is not None and out is data and type(tweak) is bytes:
+                # in place, the common storage case: one view, one native call
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    enc = self._enc  # a local: see SealingHandle
+                    rc = enc(ptr, dst, dst, n, tweak, len(tweak))
+                    if rc:
+                        ffi.release(dst)
+                        self._refused(rc, n, len(tweak))
+                    return n
+            return self._run(self._enc, data, tweak, out)
 
     def decrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
         """Decrypt one message; same conventions as :meth:`encrypt`."""
@@ -120,18 +121,19 @@ class TweakableHandle(KeyedHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        ptr = self._fast_ptr
-        if ptr is not None and out is data and type(tweak) is bytes:
-            dst = writable_view(out)
-            if dst is not None:
-                n = len(dst)
-                dec = self._dec
-                rc = dec(ptr, dst, dst, n, tweak, len(tweak))
-                if rc:
-                    ffi.release(dst)
-                    self._refused(rc, n, len(tweak))
-                return n
-        return self._run(self._dec, data, tweak, out)
+        with self._guard:
+            ptr = self._fast_ptr
+            if ptr is not None and out is data and type(tweak) is bytes:
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    dec = self._dec
+                    rc = dec(ptr, dst, dst, n, tweak, len(tweak))
+                    if rc:
+                        ffi.release(dst)
+                        self._refused(rc, n, len(tweak))
+                    return n
+            return self._run(self._dec, data, tweak, out)
 
     def _run(self, hook: Any, data: Any, tweak: Any, out: Any) -> bytes | int:
         ptr = self._fast_ptr
@@ -205,20 +207,22 @@ class TweakableHandle(KeyedHandle):
             raise InvalidLength(f"sector_size must be at least {self._spec.min_length}")
         if sector_size > sys.maxsize:
             raise InvalidLength(f"sector_size {sector_size} is larger than any buffer")
-        with as_cbuffer(buf, "buf", writable=True) as cbuf:
-            n = len(cbuf)
-            if n % sector_size:
-                raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte sectors")
-            nsectors = n // sector_size
-            if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
-                raise InvalidArgument("sector numbers must fit in 64 bits")
-            fc = self._fc
-            if fc is None:
-                rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first,
-                                              encrypting)
-                if rc:
-                    raise error_for(rc, self._spec.name)
-                return
+        with self._guard:
+            with as_cbuffer(buf, "buf", writable=True) as cbuf:
+                n = len(cbuf)
+                if n % sector_size:
+                    raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte "
+                                        "sectors")
+                nsectors = n // sector_size
+                if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
+                    raise InvalidArgument("sector numbers must fit in 64 bits")
+                fc = self._fc
+                if fc is None:
+                    rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first,
+                                                  encrypting)
+                    if rc:
+                        raise error_for(rc, self._spec.name)
+                    return
         # the native path (gcrylike/_native/fastcall.c), over threads when reentrant
         try:
             done = fc.sectors(buf, sector_size, first, encrypting, threads)

@@ -77,6 +77,7 @@ typedef struct {
   Py_ssize_t tag;         /* read: the output size; seal/open: the tag size */
   Py_ssize_t users;       /* calls running now (changed with the GIL held only) */
   int shared;             /* data calls only read the context: they may overlap */
+  int excl;               /* lock() holds it: a key change, a copy, a close */
   unsigned long long calls; /* successful fast calls: which path ran (tests) */
 } Binding;
 
@@ -99,7 +100,7 @@ busy_error (void)
 static int
 enter (Binding *b)
 {
-  if (b->users && !b->shared)
+  if (b->users && (!b->shared || b->excl))
     return busy_error ();
   b->users++;
   return 0;
@@ -185,18 +186,53 @@ Binding_dealloc (Binding *b)
   Py_TYPE (b)->tp_free ((PyObject *)b);
 }
 
-/* detach(): the handle closes or changes its key; refused while a call runs
- * (freeing the context under it would be a use after free). */
+/* detach(): the handle closes (under lock(), so no call runs): later
+ * calls find no context and send the caller to its general path, which
+ * says HandleClosed. */
 static PyObject *
 Binding_detach (Binding *b, PyObject *unused)
+{
+  b->ctx = NULL;
+  Py_CLEAR (b->keep);
+  Py_RETURN_NONE;
+}
+
+/* The general (cffi) path's side of the same rule: ``with binding:`` around
+ * a data call, lock()/unlock() around what changes or frees the context
+ * (no call may run then, shared or not). */
+static PyObject *
+Binding_enter (Binding *b, PyObject *unused)
+{
+  if (enter (b) < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+Binding_exit (Binding *b, PyObject *const *args, Py_ssize_t nargs)
+{
+  leave (b);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+Binding_lock (Binding *b, PyObject *unused)
 {
   if (b->users)
     {
       busy_error ();
       return NULL;
     }
-  b->ctx = NULL;
-  Py_CLEAR (b->keep);
+  b->users = 1;
+  b->excl = 1;
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+Binding_unlock (Binding *b, PyObject *unused)
+{
+  b->users = 0;
+  b->excl = 0;
   Py_RETURN_NONE;
 }
 
@@ -683,6 +719,10 @@ static PyMethodDef Binding_methods[] = {
   { "sectors", (PyCFunction)(void (*) (void))Binding_sectors, METH_FASTCALL,
     "sectors(buf, sector_size, first, encrypting, threads) with hook 2: threads used" },
   { "detach", (PyCFunction)Binding_detach, METH_NOARGS, "forget the context" },
+  { "__enter__", (PyCFunction)Binding_enter, METH_NOARGS, "count a general-path call" },
+  { "__exit__", (PyCFunction)(void (*) (void))Binding_exit, METH_FASTCALL, "end it" },
+  { "lock", (PyCFunction)Binding_lock, METH_NOARGS, "no call may run (HandleBusy if one does)" },
+  { "unlock", (PyCFunction)Binding_unlock, METH_NOARGS, "calls may run again" },
   { "rebound", (PyCFunction)(void (*) (void))Binding_rebound, METH_FASTCALL,
     "rebound(keep, addr): the same hooks on another context" },
   { NULL },
