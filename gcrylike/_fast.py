@@ -17,7 +17,7 @@ import threading
 from typing import Any
 
 from ._core import ffi
-from ._errors import HandleBusy
+from ._errors import HandleBusy, InvalidArgument, InvalidType
 
 _DISABLED = os.environ.get("GCRYLIKE_NO_FASTCALL", "").strip().lower() not in (
     "", "0", "no", "false")
@@ -52,6 +52,46 @@ BOX = "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
 TWEAK = "int(*)(void *, uint8_t *, uint8_t *, size_t, uint8_t *, size_t)"
 SECTORS = "int(*)(void *, uint8_t *, size_t, size_t, uint64_t, int)"
 MAC = "int(*)(uint8_t *, size_t, uint8_t *, size_t, uint8_t *, unsigned int)"
+LOCATE = "int(*)(void *, size_t, uint64_t *, unsigned int *)"
+SEEK = "int(*)(void *, uint64_t)"
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+#: The default of :func:`set_threads`: the CPUs this process may run on, at
+#: most 8.
+DEFAULT_THREADS = min(_cpus(), 8)
+#: Native threads one large call may use now (see :func:`set_threads`).
+THREADS = DEFAULT_THREADS
+
+
+def set_threads(n: int | None = None) -> int:
+    """How many native threads one large call may spread over: a sector
+    batch (``encrypt_sectors`` without ``threads=``) and a stream
+    ``encrypt``/``decrypt`` of 1 MiB or more (each thread gets at least
+    128 KiB of sectors or 256 KiB of stream).  ``None`` restores the default,
+    the CPUs this process may use (at most 8); 1 keeps every call on the
+    calling thread.  Results are the same whatever the count.  Returns the
+    previous setting.  Only the native fast path uses threads."""
+    global THREADS
+    if n is None:
+        n = DEFAULT_THREADS
+    elif isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidType(f"threads must be an int or None, not {type(n).__name__}")
+    elif not 1 <= n <= 64:
+        raise InvalidArgument(f"threads must be 1 to 64, got {n}")
+    old, THREADS = THREADS, n
+    if fastcall is not None:
+        fastcall.set_threads(n)
+    return old
+
+
+set_threads(DEFAULT_THREADS)
 
 _addresses: dict[tuple[Any, str], int | None] = {}
 
@@ -82,26 +122,31 @@ def hook_address(hook: Any, shape: str) -> int | None:
 
 
 def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1, tag: int = 0,
-         shared: bool = False) -> Any:
+         shared: bool = False, split_block: int = 0) -> Any:
     """A Binding of context ``ctx`` (a :class:`~gcrylike._context.Context`)
     to ``hooks`` (``(hook, shape)`` pairs by the positions fastcall.c uses,
     None where unused), or None when any of them cannot take the fast path.
     ``unit``: data lengths must be multiples of it (the block size);
-    ``tag``: the size ``read`` returns and seal/open add or remove.
+    ``tag``: the size ``read`` returns and seal/open add or remove;
+    ``split_block``: for streams whose hooks 2 and 3 are ``locate`` and
+    ``seek`` (dropped if not native), the keystream block size, so that
+    large requests can be split over threads.
     ``shared``: the data hooks only read the context, so calls may overlap
     (else one call at a time, a second thread gets :class:`HandleBusy`)."""
     if not AVAILABLE:
         return None
     addresses = []
-    for pair in hooks:
-        if pair is None:
-            addresses.append(None)
-            continue
-        address = hook_address(*pair)
-        if address is None:
+    for i, pair in enumerate(hooks):
+        address = None if pair is None or pair[0] is None else hook_address(*pair)
+        if address is None and pair is not None:
+            if split_block and i >= 2:  # no split, the rest still fast
+                addresses, split_block = addresses[:2], 0
+                break
             return None
         addresses.append(address)
-    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, tag, shared)
+    ctx_size = ctx.size if split_block else 0
+    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, tag, shared,
+                            ctx_size, split_block or 64)
 
 
 def mac_address(hook: Any) -> int | None:

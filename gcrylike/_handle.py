@@ -62,9 +62,10 @@ class CipherHandle(KeyedHandle):
         self._fast_ptr: Any = None
         self._hooks = (spec.encrypt_stream, spec.decrypt_stream)
 
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool, int]:
         s = self._spec
-        return ((s.encrypt_stream, _fast.CRYPT), (s.decrypt_stream, _fast.CRYPT)), 1, 0, False
+        return ((s.encrypt_stream, _fast.CRYPT), (s.decrypt_stream, _fast.CRYPT),
+                (s.locate, _fast.LOCATE), (s.seek, _fast.SEEK)), 1, 0, False, s.counter_block
 
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (

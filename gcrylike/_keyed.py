@@ -98,7 +98,7 @@ class KeyedHandle:
         self._fc: Any = None
         # what the general path enters around native calls (the one-call rule)
         self._guard: Any = _fast.guard_for(self._binding, spec.name,
-                                           bool(hooks and hooks[-1]))
+                                           bool(hooks and hooks[3]))
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
 
@@ -149,11 +149,12 @@ class KeyedHandle:
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable their fast paths here."""
 
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool] | None:
+    def _fast_hooks(self) -> tuple | None:
         """The native fast path's hooks ``((hook, shape) or None, ...)`` by
-        fastcall.c's positions, its unit (block multiple), tag size and
-        whether calls may overlap (see gcrylike._fast.bind); None for no
-        fast path."""
+        fastcall.c's positions, its unit (block multiple), tag size,
+        whether calls may overlap and (streams) the keystream block size for
+        splitting large calls: the arguments of gcrylike._fast.bind; None for
+        no fast path."""
         return None
 
     def _bound(self, ctx: Context) -> Any:

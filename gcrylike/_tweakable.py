@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import os
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -27,18 +26,6 @@ from ._spec import Implementation, TweakableCipherSpec
 _Failure = _fast.Failure
 
 
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-#: Threads a sector batch may use by default: the CPUs this process may run
-#: on, at most 8.  Each thread gets at least 128 KiB of the batch (smaller
-#: shares cost more to start than they save), so a 64 KiB batch stays on
-#: the calling thread whatever the setting.
-SECTOR_THREADS = min(_cpus(), 8)
 
 
 @dataclass(frozen=True)
@@ -181,9 +168,10 @@ class TweakableHandle(KeyedHandle):
         """Encrypt ``buf`` (whole sectors) in place, sector ``i`` under the
         tweak le64(first_sector + i) || 0^24 (dm-crypt's plain64 IV); one
         native call without the GIL for the whole batch, spread over up to
-        ``threads`` native threads (default :data:`SECTOR_THREADS`; each gets
-        a run of whole sectors and at least 128 KiB; the result is the same
-        whatever the count)."""
+        ``threads`` native threads (default: :func:`gcrylike.set_threads`;
+        each gets a run of whole sectors and at least 128 KiB, so a batch
+        under 256 KiB stays on one thread; the result is the same whatever
+        the count)."""
         self._sectors(buf, first_sector, sector_size, 1, threads)
 
     def decrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096, *,
@@ -195,7 +183,7 @@ class TweakableHandle(KeyedHandle):
                  threads: int | None) -> None:
         ctx = self._keyed()
         if threads is None:
-            threads = SECTOR_THREADS
+            threads = _fast.THREADS  # gcrylike.set_threads
         elif isinstance(threads, bool) or not isinstance(threads, int):
             raise InvalidType(f"threads must be an int, not {type(threads).__name__}")
         elif not 1 <= threads <= 64:

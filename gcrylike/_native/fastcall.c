@@ -24,6 +24,7 @@
 #include <Python.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef int (*crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
@@ -39,6 +40,8 @@ typedef int (*sectors_fn) (void *ctx, uint8_t *buf, size_t nsectors, size_t sect
                            uint64_t first, int encrypting);
 typedef int (*mac_fn) (const uint8_t *key, size_t klen, const uint8_t *msg, size_t n,
                        uint8_t *out, unsigned int token);
+typedef int (*locate_fn) (void *ctx, size_t n, uint64_t *block, unsigned int *unused);
+typedef int (*seek_fn) (void *ctx, uint64_t block);
 
 /* Calls on at least this many bytes run without the GIL (set_gil_threshold;
  * the default is measured, see docs/usage.rst "Cost per call"). */
@@ -46,6 +49,11 @@ static Py_ssize_t gil_threshold = 16384;
 /* Sector batches give each thread at least this many bytes. */
 static Py_ssize_t min_bytes_per_thread = 128 * 1024;
 #define MAX_THREADS 64
+/* Threads a large stream request may use (set_threads), from how many bytes
+ * a request is split, and the least each thread gets. */
+static Py_ssize_t stream_threads = 1;
+static Py_ssize_t split_min = 1 << 20;
+static Py_ssize_t split_share = 256 * 1024;
 
 static PyObject *Failure;      /* _fastcall.Failure(rc), created here */
 static PyObject *Busy;         /* gcrylike.HandleBusy, set by set_errors() */
@@ -78,6 +86,9 @@ typedef struct {
   Py_ssize_t users;       /* calls running now (changed with the GIL held only) */
   int shared;             /* data calls only read the context: they may overlap */
   int excl;               /* lock() holds it: a key change, a copy, a close */
+  Py_ssize_t ctx_size;    /* streams with locate (fn[2]) and seek (fn[3]): the
+                             context size, so a request can be split; else 0 */
+  Py_ssize_t ks_block;    /* their keystream block size */
   unsigned long long calls; /* successful fast calls: which path ran (tests) */
 } Binding;
 
@@ -145,14 +156,14 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *kw)
 {
   PyObject *keep, *fns;
   unsigned long long addr;
-  Py_ssize_t unit, tag, i;
+  Py_ssize_t unit, tag, i, ctx_size = 0, ks_block = 64;
   int shared;
   Binding *b;
 
-  if (!PyArg_ParseTuple (args, "OKO!nnp", &keep, &addr, &PyTuple_Type, &fns, &unit, &tag,
-                         &shared))
+  if (!PyArg_ParseTuple (args, "OKO!nnp|nn", &keep, &addr, &PyTuple_Type, &fns, &unit, &tag,
+                         &shared, &ctx_size, &ks_block))
     return NULL;
-  if (PyTuple_GET_SIZE (fns) > NFN || unit < 1 || tag < 0)
+  if (PyTuple_GET_SIZE (fns) > NFN || unit < 1 || tag < 0 || ctx_size < 0 || ks_block < 1)
     {
       PyErr_SetString (PyExc_ValueError, "bad binding");
       return NULL;
@@ -176,6 +187,8 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *kw)
   b->unit = unit;
   b->tag = tag;
   b->shared = shared;
+  b->ctx_size = ctx_size;
+  b->ks_block = ks_block;
   return (PyObject *)b;
 }
 
@@ -257,8 +270,132 @@ Binding_rebound (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   t->keep = args[0];
   t->unit = b->unit;
   t->tag = b->tag;
+  t->ctx_size = b->ctx_size;
+  t->ks_block = b->ks_block;
   t->shared = b->shared;
   return (PyObject *)t;
+}
+
+/* ---- one large stream request over threads ----------------------------------
+ * The keystream position of every byte is known: piece 0 (the leftover of
+ * the current block plus whole blocks) runs on the context itself, piece k
+ * on a copy of the context seeked to the block where it starts; the last
+ * piece's copy, which ends where the whole request ends, becomes the
+ * context.  locate() first checks that the whole request fits before the
+ * counter's end, so no piece can fail and none starts past it. */
+typedef struct {
+  crypt_fn fn;
+  void *ctx;
+  uint8_t *dst;
+  const uint8_t *src;
+  size_t n;
+  int rc;
+} stream_piece;
+
+static void *
+piece_worker (void *arg)
+{
+  stream_piece *p = arg;
+  p->rc = p->fn (p->ctx, p->dst, p->src, p->n);
+  return NULL;
+}
+
+static void
+wipe_free (void *p, size_t n)
+{
+  volatile uint8_t *v = p;
+  size_t i;
+
+  if (!p)
+    return;
+  for (i = 0; i < n; i++)
+    v[i] = 0;
+  free (p);
+}
+
+/* Runs without the GIL: only C memory is touched. */
+static int
+crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n,
+             size_t nthreads)
+{
+  stream_piece pieces[MAX_THREADS];
+  void *clones[MAX_THREADS] = { 0 };
+  pthread_t tid[MAX_THREADS];
+  int started[MAX_THREADS];
+  size_t ks = (size_t)b->ks_block, span = ((size_t)b->ctx_size + 63) / 64 * 64;
+  size_t head, blocks, per, extra, i, at, from;
+  uint64_t block;
+  unsigned int unused;
+  int rc = ((locate_fn)b->fn[2]) (b->ctx, n, &block, &unused);
+
+  if (rc)
+    return rc;
+  head = unused < n ? unused : n;
+  blocks = (n - head) / ks;
+  if (nthreads > blocks)
+    nthreads = blocks;
+  if (nthreads < 2)
+    return fn (b->ctx, dst, src, n);
+  per = blocks / nthreads, extra = blocks % nthreads;
+  /* every copy is taken before piece 0 moves the context on */
+  for (i = 0, at = 0, from = 0; i < nthreads; i++)
+    {
+      size_t count = per + (i < extra);
+      size_t len = count * ks + (i == 0 ? head : 0) + (i == nthreads - 1 ? (n - head) % ks : 0);
+      void *ctx = b->ctx;
+
+      if (i > 0)
+        {
+          ctx = clones[i] = aligned_alloc (64, span);
+          if (!ctx)
+            break;
+          memcpy (ctx, b->ctx, (size_t)b->ctx_size);
+          if (((seek_fn)b->fn[3]) (ctx, block + at))
+            break;
+        }
+      pieces[i] = (stream_piece){ fn, ctx, dst + from, src + from, len, 0 };
+      at += count;
+      from += len;
+    }
+  if (i < nthreads)  /* no memory, or the seek refused: one thread */
+    {
+      for (i = 1; i < nthreads; i++)
+        wipe_free (clones[i], span);
+      return fn (b->ctx, dst, src, n);
+    }
+  for (i = 1; i < nthreads; i++)
+    started[i] = pthread_create (&tid[i], NULL, piece_worker, &pieces[i]) == 0;
+  piece_worker (&pieces[0]);
+  for (i = 1; i < nthreads; i++)
+    {
+      if (started[i])
+        pthread_join (tid[i], NULL);
+      else
+        piece_worker (&pieces[i]);
+    }
+  for (i = 0; i < nthreads; i++)
+    if (pieces[i].rc && !rc)
+      rc = pieces[i].rc;
+  if (!rc)  /* the context continues where the last piece ended */
+    memcpy (b->ctx, clones[nthreads - 1], (size_t)b->ctx_size);
+  for (i = 1; i < nthreads; i++)
+    wipe_free (clones[i], span);
+  return rc;
+}
+
+/* The crypt hook on N bytes: split over threads when the binding can and
+ * the request is large, else one call. */
+static inline int
+crypt_run (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, Py_ssize_t n)
+{
+  size_t threads;
+
+  if (!b->ctx_size || n < split_min || stream_threads < 2)
+    return fn (b->ctx, dst, src, (size_t)n);
+  threads = (size_t)(n / split_share);
+  if (threads > (size_t)stream_threads)
+    threads = (size_t)stream_threads;
+  return crypt_split (b, fn, dst, src, (size_t)n, threads);
 }
 
 /* ---- stream shape: encrypt(data, out=None) / decrypt ---------------------
@@ -296,7 +433,7 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
           Py_DECREF (result);
           return NULL;
         }
-      RUN (n, rc = fn (b->ctx, (uint8_t *)PyBytes_AS_STRING (result), src.buf, (size_t)n));
+      RUN (n, rc = crypt_run (b, fn, (uint8_t *)PyBytes_AS_STRING (result), src.buf, n));
       leave (b);
       PyBuffer_Release (&src);
       if (rc)
@@ -325,7 +462,7 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
       PyBuffer_Release (&dst);
       return busy ? NULL : not_here ();
     }
-  RUN (n, rc = fn (b->ctx, dst.buf, src.buf, (size_t)n));
+  RUN (n, rc = crypt_run (b, fn, dst.buf, src.buf, n));
   leave (b);
   if (out != data)
     PyBuffer_Release (&src);
@@ -809,6 +946,37 @@ fc_set_gil_threshold (PyObject *mod, PyObject *arg)
   return PyLong_FromSsize_t (old);
 }
 
+/* set_threads(n): threads a large stream request may use; returns the old. */
+static PyObject *
+fc_set_threads (PyObject *mod, PyObject *arg)
+{
+  Py_ssize_t n = PyLong_AsSsize_t (arg), old = stream_threads;
+  if (n == -1 && PyErr_Occurred ())
+    return NULL;
+  stream_threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+  return PyLong_FromSsize_t (old);
+}
+
+/* set_split(min, share): split stream requests of at least MIN bytes, each
+ * thread taking at least SHARE; returns the old pair (tests lower them). */
+static PyObject *
+fc_set_split (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+  Py_ssize_t m, s;
+  PyObject *old;
+
+  if (nargs != 2)
+    return PyErr_Format (PyExc_TypeError, "set_split(min, share)");
+  m = PyLong_AsSsize_t (args[0]);
+  s = PyLong_AsSsize_t (args[1]);
+  if (PyErr_Occurred ())
+    return NULL;
+  old = Py_BuildValue ("nn", split_min, split_share);
+  split_min = m < 1 ? 1 : m;
+  split_share = s < 1 ? 1 : s;
+  return old;
+}
+
 static PyObject *
 fc_set_min_bytes_per_thread (PyObject *mod, PyObject *arg)
 {
@@ -853,6 +1021,10 @@ static PyMethodDef fc_methods[] = {
     "set the GIL-release threshold in bytes; returns the old one" },
   { "set_min_bytes_per_thread", fc_set_min_bytes_per_thread, METH_O,
     "set the smallest share of a sector batch per thread; returns the old one" },
+  { "set_threads", fc_set_threads, METH_O,
+    "set the threads a large stream request may use; returns the old count" },
+  { "set_split", (PyCFunction)(void (*) (void))fc_set_split, METH_FASTCALL,
+    "set_split(min, share): when stream requests split; returns the old pair" },
   { "gil_roundtrip", fc_gil_roundtrip, METH_NOARGS, "release and take the GIL once" },
   { NULL },
 };
