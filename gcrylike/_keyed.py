@@ -23,19 +23,19 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
     ``_crypt(hook, data, out)`` (the general path, which also explains every
     refusal) and ``_data_error(rc, which)`` (the exception for a native
-    error code).  The native fast path (``_fc``, fastcall.c) comes first;
+    error code).  With the extension the method is a fastcall.DataMethod
+    that calls the Binding ``_fc`` itself and this Python function only
+    for the rest; here the native fast path (``_fc``) comes first;
     the cffi path runs inside ``_guard``; its two fast paths (bytes in,
     fresh bytes out; in place on a writable buffer) are one cffi call each.
     Written for per-call cost: locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
 
-    native = (_fast.Binding.encrypt, _fast.Binding.decrypt)[which] if _fast.AVAILABLE else None
-
     def method(self: Any, data: Any, *, out: Any = None) -> bytes | int:
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native fast path, when not taken by DataMethod
             try:
-                result = native(fc, data, out)
+                result = (fc.encrypt if which == 0 else fc.decrypt)(data, out)
             except _Failure as exc:
                 raise self._data_error(exc.args[0], which) from None
             if result is not NotImplemented:
@@ -70,7 +70,10 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
-    return method
+    if not _fast.AVAILABLE:
+        return method
+    # the same method in C: no Python frame on the fast path (fastcall.c)
+    return _fast.fastcall.DataMethod(which, method, KeyedHandle, KeyedHandle._fc)
 
 
 class KeyedHandle:

@@ -22,6 +22,7 @@
  * (gcrylike/_spec.py), checked against the cffi types in _fast.py. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -484,6 +485,151 @@ Binding_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
 {
   return crypt_call (b, args, nargs, 1);
 }
+
+/* ---- DataMethod: a handle's encrypt/decrypt with no Python frame ----------
+ * DataMethod(which, general, owner, fc_slot) is a method descriptor (no
+ * bound method object per call: Py_TPFLAGS_METHOD_DESCRIPTOR) for
+ * ``handle.encrypt(data, out=None)``: it reads the handle's ``_fc`` slot
+ * (the Binding while the fast path may run) and calls crypt_call directly.
+ * Everything else (no Binding, NotImplemented, other argument forms) goes
+ * to ``general``, the Python method of the cffi path; a hook's error code
+ * becomes ``handle._data_error(rc, which)``. */
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  int which;
+  Py_ssize_t fc_offset;   /* where the _fc slot lives in a handle */
+  PyTypeObject *owner;    /* the class that has the slot */
+  PyObject *general;
+} DataMethod;
+
+static PyObject *
+DataMethod_vectorcall (PyObject *callable, PyObject *const *args, size_t nargsf,
+                       PyObject *kwnames)
+{
+  DataMethod *m = (DataMethod *)callable;
+  Py_ssize_t nargs = PyVectorcall_NARGS (nargsf);
+  PyObject *fc, *pair[2], *result;
+
+  if (nargs == 2 && PyObject_TypeCheck (args[0], m->owner)
+      && (kwnames == NULL
+          || (PyTuple_GET_SIZE (kwnames) == 1
+              && PyUnicode_CompareWithASCIIString (PyTuple_GET_ITEM (kwnames, 0), "out") == 0))
+      && (fc = *(PyObject **)((char *)args[0] + m->fc_offset)) != NULL
+      && Py_IS_TYPE (fc, &BindingType))
+    {
+      pair[0] = args[1];
+      pair[1] = kwnames ? args[2] : Py_None;
+      Py_INCREF (fc);
+      result = crypt_call ((Binding *)fc, pair, 2, m->which);
+      Py_DECREF (fc);
+      if (result == NULL && PyErr_ExceptionMatches (Failure))
+        {
+          PyObject *type, *value, *tb, *exc;
+          PyErr_Fetch (&type, &value, &tb);
+          PyErr_NormalizeException (&type, &value, &tb);
+          exc = PyObject_CallMethod (args[0], "_data_error", "Oi",
+                                     PyTuple_GET_ITEM (((PyBaseExceptionObject *)value)->args, 0),
+                                     m->which);
+          Py_XDECREF (type), Py_XDECREF (value), Py_XDECREF (tb);
+          if (exc)
+            {
+              PyErr_SetObject ((PyObject *)Py_TYPE (exc), exc);
+              Py_DECREF (exc);
+            }
+          return NULL;
+        }
+      if (result != Py_NotImplemented)
+        return result;
+      Py_DECREF (result);
+    }
+  return PyObject_Vectorcall (m->general, args, nargsf, kwnames);
+}
+
+static PyObject *
+DataMethod_new (PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+  PyObject *general, *owner, *slot;
+  int which;
+  DataMethod *m;
+
+  if (!PyArg_ParseTuple (args, "iOO!O", &which, &general, &PyType_Type, &owner, &slot))
+    return NULL;
+  if (!Py_IS_TYPE (slot, &PyMemberDescr_Type)
+      || ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX || which < 0 || which > 1)
+    {
+      PyErr_SetString (PyExc_TypeError, "DataMethod(which, general, owner, slot descriptor)");
+      return NULL;
+    }
+  m = (DataMethod *)type->tp_alloc (type, 0);
+  if (!m)
+    return NULL;
+  m->vectorcall = DataMethod_vectorcall;
+  m->which = which;
+  m->fc_offset = ((PyMemberDescrObject *)slot)->d_member->offset;
+  Py_INCREF (owner);
+  m->owner = (PyTypeObject *)owner;
+  Py_INCREF (general);
+  m->general = general;
+  return (PyObject *)m;
+}
+
+static void
+DataMethod_dealloc (DataMethod *m)
+{
+  Py_XDECREF (m->general);
+  Py_XDECREF (m->owner);
+  Py_TYPE (m)->tp_free ((PyObject *)m);
+}
+
+static PyObject *
+DataMethod_get (PyObject *self, PyObject *obj, PyObject *type)
+{
+  if (obj == NULL || obj == Py_None)
+    {
+      Py_INCREF (self);
+      return self;
+    }
+  return PyMethod_New (self, obj);
+}
+
+/* help(), inspect and Sphinx see the general method: its name, docstring
+ * and signature (through __wrapped__). */
+static PyObject *
+DataMethod_forward (DataMethod *m, void *name)
+{
+  return PyObject_GetAttrString (m->general, (const char *)name);
+}
+
+static PyObject *
+DataMethod_wrapped (DataMethod *m, void *unused)
+{
+  Py_INCREF (m->general);
+  return m->general;
+}
+
+static PyGetSetDef DataMethod_getset[] = {
+  { "__doc__", (getter)DataMethod_forward, NULL, NULL, "__doc__" },
+  { "__name__", (getter)DataMethod_forward, NULL, NULL, "__name__" },
+  { "__qualname__", (getter)DataMethod_forward, NULL, NULL, "__qualname__" },
+  { "__module__", (getter)DataMethod_forward, NULL, NULL, "__module__" },
+  { "__wrapped__", (getter)DataMethod_wrapped, NULL, NULL, NULL },
+  { NULL },
+};
+
+static PyTypeObject DataMethodType = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "gcrylike._fastcall.DataMethod",
+  .tp_basicsize = sizeof (DataMethod),
+  .tp_dealloc = (destructor)DataMethod_dealloc,
+  .tp_vectorcall_offset = offsetof (DataMethod, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_getset = DataMethod_getset,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+  .tp_doc = "DataMethod(which, general, owner, fc_slot): encrypt/decrypt of a handle",
+  .tp_descr_get = DataMethod_get,
+  .tp_new = DataMethod_new,
+};
 
 /* update(data): fn[2](ctx, src, n) (MAC update, AEAD authenticate). */
 static PyObject *
@@ -1039,7 +1185,7 @@ PyInit__fastcall (void)
 {
   PyObject *m;
 
-  if (PyType_Ready (&BindingType) < 0)
+  if (PyType_Ready (&BindingType) < 0 || PyType_Ready (&DataMethodType) < 0)
     return NULL;
   m = PyModule_Create (&fc_module);
   if (!m)
@@ -1047,6 +1193,7 @@ PyInit__fastcall (void)
   Failure = PyErr_NewException ("gcrylike._fastcall.Failure", NULL, NULL);
   if (!Failure || PyModule_AddObjectRef (m, "Failure", Failure) < 0
       || PyModule_AddObjectRef (m, "Binding", (PyObject *)&BindingType) < 0
+      || PyModule_AddObjectRef (m, "DataMethod", (PyObject *)&DataMethodType) < 0
       || PyModule_AddIntConstant (m, "MAX_THREADS", MAX_THREADS) < 0)
     {
       Py_DECREF (m);
