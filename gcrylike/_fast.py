@@ -37,7 +37,7 @@ Binding: Any = fastcall.Binding if AVAILABLE else type(None)
 
 #: Calls on at least this many bytes release the GIL (measured: see
 #: docs/usage.rst, "Cost per call").
-GIL_THRESHOLD = 16384
+GIL_THRESHOLD = 8192
 if AVAILABLE:
     fastcall.set_errors(HandleBusy)
     fastcall.set_gil_threshold(GIL_THRESHOLD)

@@ -46,7 +46,7 @@ typedef int (*seek_fn) (void *ctx, uint64_t block);
 
 /* Calls on at least this many bytes run without the GIL (set_gil_threshold;
  * the default is measured, see docs/usage.rst "Cost per call"). */
-static Py_ssize_t gil_threshold = 16384;
+static Py_ssize_t gil_threshold = 8192;
 /* Sector batches give each thread at least this many bytes. */
 static Py_ssize_t min_bytes_per_thread = 128 * 1024;
 #define MAX_THREADS 64
