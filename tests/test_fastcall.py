@@ -466,12 +466,14 @@ def test_split_stream_call_refuses_past_the_counter(small_split, threads_setting
         h.encrypt(b"\0\0")
 
 
-def test_split_up_to_the_counters_end(small_split, threads_setting):
+@pytest.mark.parametrize("name,iv_len,bits", [("chacha20", 12, 32), ("chacha20", 8, 64),
+                                              ("salsa20", 8, 64)])
+def test_split_up_to_the_counters_end(name, iv_len, bits, small_split, threads_setting):
     gcrylike.set_threads(3)
-    h = _opened("chacha20", 12)
-    h.setctr((1 << 32) - 40)
-    ref = _opened("chacha20", 12)
-    ref.setctr((1 << 32) - 40)
+    h = _opened(name, iv_len)
+    h.setctr((1 << bits) - 40)
+    ref = _opened(name, iv_len)
+    ref.setctr((1 << bits) - 40)
     gcrylike.set_threads(1)
     want = ref.encrypt(bytes(40 * 64))
     gcrylike.set_threads(3)
