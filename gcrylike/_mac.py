@@ -23,6 +23,8 @@ from ._spec import Implementation, MacSpec
 
 _Failure = _fast.Failure
 _mac_call = _fast.fastcall.mac if _fast.AVAILABLE else None
+#: one-shot hook -> its address (0: not native), found on first use
+_mac_addresses: dict[Any, int] = {}
 
 
 @dataclass(frozen=True)
@@ -168,25 +170,28 @@ def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
 def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
     spec, chosen = _registry.resolve(name, "mac", impl)
-    if spec.oneshot is None:
+    oneshot = spec.oneshot  # a local: see SealingHandle
+    address = _mac_addresses.get(oneshot, 0) if _mac_call is not None else None
+    if address:  # the native fast path (gcrylike/_native/fastcall.c)
+        try:
+            tag = _mac_call(address, key, data, spec.digest_size, chosen.token)
+        except _Failure as exc:
+            rc = exc.args[0]
+            if rc != ErrorCode.INV_KEYLEN:  # that one: the words below
+                raise error_for(rc, spec.name) from None
+        else:
+            if tag is not NotImplemented:
+                return tag
+            # not buffers: the general path below explains
+    elif address is not None and oneshot is not None:  # first call: look it up
+        _mac_addresses[oneshot] = _fast.mac_address(oneshot) or 0
+        return mac(name, key, data, impl=impl)
+    if oneshot is None:
         with mac_open(name, impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()
     n = spec.digest_size
-    oneshot = spec.oneshot  # a local: see SealingHandle
-    address = _fast.mac_address(oneshot)
-    if address is not None:  # the native fast path (gcrylike/_native/fastcall.c)
-        try:
-            tag = _mac_call(address, key, data, n, chosen.token)
-        except _Failure as exc:
-            rc = exc.args[0]
-        else:
-            if tag is not NotImplemented:
-                return tag
-            rc = 0  # not buffers: the general path below explains
-        if rc and rc != ErrorCode.INV_KEYLEN:
-            raise error_for(rc, spec.name)
     native = BYTES_OUTPUT_OK and isinstance(oneshot, BuiltinFunctionType)
     tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:
