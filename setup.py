@@ -6,9 +6,10 @@ build_ext, and keeping the cffi build scripts out of the wheel.
 """
 
 import os
+import platform
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
@@ -47,9 +48,23 @@ class BuildPyWithoutBuildScripts(build_py):
         return [m for m in modules if m[1] not in self._BUILD_SCRIPTS]
 
 
+def fastcall_extensions():
+    """gcrylike._fastcall, the native fast path of the data calls
+    (gcrylike/_native/fastcall.c): CPython only, optional (a failed build
+    leaves the cffi path), skipped with GCRYLIKE_NO_FASTCALL=1."""
+    if platform.python_implementation() != "CPython" or gcrylike_build.env_true(
+            "GCRYLIKE_NO_FASTCALL"):
+        print("gcrylike: fast path (gcrylike._fastcall) not built: cffi path only")
+        return []
+    return [Extension("gcrylike._fastcall", ["gcrylike/_native/fastcall.c"],
+                      extra_compile_args=["-O2", "-pthread"], extra_link_args=["-pthread"],
+                      optional=True)]
+
+
 gcrylike_build.use_amd64()  # decide (and print) once, before any extension
 
 setup(
+    ext_modules=fastcall_extensions(),
     cffi_modules=CFFI_MODULES,
     cmdclass={"build_ext": BuildExtWithAsm, "build_py": BuildPyWithoutBuildScripts},
 )

@@ -47,7 +47,8 @@ GCRY_FUNC_END(gcrylike_probe)
 _decision: tuple[bool, str] | None = None
 
 
-def _env_true(name: str) -> bool:
+def env_true(name: str) -> bool:
+    """Whether environment variable ``name`` is set to something true."""
     return os.environ.get(name, "").strip().lower() not in ("", "0", "no", "false")
 
 
@@ -73,7 +74,7 @@ def use_amd64() -> tuple[bool, str]:
     global _decision
     if _decision is None:
         platform = sysconfig.get_platform()
-        if _env_true("GCRYLIKE_NO_ASM"):
+        if env_true("GCRYLIKE_NO_ASM"):
             _decision = (False, "GCRYLIKE_NO_ASM is set")
         elif not (platform.startswith("linux-") and platform.endswith("x86_64")):
             _decision = (False, f"platform {platform} is not linux-x86_64")

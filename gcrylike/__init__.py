@@ -22,6 +22,7 @@ from ._errors import (
     CounterExhausted,
     ErrorCode,
     GcryError,
+    HandleBusy,
     HandleClosed,
     InvalidArgument,
     InvalidIVLength,
@@ -39,6 +40,7 @@ from ._errors import (
     UnknownAlgorithm,
     UnknownName,
 )
+from ._fast import set_threads
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
@@ -119,9 +121,9 @@ __all__ = [
     "Implementation", "ImplementationInfo", "InvalidArgument", "InvalidIVLength",
     "InvalidKeyLength", "InvalidLength", "InvalidState", "InvalidType", "MacHandle", "MacInfo",
     "MacSpec", "MissingKey", "NameConflict", "NotContiguous", "NotPicklable", "NotSupported",
-    "ReadOnlyBuffer", "PluginWarning", "SelftestFailed",
+    "ReadOnlyBuffer", "PluginWarning", "SelftestFailed", "HandleBusy",
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
-    "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
+    "plugin_errors", "register", "selftest", "set_hwf_deny", "set_threads", "unregister",
     "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
 ]

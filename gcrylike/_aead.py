@@ -7,7 +7,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     CHAR_ARRAY,
@@ -30,6 +30,8 @@ from ._errors import (
 from ._keyed import KeyedHandle, data_method
 from ._sealing import SealingHandle, raise_for
 from ._typing import BytesLike
+
+_Failure = _fast.Failure
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,13 @@ class AeadHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+        s = self._spec
+        return ((s.encrypt, _fast.CRYPT), (s.decrypt, _fast.CRYPT),
+                (s.authenticate, _fast.UPDATE), (s.gettag, _fast.READ)), 1, s.tag_size, False
+
     def _key_installed(self, ctx: Any) -> None:
+        self._fc = self._bound(ctx)
         # cffi hooks take bytes as they are; the native code checks the state
         s = self._spec
         if BYTES_OUTPUT_OK and s.tag_size > 1 and all(
@@ -78,37 +86,47 @@ class AeadHandle(KeyedHandle):
 
     def setiv(self, iv: BytesLike) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
-        ptr = self._fast_ptr
-        if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
-            # setiv hooks get a buffer view (their contract), even here
-            setiv = self._spec.setiv  # a local: see SealingHandle
-            rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+        with self._guard:  # no call runs meanwhile
+            ptr = self._fast_ptr
+            if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
+                # setiv hooks get a buffer view (their contract), even here
+                setiv = self._spec.setiv  # a local: see SealingHandle
+                rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
+                if rc:
+                    raise_for(rc, self._spec.name)
+                return
+            ctx = self._keyed()
+            with as_cbuffer(iv, "iv") as ibuf:
+                if len(ibuf) not in self._spec.iv_sizes:
+                    raise InvalidIVLength(f"{self._spec.name} nonce must be "
+                                          f"{sizes_text(self._spec.iv_sizes)} bytes, "
+                                          f"got {len(ibuf)}")
+                rc = self._spec.setiv(ctx.ptr, ibuf)
             if rc:
                 raise_for(rc, self._spec.name)
-            return
-        ctx = self._keyed()
-        with as_cbuffer(iv, "iv") as ibuf:
-            if len(ibuf) not in self._spec.iv_sizes:
-                raise InvalidIVLength(f"{self._spec.name} nonce must be "
-                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
-            rc = self._spec.setiv(ctx.ptr, ibuf)
-        if rc:
-            raise_for(rc, self._spec.name)
 
     def authenticate(self, aad: BytesLike) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
-        ptr = self._fast_ptr
-        if ptr is not None and type(aad) is bytes:
-            authenticate = self._spec.authenticate
-            rc = authenticate(ptr, aad, len(aad))
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                if fc.update(aad) is None:
+                    return
+            except _Failure as exc:
+                self._failed("authenticate", exc.args[0])
+        with self._guard:  # the cffi path: one call at a time
+            ptr = self._fast_ptr
+            if ptr is not None and type(aad) is bytes:
+                authenticate = self._spec.authenticate
+                rc = authenticate(ptr, aad, len(aad))
+                if rc:
+                    self._failed("authenticate", rc)
+                return
+            ctx = self._keyed()
+            with as_cbuffer(aad, "aad") as abuf:
+                rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
             if rc:
                 self._failed("authenticate", rc)
-            return
-        ctx = self._keyed()
-        with as_cbuffer(aad, "aad") as abuf:
-            rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
-        if rc:
-            self._failed("authenticate", rc)
 
     encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
@@ -161,35 +179,46 @@ class AeadHandle(KeyedHandle):
 
     def gettag(self) -> bytes:
         """The tag (ends the message; calling again returns the same tag)."""
-        ptr = self._fast_ptr
-        if ptr is not None:
-            n = self._spec.tag_size
-            tag = ZERO * n
-            gettag = self._spec.gettag
-            rc = gettag(ptr, tag, n)
+        fc = self._fc
+        if fc is not None:
+            try:
+                tag = fc.read()
+            except _Failure as exc:
+                self._failed("gettag", exc.args[0])
+            if tag is not NotImplemented:
+                return tag
+        with self._guard:
+            ptr = self._fast_ptr
+            if ptr is not None:
+                n = self._spec.tag_size
+                tag = ZERO * n
+                gettag = self._spec.gettag
+                rc = gettag(ptr, tag, n)
+                if rc:
+                    self._failed("gettag", rc)
+                return tag
+            ctx = self._keyed()
+            out = bytearray(self._spec.tag_size)
+            with ffi.from_buffer(out) as buf:
+                rc = self._spec.gettag(ctx.ptr, buf, len(out))
             if rc:
                 self._failed("gettag", rc)
-            return tag
-        ctx = self._keyed()
-        out = bytearray(self._spec.tag_size)
-        with ffi.from_buffer(out) as buf:
-            rc = self._spec.gettag(ctx.ptr, buf, len(out))
-        if rc:
-            self._failed("gettag", rc)
-        return bytes(out)
+            return bytes(out)
 
     def checktag(self, tag: BytesLike) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
         ctx = self._keyed()
-        with as_cbuffer(tag, "tag") as tbuf:
-            rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
-        if rc:
-            self._failed("checktag", rc)
+        with self._guard:
+            with as_cbuffer(tag, "tag") as tbuf:
+                rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
+            if rc:
+                self._failed("checktag", rc)
 
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
-        self._keyed().restore()
+        with self._guard:
+            self._keyed().restore()
 
 
 _DATA_CALLS = ("encrypt", "decrypt")
@@ -216,6 +245,7 @@ class _OneShotAead(SealingHandle):
 
     __slots__ = ("_tag",)
     _KIND = "aead"
+    _SHAPE = _fast.AEAD
 
     def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
         super().__init__(key, impl=impl)
@@ -224,58 +254,79 @@ class _OneShotAead(SealingHandle):
     def encrypt(self, nonce: BytesLike, data: BytesLike,
                 associated_data: BytesLike | None = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
-        ptr = self._fast
-        aad = b"" if associated_data is None else associated_data
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                and type(aad) is bytes:
-            n = len(data)
-            out = ZERO * (n + self._tag)
-            seal = self._seal  # a local: see SealingHandle
-            rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-            if rc:
-                self._failed(rc, nonce)
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                as_cbuffer(aad, "associated_data") as abuf:
-            n = len(src)
-            out = new_output(n + self._tag)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.seal(nonce, data, associated_data)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:  # the cffi path (waits: calls are independent)
+            ptr = self._fast
+            aad = b"" if associated_data is None else associated_data
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                    and type(aad) is bytes:
+                n = len(data)
+                out = ZERO * (n + self._tag)
+                seal = self._seal  # a local: see SealingHandle
+                rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                    as_cbuffer(aad, "associated_data") as abuf:
+                n = len(src)
+                out = new_output(n + self._tag)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
     def decrypt(self, nonce: BytesLike, data: BytesLike,
                 associated_data: BytesLike | None = None) -> bytes:
         """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
         raises :class:`AuthenticationFailed` and releases no plaintext."""
-        ptr = self._fast
-        aad = b"" if associated_data is None else associated_data
-        tag_size = self._tag
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                and type(aad) is bytes and len(data) >= tag_size + 2:
-            n = len(data)
-            out = ZERO * (n - tag_size)
-            open_ = self._open
-            rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-            if rc:
-                self._failed(rc, nonce)  # the C side wiped ``out``
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                as_cbuffer(aad, "associated_data") as abuf:
-            n = len(src)
-            if len(nbuf) not in self._spec.iv_sizes:
-                self._failed(ErrorCode.INV_IV, nbuf)
-            if n < tag_size:
-                raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-            out = new_output(n - tag_size)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.open(nonce, data, associated_data)
+            except _Failure as exc:  # the hook wiped the output, which is dropped
+                if exc.args[0] == ErrorCode.CHECKSUM:
+                    raise AuthenticationFailed(f"{self._spec.name}: authentication tag "
+                                               "mismatch") from None
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:
+            ptr = self._fast
+            aad = b"" if associated_data is None else associated_data
+            tag_size = self._tag
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
+                    and type(aad) is bytes and len(data) >= tag_size + 2:
+                n = len(data)
+                out = ZERO * (n - tag_size)
+                open_ = self._open
+                rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)  # the C side wiped ``out``
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                    as_cbuffer(aad, "associated_data") as abuf:
+                n = len(src)
+                if len(nbuf) not in self._spec.iv_sizes:
+                    self._failed(ErrorCode.INV_IV, nbuf)
+                if n < tag_size:
+                    raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
+                out = new_output(n - tag_size)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
 
     def encrypt_into(self, nonce: BytesLike, data: BytesLike,

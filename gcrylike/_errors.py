@@ -147,6 +147,18 @@ class NotSupported(GcryError, RuntimeError):
     code = ErrorCode.NOT_SUPPORTED
 
 
+class HandleBusy(GcryError, RuntimeError):
+    """Another thread is inside a call on the same handle.  A handle serves
+    one call at a time: the second call is refused rather than interleaved
+    with the first in the native state (give each thread its own handle, or
+    ``copy.copy()`` one).  One-shot classes (``ChaCha20Poly1305``,
+    ``SecretBox``) and Adiantum's data calls only read their keyed context
+    and may be shared; closing or re-keying any handle during a call is
+    refused the same way."""
+
+    code = ErrorCode.INV_STATE
+
+
 class SelftestFailed(GcryError, RuntimeError):
     """A known-answer self-test failed; the implementation is never used."""
 

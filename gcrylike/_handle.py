@@ -6,7 +6,7 @@ import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     as_cbuffer,
@@ -66,10 +66,16 @@ class CipherHandle(KeyedHandle):
         self._fast_ptr: Any = None
         self._hooks = (spec.encrypt_stream, spec.decrypt_stream)
 
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool, int]:
+        s = self._spec
+        return ((s.encrypt_stream, _fast.CRYPT), (s.decrypt_stream, _fast.CRYPT),
+                (s.locate, _fast.LOCATE), (s.seek, _fast.SEEK)), 1, 0, False, s.counter_block
+
     def _update_ready(self) -> None:
         ready = self._ctx is not None and self._haskey and (
             self._hasiv or not self._spec.needs_iv)
         self._fast_ptr = self._ctx.ptr if ready and self._native else None
+        self._fc = self._bound(self._ctx) if ready else None
 
     def _forget_key(self) -> None:
         super()._forget_key()
@@ -91,15 +97,17 @@ class CipherHandle(KeyedHandle):
         ctx = self._keyed()
         if self._spec.setiv is None:
             raise NotSupported(f"{self._spec.name} takes no IV")
-        with as_cbuffer(iv, "iv") as ibuf:
-            if len(ibuf) not in self._spec.iv_sizes:
-                raise InvalidIVLength(f"{self._spec.name} IV must be "
-                                      f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(ibuf)}")
-            self._hasiv = False
-            self._fast_ptr = None
-            self._spec.setiv(ctx.ptr, ibuf)
-        self._hasiv = True
-        self._update_ready()
+        with self._guard:  # no call runs meanwhile
+            with as_cbuffer(iv, "iv") as ibuf:
+                if len(ibuf) not in self._spec.iv_sizes:
+                    raise InvalidIVLength(f"{self._spec.name} IV must be "
+                                          f"{sizes_text(self._spec.iv_sizes)} bytes, "
+                                          f"got {len(ibuf)}")
+                self._hasiv = False
+                self._fast_ptr = self._fc = None
+                self._spec.setiv(ctx.ptr, ibuf)
+            self._hasiv = True
+            self._update_ready()
 
     def setctr(self, block: int) -> None:
         """Seek: the next byte processed is the first of keystream block ``block``."""
@@ -110,14 +118,16 @@ class CipherHandle(KeyedHandle):
             raise InvalidType(f"block must be an int, not {type(block).__name__}")
         if block < 0:
             raise InvalidArgument("block must be >= 0")
-        self._spec.setctr(ctx.ptr, block)
+        with self._guard:
+            self._spec.setctr(ctx.ptr, block)
 
     def reset(self) -> None:
         """Back to the state right after setkey (the IV must be set again)."""
         ctx = self._keyed()
-        ctx.restore()
-        self._hasiv = False
-        self._update_ready()
+        with self._guard:
+            ctx.restore()
+            self._hasiv = False
+            self._update_ready()
 
     # -- data ---------------------------------------------------------------
     def _ready(self) -> Context:

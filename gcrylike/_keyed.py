@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import U8_ARRAY, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
@@ -15,6 +15,7 @@ from ._spec import Implementation
 from ._typing import BytesLike
 
 _from_buffer = ffi.from_buffer
+_Failure = _fast.Failure
 
 
 class DataMethod(Protocol):
@@ -33,51 +34,72 @@ def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
     ``_crypt(hook, data, out)`` (the general path, which also explains every
     refusal) and ``_data_error(rc, which)`` (the exception for a native
-    error code).  The two fast paths (bytes in, fresh bytes out; in place on a
-    writable buffer) are one cffi call each.  Written for per-call cost:
-    locals over attribute chains, no helper calls, ``from_buffer``'s own
+    error code).  With the extension the method is a fastcall.DataMethod
+    that calls the Binding ``_fc`` itself and this Python function only
+    for the rest; here the native fast path (``_fc``) comes first;
+    the cffi path runs inside ``_guard``; its two fast paths (bytes in,
+    fresh bytes out; in place on a writable buffer) are one cffi call each.
+    Written for per-call cost: locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
 
     def method(self: Any, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
-        ptr = self._fast_ptr
-        if ptr is not None:
-            if out is None:
-                if type(data) is bytes:
-                    n = len(data)
-                    if n > 1:
-                        # straight into a fresh bytes object (see _bytes_output_ok)
-                        result = ZERO * n
-                        rc = self._hooks[which](ptr, result, data, n)
+        fc = self._fc
+        if fc is not None:  # the native fast path, when not taken by DataMethod
+            try:
+                result = (fc.encrypt if which == 0 else fc.decrypt)(data, out)
+            except _Failure as exc:
+                raise self._data_error(exc.args[0], which) from None
+            if result is not NotImplemented:
+                return result
+        with self._guard:  # the cffi path: one call at a time (HandleBusy)
+            ptr = self._fast_ptr
+            if ptr is not None:
+                if out is None:
+                    if type(data) is bytes:
+                        n = len(data)
+                        if n > 1:
+                            # straight into a fresh bytes object (see _bytes_output_ok)
+                            result = ZERO * n
+                            rc = self._hooks[which](ptr, result, data, n)
+                            if rc:
+                                raise self._data_error(rc, which)
+                            return result
+                elif out is data:
+                    try:
+                        view = _from_buffer(U8_ARRAY, out, True)
+                    except (TypeError, ValueError, BufferError):
+                        view = None  # not a writable contiguous buffer: _crypt says so
+                    if view is not None:
+                        n = len(view)
+                        rc = self._hooks[which](ptr, view, view, n)
                         if rc:
+                            ffi.release(view)  # no buffer export outlives the call
                             raise self._data_error(rc, which)
-                        return result
-            elif out is data:
-                try:
-                    view = _from_buffer(U8_ARRAY, out, True)
-                except (TypeError, ValueError, BufferError):
-                    view = None  # not a writable contiguous buffer: _crypt says so
-                if view is not None:
-                    n = len(view)
-                    rc = self._hooks[which](ptr, view, view, n)
-                    if rc:
-                        ffi.release(view)  # no buffer export outlives the call
-                        raise self._data_error(rc, which)
-                    return n
-        return self._crypt(self._hooks[which], data, out)
+                        return n
+            return self._crypt(self._hooks[which], data, out)
 
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
-    return cast(DataMethod, method)
+    if not _fast.AVAILABLE:
+        return cast(DataMethod, method)
+    # the same method in C: no Python frame on the fast path (fastcall.c)
+    return cast(DataMethod, _fast.fastcall.DataMethod(which, method, KeyedHandle,
+                                                       KeyedHandle._fc))
 
 
 _Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
 class KeyedHandle:
-    """Base of every handle class (not used directly)."""
+    """Base of every handle class (not used directly).
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting")
+    ``_binding`` is the context's native fast path (a
+    :class:`gcrylike._fast.Binding`, or None when the hooks cannot take it)
+    and ``_fc`` the binding while data calls may use it, else None."""
+
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
+                 "_fc", "_guard")
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
     _RESETTABLE = True
@@ -89,6 +111,12 @@ class KeyedHandle:
         self._auto = auto
         self._ctx: Context | None = Context(spec.context_size, self._RESETTABLE)
         self._haskey = False
+        hooks = self._fast_hooks()
+        self._binding: Any = None if hooks is None else _fast.bind(self._ctx, *hooks)
+        self._fc: Any = None
+        # what the general path enters around native calls (the one-call rule)
+        self._guard: Any = _fast.guard_for(self._binding, spec.name,
+                                           bool(hooks and hooks[3]))
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
 
@@ -120,18 +148,44 @@ class KeyedHandle:
                                        f"got {len(kbuf)}")
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            self._forget_key()
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
-        ctx.save()  # the pristine copy reset() restores
+            guard = self._guard
+            guard.lock()  # no call runs while the key changes (HandleBusy)
+            try:
+                self._forget_key()
+                self._spec.setkey(ctx.ptr, kbuf, self._impl)
+                ctx.save()  # the pristine copy reset() restores
+            finally:
+                guard.unlock()
         self._haskey = True
         self._key_installed(ctx)
 
     def _forget_key(self) -> None:
         """The key is about to change or go: drop state that depends on it."""
         self._haskey = False
+        self._fc = None
 
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable their fast paths here."""
+
+    def _fast_hooks(self) -> tuple | None:
+        """The native fast path's hooks ``((hook, shape) or None, ...)`` by
+        fastcall.c's positions, its unit (block multiple), tag size,
+        whether calls may overlap and (streams) the keystream block size for
+        splitting large calls: the arguments of gcrylike._fast.bind; None for
+        no fast path."""
+        return None
+
+    def _bound(self, ctx: Context) -> Any:
+        """The context's Binding (made with it), or None."""
+        return self._binding
+
+    @property
+    def _path(self) -> str:
+        """Which path data calls take now: "fastcall" (the native fast
+        path), "cffi", or "none" (no key, closed)."""
+        if self._fc is not None:
+            return "fastcall"
+        return "cffi" if self._ctx is not None and self._haskey else "none"
 
     def _data_error(self, rc: int, which: int) -> Exception:
         """The exception for native code ``rc`` from ``encrypt`` (``which``
@@ -141,9 +195,16 @@ class KeyedHandle:
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
-            self._forget_key()
-            self._ctx.free()
-            self._ctx = None
+            guard = self._guard
+            guard.lock()  # HandleBusy while a call runs: nothing freed
+            try:
+                if self._binding is not None:
+                    self._binding.detach()
+                self._forget_key()
+                self._ctx.free()
+                self._ctx = None
+            finally:
+                guard.unlock()
 
     # -- copies -------------------------------------------------------------
     def __copy__(self: _Handle) -> _Handle:
@@ -154,6 +215,14 @@ class KeyedHandle:
         working.  Attributes holding this handle's context pointer (the fast
         paths' ``_fast_ptr``) are pointed at the clone's."""
         ctx = self._live()
+        guard = self._guard
+        guard.lock()  # no copy of a half-done call
+        try:
+            return self._clone(ctx)
+        finally:
+            guard.unlock()
+
+    def _clone(self, ctx: Context) -> Any:
         twin = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in cls.__dict__.get("__slots__", ()):
@@ -162,9 +231,18 @@ class KeyedHandle:
         if hasattr(self, "__dict__"):  # a subclass without __slots__
             twin.__dict__.update(self.__dict__)
         twin._ctx = ctx.clone()
+        rebound: dict[int, Any] = {}
         for name in _slot_names(type(self)):
-            if getattr(twin, name, None) is ctx.ptr:
+            value = getattr(twin, name, None)
+            if value is ctx.ptr:
                 setattr(twin, name, twin._ctx.ptr)
+            elif value is not None and type(value) is _fast.Binding:
+                # the same hooks on the clone's context (one binding per context)
+                if id(value) not in rebound:
+                    rebound[id(value)] = value.rebound(twin._ctx.ptr, twin._ctx.address)
+                setattr(twin, name, rebound[id(value)])
+        if twin._binding is None:  # its own lock
+            twin._guard = _fast.Guard(self._spec.name, self._guard._wait)
         return twin
 
     def __deepcopy__(self: _Handle, memo: dict[int, object]) -> _Handle:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import BuiltinFunctionType
 from typing import Any
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
@@ -21,6 +21,11 @@ from ._errors import (
 from ._keyed import KeyedHandle
 from ._spec import Implementation, MacSpec
 from ._typing import BytesLike
+
+_Failure = _fast.Failure
+_mac_call = _fast.fastcall.mac if _fast.AVAILABLE else None
+#: one-shot hook -> its address (0: not native), found on first use
+_mac_addresses: dict[Any, int] = {}
 
 
 @dataclass(frozen=True)
@@ -65,47 +70,71 @@ class MacHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+        s = self._spec
+        return (None, None, (s.update, _fast.UPDATE), (s.read, _fast.READ)), 1, \
+            s.digest_size, False
+
     def _key_installed(self, ctx: Context) -> None:
         self._finished = False
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
             self._fast_ptr = ctx.ptr
+        self._fc = self._bound(ctx)
 
     def update(self, data: BytesLike) -> None:
         """Absorb ``data`` (any bytes-like object, any length, any split)."""
-        ptr = self._fast_ptr
-        if ptr is not None and type(data) is bytes:
-            rc = self._update(ptr, data, len(data))
-        else:
-            ctx = self._ready()
-            with as_cbuffer(data, "data") as src:
-                rc = self._update(ctx.ptr, src, len(src))
-        if rc:
-            raise error_for(rc, self._spec.name)
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                if fc.update(data) is None:
+                    return
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+        with self._guard:  # the cffi path: one call at a time
+            ptr = self._fast_ptr
+            if ptr is not None and type(data) is bytes:
+                rc = self._update(ptr, data, len(data))
+            else:
+                ctx = self._ready()
+                with as_cbuffer(data, "data") as src:
+                    rc = self._update(ctx.ptr, src, len(src))
+            if rc:
+                raise error_for(rc, self._spec.name)
 
     def digest(self) -> bytes:
         """The tag of everything absorbed so far; updates may continue."""
-        ctx = self._ready()
-        n = self._spec.digest_size
-        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
-            out = ZERO * n
-            rc = self._spec.read(ctx.ptr, out, n)
-        else:
-            out = bytearray(n)
-            with ffi.from_buffer(out) as buf:
-                rc = self._spec.read(ctx.ptr, buf, n)
-            out = bytes(out)
-        if rc:
-            raise error_for(rc, self._spec.name)
-        return out
+        fc = self._fc
+        if fc is not None:
+            try:
+                tag = fc.read()
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+            if tag is not NotImplemented:
+                return tag
+        with self._guard:
+            ctx = self._ready()
+            n = self._spec.digest_size
+            if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
+                out = ZERO * n
+                rc = self._spec.read(ctx.ptr, out, n)
+            else:
+                out = bytearray(n)
+                with ffi.from_buffer(out) as buf:
+                    rc = self._spec.read(ctx.ptr, buf, n)
+                out = bytes(out)
+            if rc:
+                raise error_for(rc, self._spec.name)
+            return out
 
     def verify(self, tag: BytesLike) -> None:
         """Compare ``tag`` with the tag so far in constant time; raise
         :class:`AuthenticationFailed` if it differs (or has another length)."""
         ctx = self._ready()
-        with as_cbuffer(tag, "tag") as tbuf:
-            rc = self._spec.verify(ctx.ptr, tbuf, len(tbuf))
-        if rc:
-            raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
+        with self._guard:
+            with as_cbuffer(tag, "tag") as tbuf:
+                rc = self._spec.verify(ctx.ptr, tbuf, len(tbuf))
+            if rc:
+                raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
 
     def final(self) -> bytes:
         """The tag; afterwards the live state is wiped and the handle needs
@@ -113,10 +142,11 @@ class MacHandle(KeyedHandle):
         accident).  The post-setkey copy that ``reset`` restores keeps the key
         until the next ``setkey`` or :meth:`close`."""
         tag = self.digest()
-        self._finished = True
-        self._fast_ptr = None
-        self._ctx.wipe()
-        return tag
+        with self._guard:
+            self._finished = True
+            self._fast_ptr = self._fc = None
+            self._ctx.wipe()
+            return tag
 
     def copy(self) -> MacHandle:
         """An independent handle in the same state, as ``hashlib`` objects
@@ -126,8 +156,9 @@ class MacHandle(KeyedHandle):
     def reset(self) -> None:
         """Back to the state right after setkey (nothing absorbed)."""
         ctx = self._keyed()
-        ctx.restore()
-        self._key_installed(ctx)
+        with self._guard:
+            ctx.restore()
+            self._key_installed(ctx)
 
 
 def mac_open(name: str | int, *, impl: str | None = None) -> MacHandle:
@@ -141,13 +172,28 @@ def mac(name: str | int, key: BytesLike, data: BytesLike, *,
         impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
     spec, chosen = _registry.resolve(name, "mac", impl)
-    if spec.oneshot is None:
+    oneshot = spec.oneshot  # a local: see SealingHandle
+    address = _mac_addresses.get(oneshot, 0) if _mac_call is not None else None
+    if address:  # the native fast path (gcrylike/_native/fastcall.c)
+        try:
+            tag = _mac_call(address, key, data, spec.digest_size, chosen.token)
+        except _Failure as exc:
+            rc = exc.args[0]
+            if rc != ErrorCode.INV_KEYLEN:  # that one: the words below
+                raise error_for(rc, spec.name) from None
+        else:
+            if tag is not NotImplemented:
+                return tag
+            # not buffers: the general path below explains
+    elif address is not None and oneshot is not None:  # first call: look it up
+        _mac_addresses[oneshot] = _fast.mac_address(oneshot) or 0
+        return mac(name, key, data, impl=impl)
+    if oneshot is None:
         with mac_open(name, impl=impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()
     n = spec.digest_size
-    oneshot = spec.oneshot  # a local: see SealingHandle
     native = BYTES_OUTPUT_OK and isinstance(oneshot, BuiltinFunctionType)
     tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:

@@ -35,6 +35,8 @@ class SealingHandle(KeyedHandle):
     __slots__ = ("_fast", "_seal", "_open")
     _ALGORITHM = ""
     _KIND = ""
+    #: The C type of the seal/open hooks (gcrylike._fast.AEAD or BOX).
+    _SHAPE = ""
     _RESETTABLE = False  # every call starts from the keyed state itself
 
     def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
@@ -44,7 +46,13 @@ class SealingHandle(KeyedHandle):
         self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
 
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+        # shared: seal/open work on a copy of the keyed context
+        s = self._spec
+        return ((s.seal, self._SHAPE), (s.open, self._SHAPE)), 1, s.tag_size, True
+
     def _key_installed(self, ctx: Any) -> None:
+        self._fc = self._bound(ctx)
         # bytes in, a fresh bytes object out, one native call (see _buffers.py)
         native = isinstance(self._seal, BuiltinFunctionType) and isinstance(
             self._open, BuiltinFunctionType)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from os import urandom
 from typing import Any
 
+from . import _fast
 from ._buffers import ZERO, as_bytes, as_cbuffer, new_output
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidType
@@ -69,6 +70,7 @@ def _encoder(encoder: Any) -> Encoder:
 
 #: The registry name of the secretbox spec (ciphers/secretbox).
 ALGORITHM = "XSALSA20-POLY1305"
+_Failure = _fast.Failure
 
 
 class SecretBox(SealingHandle):
@@ -97,6 +99,7 @@ class SecretBox(SealingHandle):
     __slots__ = ()
     _ALGORITHM = ALGORITHM
     _KIND = "secretbox"
+    _SHAPE = _fast.BOX
 
     KEY_SIZE = 32
     NONCE_SIZE = _NONCE
@@ -145,48 +148,69 @@ class SecretBox(SealingHandle):
 
     def _box(self, nonce: Any, data: Any) -> bytes:
         """The box of ``data``: 16-byte tag || ciphertext."""
-        ptr = self._fast
-        if ptr is not None and type(nonce) is bytes and type(data) is bytes:
-            n = len(data)
-            out = ZERO * (n + 16)
-            seal = self._seal  # a local: see SealingHandle
-            rc = seal(ptr, nonce, len(nonce), data, n, out)
-            if rc:
-                self._failed(rc, nonce)
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
-            n = len(src)
-            out = new_output(n + 16)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.seal(nonce, data)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:  # the cffi path (waits: calls are independent)
+            ptr = self._fast
+            if ptr is not None and type(nonce) is bytes and type(data) is bytes:
+                n = len(data)
+                out = ZERO * (n + 16)
+                seal = self._seal  # a local: see SealingHandle
+                rc = seal(ptr, nonce, len(nonce), data, n, out)
+                if rc:
+                    self._failed(rc, nonce)
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
+                n = len(src)
+                out = new_output(n + 16)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)
 
     def _unbox(self, nonce: Any, box: Any) -> bytes:
         """Verify, then return the message of ``box`` (tag || ciphertext).
         A wrong or truncated box raises :class:`AuthenticationFailed` and
         releases no plaintext."""
-        ptr = self._fast
-        if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
-            out = ZERO * (len(box) - 16)
-            open_ = self._open
-            rc = open_(ptr, nonce, len(nonce), box, len(box), out)
-            if rc:
-                self._failed(rc, nonce)  # the C side wiped ``out``
-            return out
-        ctx = self._keyed()
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
-            n = len(src)
-            if len(nbuf) != self.NONCE_SIZE:
-                self._failed(ErrorCode.INV_IV, nbuf)
-            if n < 16:
-                raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
-                                           "shorter than its 16-byte tag")
-            out = new_output(n - 16)
-            with ffi.from_buffer(out) as dst:
-                rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return out if type(out) is bytes else bytes(out)
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.open(nonce, box)
+            except _Failure as exc:  # the hook wiped the output, which is dropped
+                if exc.args[0] == ErrorCode.CHECKSUM:
+                    raise AuthenticationFailed(f"{self._spec.name}: authentication tag "
+                                               "mismatch") from None
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:
+            ptr = self._fast
+            if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
+                out = ZERO * (len(box) - 16)
+                open_ = self._open
+                rc = open_(ptr, nonce, len(nonce), box, len(box), out)
+                if rc:
+                    self._failed(rc, nonce)  # the C side wiped ``out``
+                return out
+            ctx = self._keyed()
+            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
+                n = len(src)
+                if len(nbuf) != self.NONCE_SIZE:
+                    self._failed(ErrorCode.INV_IV, nbuf)
+                if n < 16:
+                    raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
+                                               "shorter than its 16-byte tag")
+                out = new_output(n - 16)
+                with ffi.from_buffer(out) as dst:
+                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
+                if rc:
+                    self._failed(rc, nbuf)
+            return out if type(out) is bytes else bytes(out)

@@ -112,6 +112,15 @@ class CipherSpec(_Named):
     counter_block: int = 64
     description: str = ""
     extra_hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    #: Optional, for splitting one large request over threads (both native,
+    #: as ``gcry_chacha_locate``/``gcry_chacha_setctr``):
+    #: ``locate(ctx, n, uint64_t *block, unsigned *unused) -> int`` says
+    #: whether ``n`` more bytes exist (0, else the error ``encrypt_stream``
+    #: would return), the next keystream block and the bytes left of the
+    #: current one; ``seek(ctx, block) -> int`` is ``setctr`` in C.  Both
+    #: need a context that is plain bytes (copied with memcpy).
+    locate: Callable[..., Any] | None = None
+    seek: Callable[..., Any] | None = None
 
 
     @property
@@ -291,4 +300,9 @@ class TweakableCipherSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: True when ``encrypt``, ``decrypt`` and ``crypt_sectors`` only read the
+    #: keyed context: calls on one handle may then run at once (threads
+    #: sharing a handle, a sector batch split over threads).  False: one
+    #: call at a time, a batch on one thread.
+    reentrant: bool = False
 

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from . import _registry
+from . import _fast, _registry
 from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, run_into, writable_view
 from ._context import Context
 from ._core import ffi
@@ -23,6 +23,10 @@ from ._errors import (
 from ._keyed import KeyedHandle
 from ._spec import Implementation, TweakableCipherSpec
 from ._typing import BytesLike
+
+_Failure = _fast.Failure
+
+
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,13 @@ class TweakableHandle(KeyedHandle):
         super()._forget_key()
         self._fast_ptr = None
 
+    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+        s = self._spec
+        return ((s.encrypt, _fast.TWEAK), (s.decrypt, _fast.TWEAK),
+                (s.crypt_sectors, _fast.SECTORS)), 1, 0, bool(s.reentrant)
+
     def _key_installed(self, ctx: Context) -> None:
+        self._fc = self._bound(ctx)
         # cffi functions take bytes as they are and check lengths natively
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
             self._fast_ptr = ctx.ptr
@@ -74,19 +84,28 @@ class TweakableHandle(KeyedHandle):
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
         Adiantum); the result has the length of ``data``."""
-        ptr = self._fast_ptr
-        if ptr is not None and out is data and type(tweak) is bytes:
-            # in place, the common storage case: one view, one native call
-            dst = writable_view(out)
-            if dst is not None:
-                n = len(dst)
-                enc = self._enc  # a local: see SealingHandle
-                rc = enc(ptr, dst, dst, n, tweak, len(tweak))
-                if rc:
-                    ffi.release(dst)
-                    self._refused(rc, n, len(tweak))
-                return n
-        return self._run(self._enc, data, tweak, out)
+        fc = self._fc
+        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+            try:
+                result = fc.tweak_encrypt(data, tweak, out)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:  # the cffi path (waits: see Guard)
+            ptr = self._fast_ptr
+            if ptr is not None and out is data and type(tweak) is bytes:
+                # in place, the common storage case: one view, one native call
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    enc = self._enc  # a local: see SealingHandle
+                    rc = enc(ptr, dst, dst, n, tweak, len(tweak))
+                    if rc:
+                        ffi.release(dst)
+                        self._refused(rc, n, len(tweak))
+                    return n
+            return self._run(self._enc, data, tweak, out)
 
     @overload
     def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
@@ -96,18 +115,27 @@ class TweakableHandle(KeyedHandle):
     def decrypt(self, data: BytesLike, tweak: BytesLike, *,
                 out: BytesLike | None = None) -> bytes | int:
         """Decrypt one message; same conventions as :meth:`encrypt`."""
-        ptr = self._fast_ptr
-        if ptr is not None and out is data and type(tweak) is bytes:
-            dst = writable_view(out)
-            if dst is not None:
-                n = len(dst)
-                dec = self._dec
-                rc = dec(ptr, dst, dst, n, tweak, len(tweak))
-                if rc:
-                    ffi.release(dst)
-                    self._refused(rc, n, len(tweak))
-                return n
-        return self._run(self._dec, data, tweak, out)
+        fc = self._fc
+        if fc is not None:
+            try:
+                result = fc.tweak_decrypt(data, tweak, out)
+            except _Failure:
+                result = NotImplemented  # a refusal: the general path explains it
+            if result is not NotImplemented:
+                return result
+        with self._guard:
+            ptr = self._fast_ptr
+            if ptr is not None and out is data and type(tweak) is bytes:
+                dst = writable_view(out)
+                if dst is not None:
+                    n = len(dst)
+                    dec = self._dec
+                    rc = dec(ptr, dst, dst, n, tweak, len(tweak))
+                    if rc:
+                        ffi.release(dst)
+                        self._refused(rc, n, len(tweak))
+                    return n
+            return self._run(self._dec, data, tweak, out)
 
     def _run(self, hook: Any, data: Any, tweak: Any, out: Any) -> bytes | int:
         ptr = self._fast_ptr
@@ -150,20 +178,31 @@ class TweakableHandle(KeyedHandle):
                                   f"{self._spec.max_tweak} bytes, got {tlen}")
         raise error_for(rc, self._spec.name)
 
-    def encrypt_sectors(self, buf: BytesLike, first_sector: int,
-                        sector_size: int = 4096) -> None:
+    def encrypt_sectors(self, buf: BytesLike, first_sector: int, sector_size: int = 4096, *,
+                        threads: int | None = None) -> None:
         """Encrypt ``buf`` (whole sectors) in place, sector ``i`` under the
         tweak le64(first_sector + i) || 0^24 (dm-crypt's plain64 IV); one
-        native call without the GIL for the whole batch."""
-        self._sectors(buf, first_sector, sector_size, 1)
+        native call without the GIL for the whole batch, spread over up to
+        ``threads`` native threads (default: :func:`gcrylike.set_threads`;
+        each gets a run of whole sectors and at least 128 KiB, so a batch
+        under 256 KiB stays on one thread; the result is the same whatever
+        the count)."""
+        self._sectors(buf, first_sector, sector_size, 1, threads)
 
-    def decrypt_sectors(self, buf: BytesLike, first_sector: int,
-                        sector_size: int = 4096) -> None:
+    def decrypt_sectors(self, buf: BytesLike, first_sector: int, sector_size: int = 4096, *,
+                        threads: int | None = None) -> None:
         """Decrypt ``buf`` in place; the inverse of :meth:`encrypt_sectors`."""
-        self._sectors(buf, first_sector, sector_size, 0)
+        self._sectors(buf, first_sector, sector_size, 0, threads)
 
-    def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int) -> None:
+    def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int,
+                 threads: int | None) -> None:
         ctx = self._keyed()
+        if threads is None:
+            threads = _fast.THREADS  # gcrylike.set_threads
+        elif isinstance(threads, bool) or not isinstance(threads, int):
+            raise InvalidType(f"threads must be an int, not {type(threads).__name__}")
+        elif not 1 <= threads <= 64:
+            raise InvalidArgument(f"threads must be 1 to 64, got {threads}")
         for name, value in (("first_sector", first), ("sector_size", sector_size)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidType(f"{name} must be an int")
@@ -171,17 +210,29 @@ class TweakableHandle(KeyedHandle):
             raise InvalidLength(f"sector_size must be at least {self._spec.min_length}")
         if sector_size > sys.maxsize:
             raise InvalidLength(f"sector_size {sector_size} is larger than any buffer")
-        with as_cbuffer(buf, "buf", writable=True) as cbuf:
-            n = len(cbuf)
-            if n % sector_size:
-                raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte sectors")
-            nsectors = n // sector_size
-            if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
-                raise InvalidArgument("sector numbers must fit in 64 bits")
-            rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first, encrypting)
-        if rc:
-            raise error_for(rc, self._spec.name)
-
+        with self._guard:
+            with as_cbuffer(buf, "buf", writable=True) as cbuf:
+                n = len(cbuf)
+                if n % sector_size:
+                    raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte "
+                                        "sectors")
+                nsectors = n // sector_size
+                if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
+                    raise InvalidArgument("sector numbers must fit in 64 bits")
+                fc = self._fc
+                if fc is None:
+                    rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first,
+                                                  encrypting)
+                    if rc:
+                        raise error_for(rc, self._spec.name)
+                    return
+        # the native path (gcrylike/_native/fastcall.c), over threads when reentrant
+        try:
+            done = fc.sectors(buf, sector_size, first, encrypting, threads)
+        except _Failure as exc:
+            raise error_for(exc.args[0], self._spec.name) from None
+        if done is NotImplemented:  # closed or resized meanwhile: check again
+            self._sectors(buf, first, sector_size, encrypting, threads)
 
 
 def tweakable_open(name: str | int, *, impl: str | None = None) -> TweakableHandle:

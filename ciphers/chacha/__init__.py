@@ -89,6 +89,8 @@ def _make_spec(name: str, algo: int, rounds: int, xchacha: bool,
         setctr=setctr,
         encrypt_stream=lib.gcry_chacha_crypt,
         decrypt_stream=lib.gcry_chacha_crypt,
+        locate=lib.gcry_chacha_locate,
+        seek=lib.gcry_chacha_setctr,
         selftest=selftest,
         description=(f"XChaCha with {rounds} rounds: 24-byte nonce, HChaCha subkey"
                      if xchacha else f"ChaCha with {rounds} rounds"),

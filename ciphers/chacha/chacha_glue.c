@@ -284,3 +284,19 @@ gcry_chacha_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   gcry_burn_stack (chacha_crypt_noburn (ctx, dst, src, n));
   return GCRY_OK;
 }
+
+/* For a request split over threads (gcrylike/_native/fastcall.c): 0 if N
+ * more bytes of keystream exist (else the code gcry_chacha_crypt would
+ * return), the number of the next keystream block and how many bytes of the
+ * current one are left over.  Piece k of the request then starts at that
+ * block plus k whole blocks, on a copy of the context seeked there. */
+int
+gcry_chacha_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
+{
+  chacha_ctx *ctx = c;
+
+  *block = counter (ctx);
+  *unused = ctx->pos.unused;
+  return chacha_too_many (ctx, gcry_stream_blocks_needed (&ctx->pos, n))
+    ? GCRY_ERR_TOO_LARGE : GCRY_OK;
+}

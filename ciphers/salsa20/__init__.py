@@ -88,6 +88,8 @@ def _make_spec(name: str, algo: int, rounds: int, xsalsa: bool,
         setctr=setctr,
         encrypt_stream=lib.gcry_salsa20_crypt,
         decrypt_stream=lib.gcry_salsa20_crypt,
+        locate=lib.gcry_salsa20_locate,
+        seek=lib.gcry_salsa20_setctr,
         selftest=selftest,
         description=(f"XSalsa20: 24-byte nonce, HSalsa20 subkey, {rounds} rounds, "
                      "64-bit block counter" if xsalsa else

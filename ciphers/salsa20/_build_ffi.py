@@ -10,6 +10,7 @@ int gcry_salsa20_setkey(void *ctx, const uint8_t *key, size_t keylen,
 int gcry_salsa20_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
 int gcry_salsa20_setctr(void *ctx, uint64_t block);
 int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_salsa20_locate(void *ctx, size_t n, uint64_t *block, unsigned int *unused);
 int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                   uint8_t *out, unsigned int rounds, unsigned int impl);
 """

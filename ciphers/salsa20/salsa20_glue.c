@@ -329,3 +329,18 @@ gcry_salsa20_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   gcry_burn_stack (salsa20_crypt_noburn (ctx, dst, src, n));
   return GCRY_OK;
 }
+
+/* For a request split over threads (gcrylike/_native/fastcall.c): 0 if N
+ * more bytes of keystream exist (else the code gcry_salsa20_crypt would
+ * return), the next keystream block's number and the leftover bytes of the
+ * current one (see gcry_chacha_locate). */
+int
+gcry_salsa20_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
+{
+  salsa20_ctx *ctx = c;
+
+  *block = get_counter (ctx);
+  *unused = ctx->pos.unused;
+  return salsa20_too_many (ctx, gcry_stream_blocks_needed (&ctx->pos, n))
+    ? GCRY_ERR_TOO_LARGE : GCRY_OK;
+}

@@ -174,6 +174,8 @@ def registry_and_machine() -> None:
     feats: frozenset[str] = gcrylike.hw_features()
     old: frozenset[str] = gcrylike.set_hwf_deny(["avx512f"])
     gcrylike.set_hwf_deny(old)
+    threads: int = gcrylike.set_threads(1)
+    gcrylike.set_threads(threads)
     assert isinstance(feats, frozenset)
     cfg: gcrylike.Config = gcrylike.config()
     assert cfg.format()
@@ -206,7 +208,8 @@ def errors() -> None:
         gcrylike.InvalidType, gcrylike.MissingKey, gcrylike.NameConflict,
         gcrylike.NotContiguous, gcrylike.NotPicklable, gcrylike.NotSupported,
         gcrylike.ReadOnlyBuffer, gcrylike.SelftestFailed, gcrylike.UnknownName,
-        gcrylike.UnknownAlgorithm, gcrylike.AuthenticationFailed, gcrylike.InvalidKeyLength)
+        gcrylike.UnknownAlgorithm, gcrylike.AuthenticationFailed, gcrylike.InvalidKeyLength,
+        gcrylike.HandleBusy)
     h = gcrylike.cipher_open("salsa20")
     try:
         h.setiv(bytes(8))
