@@ -38,9 +38,18 @@ from ._errors import (
 )
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
-from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
+from ._registry import (
+    ImplementationInfo,
+    PluginWarning,
+    plugin_errors,
+    register,
+    set_plugins,
+    unregister,
+)
 from ._secretbox import SecretBox
 from ._spec import (
+    PLUGIN_API_VERSION,
+    PLUGIN_API_VERSIONS,
     AeadSpec,
     BlockCipherSpec,
     CipherSpec,
@@ -98,7 +107,9 @@ def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = No
 
 def selftest() -> list[SelftestReport]:
     """Run every algorithm's self-test on every implementation this CPU can
-    run; returns one report per (algorithm, driver)."""
+    run; returns one report per (algorithm, driver), and a "failed" report
+    per entry-point plugin that was not registered (its ``algorithm`` is
+    ``plugin NAME (VALUE)``, its ``driver`` ``-``)."""
     from .selftests.runner import run_all
 
     return run_all()
@@ -116,5 +127,6 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
+    "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins",
     "SecretBox", "SecretBoxSpec", "hsalsa20",
 ]

@@ -106,7 +106,10 @@ class KeyedHandle:
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
             self._forget_key()
-            self._spec.setkey(ctx.ptr, kbuf, self._impl)
+            rc = self._spec.setkey(ctx.ptr, kbuf, self._impl)
+            if rc:  # an ErrorCode, honoured as the data hooks' codes are
+                ctx.wipe()  # no half-installed key stays behind
+                raise error_for(rc, f"{self._spec.name} setkey")
         ctx.save()  # the pristine copy reset() restores
         self._haskey = True
         self._key_installed(ctx)
