@@ -1,5 +1,6 @@
-"""Known-answer self-tests for stream ciphers, MACs, AEADs and secretboxes, and
-the run-everything runner.
+"""Known-answer self-tests for every kind of spec (stream ciphers, MACs,
+AEADs, secretboxes, block and tweakable ciphers), and the run-everything
+runner.
 
 A spec's ``selftest`` hook calls :func:`stream_selftest` with its vectors;
 :func:`run_all` drives every algorithm on every implementation this CPU can
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from gcrylike._errors import SelftestFailed
 
 if TYPE_CHECKING:
+    from .vectors_adiantum import TweakVector
     from .vectors_aead import AeadVector
     from .vectors_poly1305 import MacVector
 
@@ -271,6 +273,79 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
                     _fail(spec, impl, "open released a forgery")
         finally:
             ctx.free()
+
+
+@dataclass(frozen=True)
+class BlockVector:
+    """One block-cipher known answer: key, plaintext and ciphertext (hex);
+    the texts are one or more whole blocks."""
+
+    key: str
+    plaintext: str
+    ciphertext: str
+
+
+def block_selftest(spec, impl, vectors: Sequence[BlockVector]) -> None:
+    """Check a block cipher implementation: each vector encrypts and
+    decrypts in one call, block by block and in place, and nothing is
+    written past the output."""
+    from gcrylike._block import BlockCipherHandle
+
+    bs = spec.block_size
+    for vec in vectors:
+        pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
+        what = f"{len(pt) // bs}-block vector"
+        with BlockCipherHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(bytes.fromhex(vec.key))
+            if h.encrypt_blocks(pt) != ct:
+                _fail(spec, impl, f"{what}: encryption")
+            if h.decrypt_blocks(ct) != pt:
+                _fail(spec, impl, f"{what}: decryption")
+            one = b"".join(h.encrypt_blocks(pt[i:i + bs]) for i in range(0, len(pt), bs))
+            if one != ct:
+                _fail(spec, impl, f"{what}: one block at a time")
+            buf = bytearray(pt) + b"\xa5" * bs
+            h.encrypt_blocks(memoryview(buf)[:len(pt)], out=memoryview(buf)[:len(pt)])
+            if bytes(buf[:len(pt)]) != ct:
+                _fail(spec, impl, f"{what}: in place")
+            if buf[len(pt):] != b"\xa5" * bs:
+                _fail(spec, impl, f"{what}: wrote past the end of the output")
+
+
+def tweakable_selftest(spec, impl, vectors: Sequence[TweakVector]) -> None:
+    """Check a tweakable cipher implementation: each vector encrypts and
+    decrypts, in place too, a one-bit change of the tweak changes the whole
+    output, and ``crypt_sectors`` decryption inverts its encryption."""
+    from gcrylike._tweakable import TweakableHandle
+
+    for vec in vectors:
+        key, tweak = bytes.fromhex(vec.key), bytes.fromhex(vec.tweak)
+        pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
+        what = f"{len(pt)}-byte vector"
+        with TweakableHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(key)
+            if h.encrypt(pt, tweak) != ct:
+                _fail(spec, impl, f"{what}: encryption")
+            if h.decrypt(ct, tweak) != pt:
+                _fail(spec, impl, f"{what}: decryption")
+            buf = bytearray(pt)
+            h.encrypt(buf, tweak, out=buf)
+            if buf != ct:
+                _fail(spec, impl, f"{what}: in place")
+            if tweak and h.encrypt(pt, bytes([tweak[0] ^ 1]) + tweak[1:]) == ct:
+                _fail(spec, impl, f"{what}: the tweak is ignored")
+    if vectors:
+        size = max(spec.min_length, 512)
+        data = bytes((i * 13 + 5) & 0xFF for i in range(3 * size))
+        with TweakableHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(bytes.fromhex(vectors[0].key))
+            buf = bytearray(data)
+            h.encrypt_sectors(buf, 7, size)
+            if buf == data:
+                _fail(spec, impl, "crypt_sectors left the data as it was")
+            h.decrypt_sectors(buf, 7, size)
+            if buf != data:
+                _fail(spec, impl, "crypt_sectors decryption does not invert encryption")
 
 
 @dataclass(frozen=True)

@@ -142,19 +142,19 @@ def plugins(tmp_path, monkeypatch):
     """Three installed plugins: a good one (EPTOY), one whose self-test
     fails (BADTOY) and one written for a future API (NEWTOY)."""
     header = f"import sys; sys.path.insert(0, {TESTS_DIR!r})\nimport gcrylike, toy_cipher\n"
-    _write_dist(tmp_path, "good_plugin", "good_plugin", header + textwrap.dedent("""
+    _write_dist(tmp_path, "contract_good", "contract_good", header + textwrap.dedent("""
         def specs():
             return [toy_cipher.make_spec("EPTOY", 90010, aliases=())]
-        """), "eptoy = good_plugin:specs")
-    _write_dist(tmp_path, "bad_plugin", "bad_plugin", header + textwrap.dedent("""
+        """), "eptoy = contract_good:specs")
+    _write_dist(tmp_path, "contract_bad", "contract_bad", header + textwrap.dedent("""
         SPEC = toy_cipher.make_spec("BADTOY", 90011, aliases=("bad-toy",),
             impls=[gcrylike.Implementation("badtoy-x", 1, token="bad")])
-        """), "badtoy = bad_plugin:SPEC")
-    _write_dist(tmp_path, "new_plugin", "new_plugin", header + textwrap.dedent("""
+        """), "badtoy = contract_bad:SPEC")
+    _write_dist(tmp_path, "contract_new", "contract_new", header + textwrap.dedent("""
         import dataclasses
         SPEC = dataclasses.replace(toy_cipher.make_spec("NEWTOY", 90012, aliases=()),
                                    api_version=7)
-        """), "newtoy = new_plugin:SPEC")
+        """), "newtoy = contract_new:SPEC")
     monkeypatch.syspath_prepend(str(tmp_path))
     return tmp_path
 
@@ -198,7 +198,7 @@ def test_plugins_named_by_env(clean_registry, plugins, monkeypatch):
 
 
 def test_plugins_named_by_distribution(clean_registry, plugins, monkeypatch):
-    monkeypatch.setenv("GCRYLIKE_PLUGINS", "good-plugin")
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "contract-good")
     names, caught = _load()
     assert "EPTOY" in names and "BADTOY" not in names and not caught
 
@@ -237,7 +237,7 @@ def test_cipher_open_names_the_failed_plugin(clean_registry, plugins):
         with pytest.raises(gcrylike.UnknownAlgorithm) as info:
             gcrylike.cipher_open(name)
         text = str(info.value)
-        assert "badtoy (bad_plugin:SPEC)" in text and "failed" in text
+        assert "badtoy (contract_bad:SPEC)" in text and "failed" in text
         assert "selftest" in text
     with pytest.raises(gcrylike.UnknownAlgorithm) as info:
         gcrylike.cipher_open("newtoy")
@@ -246,13 +246,13 @@ def test_cipher_open_names_the_failed_plugin(clean_registry, plugins):
 
 def test_cipher_open_mentions_plugins_that_did_not_import(clean_registry, tmp_path,
                                                            monkeypatch):
-    _write_dist(tmp_path, "broken_plugin", "broken_plugin", "import no_such_module_xyz\n",
-                "broken = broken_plugin:SPEC")
+    _write_dist(tmp_path, "contract_broken", "contract_broken", "import no_such_module_xyz\n",
+                "broken = contract_broken:SPEC")
     monkeypatch.syspath_prepend(str(tmp_path))
     _load()
     with pytest.raises(gcrylike.UnknownAlgorithm) as info:
         gcrylike.cipher_open("whatever")
-    assert "broken (broken_plugin:SPEC)" in str(info.value)
+    assert "broken (contract_broken:SPEC)" in str(info.value)
     assert "no_such_module_xyz" in str(info.value)
 
 
