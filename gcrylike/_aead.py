@@ -18,7 +18,7 @@ from ._buffers import (
     sizes_text,
 )
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidState, error_for
 from ._keyed import KeyedHandle, data_method
 from ._sealing import SealingHandle, raise_for
 
@@ -93,13 +93,13 @@ class AeadHandle(KeyedHandle):
             authenticate = self._spec.authenticate
             rc = authenticate(ptr, aad, len(aad))
             if rc:
-                raise_for(rc, self._spec.name)
+                self._failed("authenticate", rc)
             return
         ctx = self._keyed()
         with as_cbuffer(aad, "aad") as abuf:
             rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
         if rc:
-            raise_for(rc, self._spec.name)
+            self._failed("authenticate", rc)
 
     encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
@@ -110,8 +110,45 @@ class AeadHandle(KeyedHandle):
         ctx = self._keyed()
         with as_cbuffer(data, "data") as src:
             n = len(src)
+            which = 0 if hook is self._hooks[0] else 1
             return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
-                            lambda rc: raise_for(rc, self._spec.name))
+                            lambda rc: self._failed(_DATA_CALLS[which], rc), src)
+
+    def _data_error(self, rc: int, which: int) -> Exception:
+        return self._error(_DATA_CALLS[which], rc)
+
+    def _failed(self, call: str, rc: int) -> None:
+        raise self._error(call, rc)
+
+    def _error(self, call: str, rc: int) -> Exception:
+        """The exception for native code ``rc`` from ``call``; an
+        out-of-order call says which call had to come first."""
+        if rc == ErrorCode.INV_STATE:
+            return InvalidState(f"{self._spec.name}: {_order_message(call, self._phase())}")
+        if rc == ErrorCode.CHECKSUM:
+            return AuthenticationFailed(f"{self._spec.name}: authentication tag mismatch")
+        return error_for(rc, self._spec.name)
+
+    def _phase(self) -> str | None:
+        """Where the current message is ("need_iv", "aad", "encrypting",
+        "decrypting", "done"), found by probing a scratch copy of the
+        context with empty calls (error path only: no per-call cost)."""
+        scratch = self._live().clone()
+        s = self._spec
+        try:
+            one = ffi.from_buffer(bytearray(max(s.tag_size, 1)))
+            p = scratch.ptr
+            if s.authenticate(p, one, 0) == 0:
+                return "aad"
+            if s.encrypt(p, one, one, 0) == 0:
+                return "encrypting"
+            if s.decrypt(p, one, one, 0) == 0:
+                return "decrypting"
+            return "done" if s.gettag(p, one, s.tag_size) == 0 else "need_iv"
+        except Exception:  # noqa: BLE001 - a plugin hook that refuses probes
+            return None
+        finally:
+            scratch.free()
 
     def gettag(self) -> bytes:
         """The tag (ends the message; calling again returns the same tag)."""
@@ -122,14 +159,14 @@ class AeadHandle(KeyedHandle):
             gettag = self._spec.gettag
             rc = gettag(ptr, tag, n)
             if rc:
-                raise_for(rc, self._spec.name)
+                self._failed("gettag", rc)
             return tag
         ctx = self._keyed()
         out = bytearray(self._spec.tag_size)
         with ffi.from_buffer(out) as buf:
             rc = self._spec.gettag(ctx.ptr, buf, len(out))
         if rc:
-            raise_for(rc, self._spec.name)
+            self._failed("gettag", rc)
         return bytes(out)
 
     def checktag(self, tag: Any) -> None:
@@ -139,11 +176,30 @@ class AeadHandle(KeyedHandle):
         with as_cbuffer(tag, "tag") as tbuf:
             rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
         if rc:
-            raise_for(rc, self._spec.name)
+            self._failed("checktag", rc)
 
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
         self._keyed().restore()
+
+
+_DATA_CALLS = ("encrypt", "decrypt")
+
+
+def _order_message(call: str, phase: str | None) -> str:
+    """What should have come before ``call`` in a message now at ``phase``."""
+    if phase == "need_iv":
+        return f"setiv() must come before {call}()"
+    if phase == "done":
+        return (f"{call}() must come before gettag()/checktag(), which ended the message; "
+                "setiv() starts the next one")
+    if phase in ("encrypting", "decrypting"):
+        doing = phase[:-3] + "()"
+        if call == "authenticate":
+            return f"authenticate() must come before the first {doing} of a message"
+        return (f"{call}() after {doing} in the same message: a message is encrypted or "
+                "decrypted, not both; setiv() starts a new one")
+    return f"{call}() is not allowed here (setkey, setiv, authenticate, data, then the tag)"
 
 
 class _OneShotAead(SealingHandle):

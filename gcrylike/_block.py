@@ -53,7 +53,7 @@ class BlockCipherHandle(KeyedHandle):
                 raise InvalidLength(f"{self._spec.name} needs whole {self._spec.block_size}-byte"
                                     f" blocks, got {n} bytes")
             return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
-                            lambda rc: check(rc, self._spec.name))
+                            lambda rc: check(rc, self._spec.name), src)
 
 
 def block_cipher_open(name: str | int, impl: str | None = None) -> BlockCipherHandle:

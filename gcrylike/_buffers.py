@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._core import ffi
-from ._errors import InvalidArgument, InvalidLength, InvalidType
+from ._errors import InvalidArgument, InvalidLength, InvalidType, NotContiguous, ReadOnlyBuffer
 
 U8_ARRAY = ffi.typeof("uint8_t[]")
 CHAR_ARRAY = ffi.typeof("char[]")
@@ -27,11 +27,28 @@ def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
     try:
         # positional arguments: cffi parses keywords about twice as slowly
         return ffi.from_buffer(CHAR_ARRAY, obj, writable)
-    except (TypeError, BufferError) as exc:
-        kind = "a writable bytes-like object" if writable else "bytes-like"
-        raise InvalidType(f"{what} must be {kind}, not {type(obj).__name__}") from exc
-    except ValueError as exc:  # e.g. a non-contiguous memoryview
-        raise InvalidArgument(f"{what}: {exc}") from exc
+    except (TypeError, BufferError, ValueError) as exc:
+        raise buffer_refusal(obj, what, writable) from exc
+
+
+def buffer_refusal(obj: Any, what: str, writable: bool) -> Exception:
+    """Why ``obj`` cannot be used as a buffer, by cause and not by the
+    exporter's own exception (a strided memoryview raises BufferError, a
+    strided numpy array ValueError): not a buffer at all, not C-contiguous,
+    or read-only where ``writable`` is needed."""
+    kind = "a writable bytes-like object" if writable else "bytes-like"
+    try:
+        view = memoryview(obj)
+    except TypeError:
+        return InvalidType(f"{what} must be {kind}, not {type(obj).__name__}")
+    with view:
+        if not view.c_contiguous:
+            return NotContiguous(f"{what} must be C-contiguous (bytes-like), not a strided "
+                                 f"{type(obj).__name__}; pass bytes({what}) or a copy")
+        if writable and view.readonly:
+            return ReadOnlyBuffer(f"{what} must be writable, not a read-only "
+                                  f"{type(obj).__name__}")
+    return InvalidType(f"{what} must be {kind}, not {type(obj).__name__}")
 
 
 def writable_view(obj: Any) -> Any:
@@ -77,11 +94,24 @@ def new_output(n: int) -> Any:
     return ZERO * n if (n > 1 and BYTES_OUTPUT_OK) else bytearray(n)
 
 
-def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int], None]) -> Any:
+def check_overlap(dst: Any, src: Any, n: int) -> None:
+    """Refuse an ``out=`` whose first ``n`` bytes overlap those of ``data``
+    without starting at the same address (in place is ``out=data``); the
+    native code refuses it too, but could only say "inv arg"."""
+    if n:
+        d, s = int(ffi.cast("uintptr_t", dst)), int(ffi.cast("uintptr_t", src))
+        if d != s and d < s + n and s < d + n:
+            raise InvalidArgument(f"out overlaps data ({abs(d - s)} bytes apart): pass "
+                                  "out=data itself to work in place, or a separate buffer")
+
+
+def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int], None],
+             src: Any = None) -> Any:
     """The general path of an ``out=`` call: ``call(dst)`` fills ``n`` bytes
     of ``dst`` and returns an error code, which goes to ``fail`` (it
     raises).  Without ``out``, ``dst`` is a fresh buffer, returned as bytes;
-    with it, ``dst`` is a view of ``out`` (at least ``n`` bytes) and the
+    with it, ``dst`` is a view of ``out`` (at least ``n`` bytes, not
+    overlapping the input view ``src`` unless it is the same) and the
     result is ``n``."""
     if out is None:
         result = new_output(n)
@@ -93,6 +123,8 @@ def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int],
     with as_cbuffer(out, "out", writable=True) as dst:
         if len(dst) < n:
             raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+        if src is not None:
+            check_overlap(dst, src, n)
         rc = call(dst)
     if rc:
         fail(rc)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._core import ffi, lib
+from ._errors import HandleClosed, InvalidArgument, InvalidType, NotPicklable
+
+#: Far above any cipher's state; keeps a wrong size from reaching the allocator.
+_MAX_SIZE = 1 << 24
 
 
 class Context:
@@ -15,18 +21,43 @@ class Context:
     keeps the same copy); handles without ``reset()`` do without it.
     """
 
-    __slots__ = ("ptr", "size", "_span", "_saved")
+    __slots__ = ("ptr", "size", "_span", "_saved", "_total")
 
     def __init__(self, size: int, keep_copy: bool = True) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise InvalidType(f"context size must be an int, not {type(size).__name__}")
+        if not 0 <= size <= _MAX_SIZE:
+            raise InvalidArgument(f"context size must be 0 to {_MAX_SIZE} bytes, got {size}")
         self.size = size
         self._span = (size + 63) // 64 * 64
-        total = 2 * self._span if keep_copy else self._span
+        total = self._total = 2 * self._span if keep_copy else self._span
         raw = lib.gcry_ctx_alloc(total)
         if raw == ffi.NULL:
             raise MemoryError("cannot allocate a cipher context")
         # Freed (and wiped) by close() or, failing that, by the garbage collector.
         self.ptr = ffi.gc(raw, lambda p, n=total: lib.gcry_ctx_free(p, n))
         self._saved = ffi.cast("char *", self.ptr) + self._span if keep_copy else None
+
+    def clone(self) -> Context:
+        """A new allocation holding the same bytes (live state and saved
+        copy): an independent context, as ``gcry_cipher_copy`` would give.
+        Valid because a context holds no pointers into itself (the spec
+        contract; every built-in context is plain arrays and integers)."""
+        if self.ptr is None:
+            raise HandleClosed("the context was freed")
+        twin = Context(self.size, self._saved is not None)
+        ffi.memmove(twin.ptr, self.ptr, self._total)
+        return twin
+
+    def __copy__(self) -> Context:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> Context:
+        return self.clone()
+
+    def __reduce_ex__(self, protocol: object) -> Any:
+        raise NotPicklable("a cipher context lives in C memory and holds keys: "
+                           "it cannot be pickled")
 
     @property
     def address(self) -> int:

@@ -56,6 +56,23 @@ class InvalidType(GcryError, TypeError):
     code = ErrorCode.INV_ARG
 
 
+class NotContiguous(InvalidType):
+    """A buffer that is not C-contiguous (a strided ``memoryview`` or array
+    slice): not bytes-like in Python's sense; copy it with ``bytes(...)``."""
+
+
+class ReadOnlyBuffer(InvalidType):
+    """``out=`` (or an in-place buffer) that cannot be written: ``bytes``, a
+    ``memoryview`` of bytes, a read-only array."""
+
+
+class NotPicklable(GcryError, TypeError):
+    """Handles hold keys in C memory and are never pickled; ``copy.copy``
+    clones one within the process."""
+
+    code = ErrorCode.NOT_SUPPORTED
+
+
 class InvalidKeyLength(GcryError, ValueError):
     """The key length is not one the algorithm accepts."""
 

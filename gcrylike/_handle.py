@@ -10,6 +10,7 @@ from . import _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     as_cbuffer,
+    check_overlap,
     new_uninit,
     sizes_text,
     writable_view,
@@ -151,6 +152,7 @@ class CipherHandle(KeyedHandle):
             with as_cbuffer(out, "out", writable=True) as dst:
                 if len(dst) < n:
                     raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
+                check_overlap(dst, src, n)
                 _run(hook, ctx.ptr, dst, src, n, self._spec.name)
                 return n
 

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Iterable
 
-from ._errors import UnknownName
+from ._errors import InvalidType, UnknownName
 
 # Bit i of gcry_hwf_detect() is FEATURES[i] (gcrylike/_native/hwf.h).
 FEATURES: tuple[str, ...] = (
@@ -32,6 +32,13 @@ def parse_names(spec: str | Iterable[str]) -> frozenset[str]:
     """Validate feature names; ``all`` stands for every feature."""
     if isinstance(spec, str):
         spec = spec.replace(":", ",").split(",")
+    elif not isinstance(spec, Iterable) or isinstance(spec, (bytes, bytearray, memoryview)):
+        raise InvalidType("the deny list must be a string of names or an iterable of "
+                          f"strings, not {type(spec).__name__}")
+    spec = list(spec)
+    for s in spec:
+        if not isinstance(s, str):
+            raise InvalidType(f"hardware feature names must be strings, not {type(s).__name__}")
     names = {s.strip().lower() for s in spec if s and s.strip()}
     if "all" in names:
         return frozenset(FEATURES)

@@ -10,7 +10,7 @@ from . import _registry
 from ._buffers import U8_ARRAY, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
-from ._errors import HandleClosed, InvalidKeyLength, MissingKey, error_for
+from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, error_for
 from ._spec import Implementation
 
 _from_buffer = ffi.from_buffer
@@ -21,7 +21,8 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     class with ``_fast_ptr`` (the context pointer while native hooks may
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
     ``_crypt(hook, data, out)`` (the general path, which also explains every
-    refusal).  The two fast paths (bytes in, fresh bytes out; in place on a
+    refusal) and ``_data_error(rc, which)`` (the exception for a native
+    error code).  The two fast paths (bytes in, fresh bytes out; in place on a
     writable buffer) are one cffi call each.  Written for per-call cost:
     locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
@@ -37,7 +38,7 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
                         result = ZERO * n
                         rc = self._hooks[which](ptr, result, data, n)
                         if rc:
-                            raise error_for(rc, self._spec.name)
+                            raise self._data_error(rc, which)
                         return result
             elif out is data:
                 try:
@@ -49,7 +50,7 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
                     rc = self._hooks[which](ptr, view, view, n)
                     if rc:
                         ffi.release(view)  # no buffer export outlives the call
-                        raise error_for(rc, self._spec.name)
+                        raise self._data_error(rc, which)
                     return n
         return self._crypt(self._hooks[which], data, out)
 
@@ -121,12 +122,46 @@ class KeyedHandle:
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable their fast paths here."""
 
+    def _data_error(self, rc: int, which: int) -> Exception:
+        """The exception for native code ``rc`` from ``encrypt`` (``which``
+        0) or ``decrypt`` (1); subclasses say more where they can."""
+        return error_for(rc, self._spec.name)
+
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed."""
         if self._ctx is not None:
             self._forget_key()
             self._ctx.free()
             self._ctx = None
+
+    # -- copies -------------------------------------------------------------
+    def __copy__(self) -> Any:
+        """An independent handle in the same state: same algorithm and
+        driver, a new C context holding a byte copy of this one (live state
+        and the post-setkey copy), so the clone continues the stream or MAC
+        exactly where this handle is, and closing either leaves the other
+        working.  Attributes holding this handle's context pointer (the fast
+        paths' ``_fast_ptr``) are pointed at the clone's."""
+        ctx = self._live()
+        twin = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in cls.__dict__.get("__slots__", ()):
+                if hasattr(self, name):
+                    setattr(twin, name, getattr(self, name))
+        if hasattr(self, "__dict__"):  # a subclass without __slots__
+            twin.__dict__.update(self.__dict__)
+        twin._ctx = ctx.clone()
+        for name in _slot_names(type(self)):
+            if getattr(twin, name, None) is ctx.ptr:
+                setattr(twin, name, twin._ctx.ptr)
+        return twin
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self.__copy__()
+
+    def __reduce_ex__(self, protocol: object) -> Any:
+        raise NotPicklable(f"{type(self).__name__} keeps its key in C memory and cannot be "
+                           "pickled (copy.copy clones it within the process)")
 
     def __enter__(self) -> Any:
         self._live()
@@ -138,3 +173,7 @@ class KeyedHandle:
     def __repr__(self) -> str:
         state = "closed" if self._ctx is None else ("keyed" if self._haskey else "no key")
         return f"<{type(self).__name__} {self._spec.name} via {self._impl.driver}, {state}>"
+
+
+def _slot_names(cls: type) -> list[str]:
+    return [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]

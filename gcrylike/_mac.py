@@ -8,10 +8,16 @@ from types import BuiltinFunctionType
 from typing import Any
 
 from . import _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer
+from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
-from ._errors import AuthenticationFailed, InvalidState, error_for
+from ._errors import (
+    AuthenticationFailed,
+    ErrorCode,
+    InvalidKeyLength,
+    InvalidState,
+    error_for,
+)
 from ._keyed import KeyedHandle
 from ._spec import Implementation, MacSpec
 
@@ -111,6 +117,11 @@ class MacHandle(KeyedHandle):
         self._ctx.wipe()
         return tag
 
+    def copy(self) -> MacHandle:
+        """An independent handle in the same state, as ``hashlib`` objects
+        have: key once, absorb a common prefix, then copy per message."""
+        return self.__copy__()
+
     def reset(self) -> None:
         """Back to the state right after setkey (nothing absorbed)."""
         ctx = self._keyed()
@@ -143,6 +154,10 @@ def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> byt
         with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \
                 ffi.from_buffer(tag) as out:
             rc = oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
+    if rc == ErrorCode.INV_KEYLEN:  # the words every other path uses
+        with as_cbuffer(key, "key") as kbuf:
+            raise InvalidKeyLength(f"{spec.name} key must be {sizes_text(spec.key_sizes)} "
+                                   f"bytes, got {len(kbuf)}")
     if rc:
         raise error_for(rc, spec.name)
     return bytes(tag)

@@ -499,11 +499,12 @@ def resolve(name: str | int, kind: str, driver: str | None = None,
     """:func:`lookup`, :func:`choose` and the first-use self-test gate in
     one call, for one-shot functions that set up no handle.  Remembered
     like choose(), so a repeated call costs one dict look-up."""
-    key = (name, kind, driver)
-    try:
-        hit = _resolved.get(key)
-    except TypeError:  # an unhashable argument: the slow path says what is wrong
-        hit = key = None
+    # remembered only for well-typed arguments; anything else (an unhashable
+    # or a writable memoryview, whose hash raises ValueError) takes the slow
+    # path, which says what is wrong
+    key = (name, kind, driver) if type(name) in (str, int) and (
+        driver is None or type(driver) is str) else None
+    hit = _resolved.get(key) if key is not None else None
     if hit is not None and _holds(hit[0]):
         return hit[1], hit[2]
     before = _stamp()

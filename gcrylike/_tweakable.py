@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,7 +124,7 @@ class TweakableHandle(KeyedHandle):
                 raise InvalidIVLength(f"{self._spec.name} tweak is at most "
                                       f"{self._spec.max_tweak} bytes, got {tlen}")
             return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n, tbuf, tlen),
-                            lambda rc: check(rc, self._spec.name))
+                            lambda rc: check(rc, self._spec.name), src)
 
     def _refused(self, rc: int, n: int, tlen: int) -> None:
         if rc == ErrorCode.INV_LENGTH:
@@ -151,6 +152,8 @@ class TweakableHandle(KeyedHandle):
                 raise InvalidType(f"{name} must be an int")
         if sector_size < self._spec.min_length:
             raise InvalidLength(f"sector_size must be at least {self._spec.min_length}")
+        if sector_size > sys.maxsize:
+            raise InvalidLength(f"sector_size {sector_size} is larger than any buffer")
         with as_cbuffer(buf, "buf", writable=True) as cbuf:
             n = len(cbuf)
             if n % sector_size:
@@ -180,7 +183,8 @@ class Adiantum(TweakableHandle):
     __slots__ = ()
 
     def __init__(self, key: Any, variant: str = "xchacha12", *, impl: str | None = None) -> None:
-        if variant not in ("xchacha12", "xchacha20"):
+        # one of two names; anything else (a non-string too) is a bad value
+        if not isinstance(variant, str) or variant not in ("xchacha12", "xchacha20"):
             raise InvalidArgument(f"variant must be 'xchacha12' or 'xchacha20', not {variant!r}")
         spec = _registry.lookup(f"adiantum({variant},aes)", "tweakable")
         super().__init__(spec, _registry.choose(spec, impl), impl is None)

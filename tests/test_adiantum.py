@@ -691,7 +691,7 @@ def test_in_place_and_out(adi):
                 h.encrypt(pt, tweak, out=short)
             assert short == b"\x77" * (n - 1)
             # a read-only out
-            with refused(gcrylike.InvalidType):
+            with refused(gcrylike.ReadOnlyBuffer):
                 h.encrypt(pt, tweak, out=bytes(n))
 
 
@@ -825,7 +825,10 @@ def test_sector_refusals(adi):
             for size in (512.0, "512", None, False):
                 with refused(gcrylike.InvalidType):
                     call(buf, 0, size)
-            for bad in (bytes(2048), memoryview(bytes(2048)), "x" * 2048, None, 2048):
+            for bad in (bytes(2048), memoryview(bytes(2048))):
+                with refused(gcrylike.ReadOnlyBuffer):
+                    call(bad, 0, 512)
+            for bad in ("x" * 2048, None, 2048):
                 with refused(gcrylike.InvalidType):
                     call(bad, 0, 512)
             assert buf == before, "a refused call wrote"

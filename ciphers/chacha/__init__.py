@@ -12,6 +12,7 @@ from __future__ import annotations
 from gcrylike._errors import (
     CounterExhausted,
     InvalidArgument,
+    InvalidIVLength,
     InvalidKeyLength,
     InvalidType,
     check,
@@ -130,6 +131,8 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:
         if len(kbuf) != 32:
             raise InvalidKeyLength(f"HChaCha key must be 32 bytes, got {len(kbuf)}")
+        if len(dbuf) != 16:  # the native code would say "inv iv": blame the argument
+            raise InvalidIVLength(f"HChaCha data must be 16 bytes, got {len(dbuf)}")
         return hchacha_raw(kbuf, dbuf, rounds, chosen.token)
 
 

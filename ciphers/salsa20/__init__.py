@@ -12,6 +12,7 @@ from __future__ import annotations
 from gcrylike._errors import (
     CounterExhausted,
     InvalidArgument,
+    InvalidIVLength,
     InvalidKeyLength,
     InvalidType,
     SelftestFailed,
@@ -125,6 +126,8 @@ def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = No
     with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf:
         if len(kbuf) != 32:
             raise InvalidKeyLength(f"HSalsa20 key must be 32 bytes, got {len(kbuf)}")
+        if len(dbuf) != 16:  # the native code would say "inv iv": blame the argument
+            raise InvalidIVLength(f"HSalsa20 data must be 16 bytes, got {len(dbuf)}")
         return hsalsa20_raw(kbuf, dbuf, rounds, chosen.token)
 
 
