@@ -62,7 +62,7 @@ from ._spec import (
     TweakableCipherSpec,
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
-from .selftests.runner import Report as SelftestReport
+from .selftests.runner import SelftestReport
 
 __version__ = "0.1.0"
 

@@ -7,13 +7,14 @@ entry-point group (or :func:`register`) and are self-tested when loaded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import os
 import sys
 import threading
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +212,33 @@ def _caller_stacklevel() -> int:
             break
         frame, level = frame.f_back, level + 1
     return level
+
+
+@contextlib.contextmanager
+def isolated(plugins: str | Iterable[str] | None = None) -> Iterator[None]:
+    """A fresh registry for the duration of the block (built-ins and
+    plugins load again on first use, no self-test results), and the
+    previous one back afterwards; ``plugins`` as for :func:`set_plugins`
+    (default: the environment's choice).  For tests: not thread-safe
+    against other threads using gcrylike meanwhile."""
+    global _by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names
+    global _plugin_choice
+    choice = None if plugins is None else _parse_plugin_choice(plugins, "isolated()")
+    with _lock:
+        saved = (_by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names,
+                 _plugin_choice, _selftest._results)
+        _by_id, _by_name, _by_driver, _plugin_errors, _failed_names = {}, {}, {}, {}, {}
+        _loaded, _plugin_choice = False, choice
+        _selftest._results = {}
+        _forget_answers()
+    try:
+        yield
+    finally:
+        with _lock:
+            (_by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names,
+             _plugin_choice, _selftest._results) = saved
+            _selftest.generation += 1
+            _forget_answers()
 
 
 def plugin_errors() -> dict[str, str]:

@@ -19,6 +19,7 @@ class SecretBox(SealingHandle):
     byte for byte what ``crypto_secretbox_easy`` and PyNaCl's
     ``SecretBox.encrypt`` (after its nonce) produce.
 
+    >>> key, nonce = SecretBox.generate_key(), os.urandom(24)
     >>> box = SecretBox(key)
     >>> sealed = box.encrypt(nonce, b"data")       # 16 + 4 bytes
     >>> box.decrypt(nonce, sealed)

@@ -12,6 +12,9 @@ Three tools, for a plugin's own test suite (pytest or anything else):
 * :func:`stack_residue` runs a burn-stack probe that *your* test build
   provides (see its docstring for why gcrylike cannot ship one in its
   installed extensions).
+* :func:`isolated_registry` gives a test a fresh registry, so that it can
+  check how your entry point loads (or fails) without the rest of the
+  process seeing it.
 
 All three raise on a wrong answer: :class:`gcrylike.SelftestFailed` for a
 known answer (as a ``selftest`` hook does), :class:`Mismatch` (an
@@ -20,8 +23,9 @@ known answer (as a ``selftest`` hook does), :class:`Mismatch` (an
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from . import _registry
@@ -43,7 +47,8 @@ from .selftests.vectors_poly1305 import MacVector
 
 __all__ = [
     "AeadVector", "BlockVector", "MacVector", "Mismatch", "SecretBoxVector", "StreamVector",
-    "TweakVector", "check_known_answers", "compare", "runnable_drivers", "stack_residue",
+    "TweakVector", "check_known_answers", "compare", "isolated_registry", "runnable_drivers",
+    "stack_residue",
 ]
 
 #: The known-answer runner of each spec kind.
@@ -56,6 +61,24 @@ _RUNNERS: dict[str, Callable[..., None]] = {
 
 class Mismatch(AssertionError):
     """Two implementations (or one and the reference) disagree."""
+
+
+@contextlib.contextmanager
+def isolated_registry(plugins: str | Iterable[str] | None = None) -> Iterator[None]:
+    """A fresh registry inside the ``with`` block: the built-in algorithms
+    and the entry-point plugins load again on first use (``plugins`` as for
+    :func:`gcrylike.set_plugins`; default: ``GCRYLIKE_PLUGINS`` or all),
+    with no self-test results; afterwards the previous registry is back.
+    Use it to test that your installed plugin loads, or how it fails::
+
+        with gcrylike.testing.isolated_registry(plugins=["salsa208"]):
+            assert gcrylike.plugin_errors() == {}
+            assert "SALSA208" in gcrylike.algorithms()
+
+    Not for use while other threads use gcrylike.
+    """
+    with _registry.isolated(plugins):
+        yield
 
 
 def runnable_drivers(algorithm: str | int) -> list[str]:
@@ -88,8 +111,10 @@ def _drivers(spec: Any, drivers: Iterable[str] | None) -> list[Any]:
 def check_known_answers(algorithm: str | int, vectors: Sequence[Any], *,
                         drivers: Iterable[str] | None = None) -> list[str]:
     """Run the known-answer checks of ``algorithm``'s kind with ``vectors``
-    (:class:`StreamVector`, :class:`MacVector`, :class:`AeadVector`,
-    :class:`SecretBoxVector`, :class:`BlockVector` or :class:`TweakVector`)
+    (:class:`~gcrylike.selftests.StreamVector`, :class:`~gcrylike.selftests.MacVector`,
+    :class:`~gcrylike.selftests.AeadVector`, :class:`~gcrylike.selftests.SecretBoxVector`,
+    :class:`~gcrylike.selftests.BlockVector` or :class:`~gcrylike.selftests.TweakVector`,
+    also importable from here)
     on each of ``drivers`` (default: every one that can run here), and
     return the drivers checked.  Raises :class:`gcrylike.SelftestFailed` on
     the first wrong answer, and refuses an empty vector list (a test that

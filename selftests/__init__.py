@@ -10,6 +10,7 @@ from .runner import (
     BlockVector,
     Report,
     SecretBoxVector,
+    SelftestReport,
     StreamVector,
     aead_selftest,
     block_selftest,
@@ -23,6 +24,6 @@ from .vectors_adiantum import TweakVector
 from .vectors_aead import AeadVector
 from .vectors_poly1305 import MacVector
 
-__all__ = ["AeadVector", "BlockVector", "MacVector", "Report", "SecretBoxVector",
+__all__ = ["AeadVector", "BlockVector", "MacVector", "Report", "SecretBoxVector", "SelftestReport",
            "StreamVector", "TweakVector", "aead_selftest", "block_selftest", "mac_selftest",
            "run_all", "secretbox_selftest", "stream_selftest", "tweakable_selftest"]

@@ -349,7 +349,7 @@ def tweakable_selftest(spec, impl, vectors: Sequence[TweakVector]) -> None:
 
 
 @dataclass(frozen=True)
-class Report:
+class SelftestReport:
     """The self-test outcome of one implementation (``gcrylike.SelftestReport``):
     ``status`` is "passed", "failed" or "skipped" (cannot run here), with
     ``reason`` saying why when not passed."""
@@ -360,7 +360,11 @@ class Report:
     reason: str = ""
 
 
-def run_all() -> list[Report]:
+#: The name this record had before it was exported as gcrylike.SelftestReport.
+Report = SelftestReport
+
+
+def run_all() -> list[SelftestReport]:
     """Self-test every algorithm on every implementation this CPU can run,
     and report every entry-point plugin that failed to load as failed."""
     from gcrylike import _registry, _selftest
@@ -370,12 +374,12 @@ def run_all() -> list[Report]:
         for impl in _registry.ranked(spec):
             why = _registry.runnable_reason(impl)
             if why:
-                reports.append(Report(spec.name, impl.driver, "skipped", why))
+                reports.append(SelftestReport(spec.name, impl.driver, "skipped", why))
                 continue
             res = _selftest.run(spec, impl, force=True)
-            reports.append(Report(spec.name, impl.driver,
+            reports.append(SelftestReport(spec.name, impl.driver,
                                   "passed" if res.passed else "failed", res.reason))
     # a plugin refused at load is a failure too: the command is a deployment gate
     for label, why in _registry.plugin_errors().items():
-        reports.append(Report(f"plugin {label}", "-", "failed", why))
+        reports.append(SelftestReport(f"plugin {label}", "-", "failed", why))
     return reports

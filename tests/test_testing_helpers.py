@@ -196,3 +196,19 @@ def test_stack_residue_hook_sees_residue_only_without_burning():
 
     assert residue(True) == 0
     assert max(residue(False) for _ in range(3)) > 0
+
+
+def test_isolated_registry_loads_plugins_afresh_and_restores():
+    gcrylike.register(toy_cipher.make_spec())
+    try:
+        with testing.isolated_registry(plugins="none"):
+            assert "TOY" not in gcrylike.algorithms() and "SALSA20" in gcrylike.algorithms()
+            assert gcrylike.implementations("salsa20")[0].selftest == "untested"
+            gcrylike.register(toy_cipher.make_spec("TOY2", 90002, aliases=()))
+            assert "TOY2" in gcrylike.algorithms()
+        names = gcrylike.algorithms()
+        assert "TOY" in names and "TOY2" not in names
+        with gcrylike.cipher_open("toy") as h:
+            h.setkey(bytes(32))
+    finally:
+        gcrylike.unregister("toy")
