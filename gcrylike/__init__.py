@@ -62,6 +62,7 @@ from ._spec import (
     TweakableCipherSpec,
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
+from .build import get_include
 from .selftests.runner import SelftestReport
 
 __version__ = "0.1.0"
@@ -131,6 +132,6 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
-    "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins",
+    "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins", "get_include",
     "SecretBox", "SecretBoxSpec", "hsalsa20",
 ]
