@@ -18,10 +18,11 @@ Poly1305 SIMD routines also run with the most blocks they take without a
 frame, and the AVX-512 ChaCha blocks16 with one group of 16 besides two
 (case names ending in ``/n``).
 
-All 31 routines in ``asm/*.S`` return a depth, so all are covered; none
+All 35 routines in ``asm/*.S`` return a depth, so all are covered; none
 returns void.  The ones that use no stack (AES-NI, NH, HChaCha, HSalsa20,
 the two- and four-block AVX2 ChaCha, the AVX-512 ChaCha but for blocks16
-from 32 blocks) must measure 0.
+from 32 blocks, the AVX-512 Salsa20 but for its groups of 17 from 272
+blocks) must measure 0.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ MODULES = [
         "_gcry_hchacha_amd64_ssse3",
     ]),
     ("salsa20", "gcrylike.ciphers.salsa20", [
+        "_gcry_salsa20_amd64_avx512_blocks16",
+        "_gcry_salsa20_amd64_avx512_blocks16_gpr",
+        "_gcry_salsa20_amd64_avx512_blocks8",
+        "_gcry_hsalsa20_amd64_avx512",
         "_gcry_salsa20_amd64_avx2_blocks8",
         "_gcry_hsalsa20_amd64_avx2",
         "_gcry_salsa20_amd64_sse2_blocks4",
@@ -96,8 +101,9 @@ MODULES = [
 
 def needed_features(routine: str) -> frozenset[str]:
     """The CPU features a routine needs beyond baseline x86-64 (SSE2): the
-    AVX-512 ChaCha also uses AVX512VL, NH's AVX-512 only AVX512F."""
-    if "chacha_amd64_avx512" in routine:
+    AVX-512 ChaCha and Salsa20 also use AVX512VL, NH's AVX-512 only
+    AVX512F."""
+    if "chacha_amd64_avx512" in routine or "salsa20_amd64_avx512" in routine:
         return frozenset({"avx512f", "avx512vl"})
     for marker, feature in (("_avx512ifma", "avx512ifma"), ("_avx512", "avx512f"),
                             ("_avx2", "avx2"), ("_ssse3", "ssse3"), ("_aesni", "aesni")):

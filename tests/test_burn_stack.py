@@ -123,8 +123,13 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
 
 
 # 64 * 47 + 9: AVX-512 ChaCha's two groups of 16 (which spill), one of 16,
-# one of 8 and a tail of 6 whole blocks and a partial one
-@pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096, 64 * 47 + 9])
+# one of 8 and a tail of 6 whole blocks and a partial one.  AVX-512 Salsa20:
+# 16 blocks + 1 partial (portable), 16 + 9 + 1 partial and 16 + 15 + 1
+# partial (a 16-block tail), then from 272 blocks groups of 17 (on Zen 4):
+# 17 * 16 + 16 + 1 + a partial (an 8-block tail), 17 * 16 + 16 * 2
+@pytest.mark.parametrize("length", [64, 64 * 7 + 5, 64 * 9 + 13, 4096, 64 * 47 + 9,
+                                    64 * 16 + 13, 64 * 25 + 13, 64 * 31 + 5, 64 * 289 + 9,
+                                    64 * 304])
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
 def test_no_secrets_left_on_stack(algo, module, entry, needles, driver, length):
     assert residue(algo, module, entry, needles, driver, length, burn=True) == 0
@@ -133,9 +138,10 @@ def test_no_secrets_left_on_stack(algo, module, entry, needles, driver, length):
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
 def test_probe_sees_secrets_without_burning(algo, module, entry, needles, driver):
     # Several tries: a single random word can be overwritten by chance,
-    # but a call that leaves nothing at all means the probe is blind.
-    found = [residue(algo, module, entry, needles, driver, 4096, burn=False)
-             for _ in range(3)]
+    # but a call that leaves nothing at all means the probe is blind.  (The
+    # AVX-512 routines use no stack: 64 * 17 has one portable block.)
+    found = [residue(algo, module, entry, needles, driver, n, burn=False)
+             for n in (4096, 64 * 17) for _ in range(3)]
     assert max(found) > 0
 
 

@@ -61,7 +61,8 @@ NACL_BOX = bytes.fromhex(
     "71d2c20f9b928fe2270d6fb863d51738b48eeee314a7cc8ab932164548e526ae"
     "90224368517acfeabd6bb3732bc0e9da99832b61ca01b6de56244a9e88d5f9b3"
     "7973f622a43d14a6599b1f654cb45a74e355a5")
-KNOWN_DRIVERS = ("xsalsa20-poly1305-amd64-avx2", "xsalsa20-poly1305-amd64-sse2",
+KNOWN_DRIVERS = ("xsalsa20-poly1305-amd64-avx512ifma", "xsalsa20-poly1305-amd64-avx512",
+                 "xsalsa20-poly1305-amd64-avx2", "xsalsa20-poly1305-amd64-sse2",
                  "xsalsa20-poly1305-generic")
 
 
@@ -132,7 +133,9 @@ def test_registered_as_a_secretbox():
     assert infos[-1].driver == "xsalsa20-poly1305-generic" and infos[-1].available
     if gcrylike.config().use_amd64:
         assert [i.driver for i in infos] == list(KNOWN_DRIVERS)
-        assert infos[0].features == {"sse2", "avx2"} and infos[1].features == {"sse2"}
+        assert infos[0].features == {"avx512f", "avx512vl", "avx512ifma", "avx2"}
+        assert infos[1].features == {"avx512f", "avx512vl", "avx2"}
+        assert infos[2].features == {"sse2", "avx2"} and infos[3].features == {"sse2"}
     # not a cipher, not an AEAD mode
     with refused(gcrylike.UnknownAlgorithm):
         gcrylike.cipher_open("secretbox")
@@ -144,14 +147,22 @@ def test_registered_as_a_secretbox():
 def test_deny_list_routing(hwf_deny):
     key = bytes(32)
     if "avx2" in gcrylike.hw_features() and gcrylike.config().use_amd64:
+        if {"avx512f", "avx512vl", "avx512ifma"} <= gcrylike.hw_features():
+            with gcrylike.SecretBox(key) as b:
+                assert b.driver == "xsalsa20-poly1305-amd64-avx512ifma"
+            hwf_deny(["avx512ifma"])
+        if {"avx512f", "avx512vl"} <= gcrylike.hw_features():
+            with gcrylike.SecretBox(key) as b:
+                assert b.driver == "xsalsa20-poly1305-amd64-avx512"
+            hwf_deny(["avx512vl"])
         with gcrylike.SecretBox(key) as b:
             assert b.driver == "xsalsa20-poly1305-amd64-avx2"
-        hwf_deny(["avx2"])
+        hwf_deny(["avx2"])  # the AVX-512 pair's Poly1305 is AVX2
         with gcrylike.SecretBox(key) as b:
             assert b.driver == "xsalsa20-poly1305-amd64-sse2"
         with refused(gcrylike.NotSupported):
             gcrylike.SecretBox(key, impl="xsalsa20-poly1305-amd64-avx2")
-    hwf_deny(["sse2"])
+    hwf_deny(["sse2", "avx2"])
     with gcrylike.SecretBox(key) as b:
         assert b.driver == "xsalsa20-poly1305-generic"
 

@@ -1,5 +1,5 @@
 """Salsa20, Salsa20/12, XSalsa20 and HSalsa20 (Bernstein): portable C, SSE2
-four-block and AVX2 eight-block assembly.
+four-block, AVX2 eight-block and AVX-512 sixteen-block assembly.
 
 One C glue serves every variant: the round count is a parameter of the core
 and XSalsa20 is Salsa20 keyed by HSalsa20 ("Extending the Salsa20 nonce").
@@ -26,7 +26,7 @@ from gcrylike.selftests.vectors_xsalsa20 import HSALSA20, XSALSA20
 from ._salsa20 import ffi, lib
 
 # Implementation ids of salsa20.h
-_GENERIC, _SSE2, _AVX2 = 0, 1, 2
+_GENERIC, _SSE2, _AVX2, _AVX512 = 0, 1, 2, 3
 
 GCRY_CIPHER_SALSA20 = 313
 GCRY_CIPHER_SALSA20R12 = 314
@@ -40,6 +40,9 @@ _DRIVERS = (
      "four blocks in parallel with SSE2, single blocks in C"),
     ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), _AVX2,
      "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C"),
+    ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl"}), _AVX512,
+     "sixteen blocks in parallel in zmm (seventeen on Zen 4), the last 2-16 from one 16- "
+     "or 8-block call, a single block in C"),
 )
 
 #: The specs :func:`hsalsa20` may take a driver of (one token space).

@@ -14,6 +14,8 @@ int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t i
                   uint8_t *out, unsigned int rounds, unsigned int impl);
 /* test-only: the SIMD tier table keeps the stream driver's rules */
 int gcry_salsa20_tiers_check(void);
+/* test-only: whether the AVX-512 bulk takes groups of 17 (set < 0: ask) */
+int gcry_salsa20_avx512_gpr(int set);
 """
 
 ffibuilder = make_ffi(
@@ -21,6 +23,7 @@ ffibuilder = make_ffi(
     CDEF + asm_depth_cdef("salsa20") + TEST_HOOKS_CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      "ciphers/salsa20/salsa20_depth.c"],
-    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],
+    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
+                 "salsa20-amd64-avx512.S"],
     includes='#include "salsa20.h"',
 )

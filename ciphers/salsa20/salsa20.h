@@ -13,7 +13,8 @@
 enum salsa20_impl {
   SALSA20_IMPL_GENERIC = 0,
   SALSA20_IMPL_SSE2 = 1,
-  SALSA20_IMPL_AVX2 = 2
+  SALSA20_IMPL_AVX2 = 2,
+  SALSA20_IMPL_AVX512 = 3
 };
 
 /* input[] is the standard Salsa20 state: constants in words 0, 5, 10, 15,
@@ -66,6 +67,24 @@ unsigned int _gcry_hsalsa20_amd64_sse2 (const uint32_t *state, uint8_t *out32,
                                         unsigned int rounds);
 unsigned int _gcry_hsalsa20_amd64_avx2 (const uint32_t *state, uint8_t *out32,
                                         unsigned int rounds);
+/* asm/salsa20-amd64-avx512.S (AVX512F + AVX512VL): the same for 16
+ * blocks in zmm and 8 in ymm, and HSalsa20. */
+unsigned int _gcry_salsa20_amd64_avx512_blocks16 (uint32_t *state, uint8_t *dst,
+                                                  const uint8_t *src,
+                                                  size_t nblocks,
+                                                  unsigned int rounds);
+/* blocks16_gpr: the same, from 272 blocks in groups of 17 (the 17th in
+ * general-purpose registers beside the vector rounds). */
+unsigned int _gcry_salsa20_amd64_avx512_blocks16_gpr (uint32_t *state, uint8_t *dst,
+                                                      const uint8_t *src,
+                                                      size_t nblocks,
+                                                      unsigned int rounds);
+unsigned int _gcry_salsa20_amd64_avx512_blocks8 (uint32_t *state, uint8_t *dst,
+                                                 const uint8_t *src,
+                                                 size_t nblocks,
+                                                 unsigned int rounds);
+unsigned int _gcry_hsalsa20_amd64_avx512 (const uint32_t *state, uint8_t *out32,
+                                          unsigned int rounds);
 #endif
 
 #endif

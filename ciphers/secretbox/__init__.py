@@ -3,7 +3,8 @@
 One extension compiles the Salsa20 and Poly1305 glue and assembly again
 beside the secretbox glue, so encryption and authentication of each chunk
 run in one native call while the chunk is hot.  Implementations pair a
-Salsa20 driver with a Poly1305 driver of the same SIMD level.
+Salsa20 driver with a Poly1305 driver of the same SIMD level (AVX-512
+Salsa20 with the IFMA Poly1305, or with the AVX2 one where IFMA is missing).
 
 Registered as its own kind of spec (:class:`gcrylike.SecretBoxSpec`), not
 as an AEAD: the secretbox has no associated data, no streaming form and
@@ -20,8 +21,8 @@ from gcrylike.selftests.vectors_secretbox import SECRETBOX
 from ._secretbox import ffi, lib
 
 # (salsa20 id of salsa20.h, poly1305 id of poly1305.h)
-_SALSA_GENERIC, _SALSA_SSE2, _SALSA_AVX2 = 0, 1, 2
-_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2 = 0, 1, 2, 3
+_SALSA_GENERIC, _SALSA_SSE2, _SALSA_AVX2, _SALSA_AVX512 = 0, 1, 2, 3
+_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2, _POLY_AVX512IFMA = 0, 1, 2, 3, 4
 
 GCRYLIKE_SECRETBOX_XSALSA20_POLY1305 = 1103
 
@@ -38,6 +39,12 @@ def _drivers():
          "SSE2 four-block XSalsa20, SSE2 two-way Poly1305"),
         ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), (_SALSA_AVX2, _POLY_AVX2),
          "AVX2 eight-block XSalsa20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
+        ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl", "avx2"}),
+         (_SALSA_AVX512, _POLY_AVX2),
+         "AVX-512 sixteen-block XSalsa20, then AVX2 four-way Poly1305 per 4 KiB chunk"),
+        ("amd64-avx512ifma", 550, frozenset({"avx512f", "avx512vl", "avx512ifma", "avx2"}),
+         (_SALSA_AVX512, _POLY_AVX512IFMA),
+         "AVX-512 sixteen-block XSalsa20, then IFMA eight-way Poly1305 per 4 KiB chunk"),
     )
     return [row for row in table
             if built_salsa >> row[3][0] & 1 and built_poly >> row[3][1] & 1]

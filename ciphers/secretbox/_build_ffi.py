@@ -38,6 +38,7 @@ ffibuilder = make_ffi(
      "ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      *POLY1305_C],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
+                 "salsa20-amd64-avx512.S",
                  *POLY1305_ASM,
                  "salsa20-poly1305-amd64-avx2.S"],
     amd64_c_sources=POLY1305_AMD64_C,

@@ -18,7 +18,7 @@
  * primitives. */
 #include "secretbox.h"
 
-/* Bytes per step (after the first): a multiple of the 8-block SIMD group,
+/* Bytes per step (after the first): a multiple of the 16-block SIMD group,
  * small enough to stay in the L1 cache. */
 #define SECRETBOX_CHUNK 4096
 

@@ -1,0 +1,558 @@
+/* salsa20-amd64-avx512.S - Salsa20 keystream XOR (16 blocks in zmm, from
+ * 272 blocks on 17 at a time with one more in general-purpose registers;
+ * 8 blocks in ymm) and HSalsa20 for amd64 with AVX512F + AVX512VL.
+ *
+ * Written for gcrylike from D. J. Bernstein, "Salsa20 specification" and
+ * "Extending the Salsa20 nonce" (HSalsa20 / XSalsa20).
+ *
+ * ABI (System V AMD64, all routines hidden globals), the same as the AVX2
+ * routines of salsa20-amd64-avx2.S:
+ *
+ *   unsigned int _gcry_salsa20_amd64_avx512_blocks16(uint32_t *state,   rdi
+ *                                                    uint8_t *dst,       rsi
+ *                                                    const uint8_t *src, rdx
+ *                                                    size_t nblocks,     rcx
+ *                                                    unsigned int rounds) r8d
+ *   unsigned int _gcry_salsa20_amd64_avx512_blocks16_gpr(...the same...)
+ *   unsigned int _gcry_salsa20_amd64_avx512_blocks8(...the same...)
+ *
+ *   state   16 uint32 words in the standard Salsa20 input layout: words
+ *           0, 5, 10, 15 constants, 1-4 and 11-14 key, 6-7 nonce, 8-9 the
+ *           64-bit block counter (word 8 low, word 9 high).  Any alignment.
+ *           Only words 8-9 are written: the counter is advanced by nblocks;
+ *           block j of the call uses counter + j mod 2^64 (each lane
+ *           carries from word 8 into word 9 on its own).
+ *   dst/src any alignment; dst may equal src.  dst = src XOR keystream.
+ *   nblocks a multiple of 16 (resp. 8); 0 returns 0 at once and touches
+ *           nothing.  (A remainder is ignored: neither processed nor
+ *           counted.)
+ *   rounds  an even number (20, 12, 8 in practice; 0 gives the bare
+ *           feed-forward); rounds/2 double rounds are run.
+ *
+ *   unsigned int _gcry_hsalsa20_amd64_avx512(const uint32_t *state,     rdi
+ *                                            uint8_t *out32,            rsi
+ *                                            unsigned int rounds);      edx
+ *
+ *   state   constants 0, 5, 10, 15, key 1-4 and 11-14, the 16-byte input in
+ *           words 6-9; any alignment, read only.  out32 (any alignment)
+ *           receives words 0, 5, 10, 15, 6, 7, 8, 9 of the state after
+ *           `rounds` rounds, no feed-forward, little-endian.
+ *
+ * Burn convention (as the rest of gcrylike): each routine returns the
+ * number of stack bytes below its entry rsp that it wrote.  blocks16,
+ * blocks8, HSalsa20 and blocks16_gpr below 272 blocks use no stack (32
+ * vector registers hold everything) and return 0; blocks16_gpr from 272
+ * blocks keeps its scalar block's spills, keystream and the pointers in a
+ * frame: 176 bytes.
+ * Every vector register that held state or keystream is cleared before
+ * return: vzeroall for zmm0-15, vpxord for the zmm16-31 used (vzeroall
+ * does not reach them).  k1 holds only counter carries.  The 17-block
+ * path clears the caller-saved GPRs that held its scalar block and
+ * restores the callee-saved ones; otherwise only caller-saved GPRs are
+ * used, for no secrets.
+ *
+ * The assembler picks VEX encodings where the registers allow (xmm/ymm
+ * 0-15, e.g. vpbroadcastd, vpunpck*, vpblendd); every CPU with AVX512VL
+ * runs them, and the driver's features are avx512f and avx512vl.
+ */
+
+#include "asm-common-amd64.h"
+
+#ifdef __x86_64__
+
+#include "salsa20-amd64-avx512.h"
+
+/**********************************************************************
+ * blocks16 / blocks8: 16 (8) blocks in parallel, transposed form: zmm_i
+ * (ymm_i) = word x_i, dword lane j = block j of the group (counter c+j).
+ *
+ *   v0..v15   words              v16      step temporary
+ *   v17, v18  counter lanes of the group (low, high dwords), advanced
+ *             in registers from group to group
+ *   v19..v23  transpose scratch, v24..v27 output scratch (v24, v25 only
+ *             in blocks8)
+ * GPRs: rdi state, rsi dst, rdx src, rcx groups left, r8d double rounds,
+ * r9 64-bit counter (stored back at the end), r10d double rounds left.
+ *
+ * Per group of 16: 10 x 96 ops of rounds at 20 rounds, 16 feed-forward
+ * adds, 64 shuffles, 16 xors; the 8-block form has the same op count on
+ * half-width registers.
+ **********************************************************************/
+
+/* The group loop: RCX groups of N blocks (V register prefix, OUT output
+ * macro, PFX label prefix) from rdi state, rdx src, rsi dst, r8d double
+ * rounds, r9 the 64-bit counter and v17/v18 its lanes; advances rdx, rsi,
+ * r9 and the lanes, leaves rcx 0. */
+.macro S512_LOOP v, n, out, pfx
+.balign 32
+.L\pfx\()_group:
+	/* The group's input: words broadcast, counter lanes in 8 and 9. */
+	S512_LOAD \v, %\v\()17, %\v\()18, %rdi
+
+	movl	%r8d, %r10d			/* r10d = double rounds left */
+	testl	%r10d, %r10d
+	jz	.L\pfx\()_rounds_done
+
+.balign 32
+.L\pfx\()_dround:
+	SALSA512_DROUND \v, %\v\()16
+	subl	$1, %r10d
+	jnz	.L\pfx\()_dround
+
+.L\pfx\()_rounds_done:
+	/* Feed-forward, back to blocks, xor with src, store. */
+	S512_FEED \v, \n, %\v\()17, %\v\()18, %rdi
+	S512_TRANSPOSE_OUT \v, %\v\()19, %\v\()20, %\v\()21, %\v\()22, %\v\()23, \out, %\v\()24, %\v\()25, %\v\()26, %\v\()27, %rdx, %rsi
+
+	S512_CTR_NEXT \n, %\v\()17, %\v\()18, \n
+	addq	$\n, %r9
+	addq	$(\n*64), %rdx
+	addq	$(\n*64), %rsi
+	subq	$1, %rcx
+	jnz	.L\pfx\()_group
+.endm
+
+/* Clear the words (zmm0-15) and zmm16-27 (keystream, counter lanes). */
+.macro S512_CLEAR
+	vzeroall
+	.irp r, 16,17,18,19,20,21,22,23,24,25,26,27
+	vpxord	%xmm\r, %xmm\r, %xmm\r		/* EVEX: clears all 512 bits */
+	.endr
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks8)
+	xorl	%eax, %eax
+	shrq	$3, %rcx			/* rcx = groups of 8 blocks */
+	jz	.Ls8_done
+	movq	32(%rdi), %r9			/* 64-bit block counter */
+	shrl	$1, %r8d			/* r8d = double rounds */
+	S512_CTR_INIT 8, %ymm17, %ymm18, %rdi
+	S512_LOOP ymm, 8, S512_OUT8, s8
+	movq	%r9, 32(%rdi)			/* words 8-9 only */
+	S512_CLEAR
+.Ls8_done:
+	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
+
+/**********************************************************************
+ * blocks16_gpr: blocks16, but from 272 blocks in groups of 17, 16 in zmm
+ * as above and the 17th
+ * (counter c+16) in general-purpose registers, its rounds spread through
+ * the vector double round by SALSA512_DROUND's hook.  On Zen 4 the vector
+ * double round is bound by the vector pipes (about 60 cycles) and leaves
+ * the integer ALUs idle: a scalar double round (96 ALU ops, 24 cycles of
+ * chain) fits beside it at no measured cost, so a group of 17 takes the
+ * time of one of 16.  Every 272 blocks (17 groups of 16) go as 16 groups
+ * of 17, the rest as groups of 16; the caller sees a multiple of 16 as
+ * with blocks16.  (Measured on Zen 4, 1024 blocks: 0.434 TSC ticks/B
+ * against 0.460 for blocks16.)  Where 512-bit instructions run whole
+ * (Intel), the vector double round is shorter and the scalar steps would
+ * compete for its ports (llvm-mca icelake-server / sapphirerapids: 32 ->
+ * 55 cycles a double round), so the glue calls this only on Zen 4.
+ *
+ * Scalar block words: x0 ebx, x1 ecx, x3 esi, x4 edi, x5 ebp, x6 r8d,
+ * x7 r9d, x9 r10d, x10 r11d, x11 r12d, x12 r13d, x13 r14d, x14 r15d,
+ * x15 edx; x2 and x8 live in the frame (no step adds them together); eax
+ * is the step temporary.  Pointers, counts and the 64-bit counter live in
+ * the frame while the words hold the registers.
+ *
+ * Frame (rsp after the pushes and the sub; all below the entry rsp):
+ *   6 pushes (48 bytes: rbp rbx r12-r15), then FRAME17 = 128 bytes:
+ *   0 state  8 dst  16 src  24 groups of 17 left  32 double rounds
+ *   36 double rounds left  40 64-bit counter of the group  48 x2  52 x8
+ *   56 groups of 16 after them
+ *   64..127 the scalar block's keystream (xored into dst with one zmm)
+ * Burn depth: 48 + 128 = 176 bytes (return address excluded).
+ **********************************************************************/
+
+#define FRAME17		128
+#define F_STATE		0(%rsp)
+#define F_DST		8(%rsp)
+#define F_SRC		16(%rsp)
+#define F_GROUPS	24(%rsp)
+#define F_DR		32(%rsp)
+#define F_DRLEFT	36(%rsp)
+#define F_CTR		40(%rsp)
+#define F_X2		48(%rsp)
+#define F_X8		52(%rsp)
+#define F_REST		56(%rsp)
+#define F_KS		64
+
+#define SW0	%ebx
+#define SW1	%ecx
+#define SW2	F_X2
+#define SW3	%esi
+#define SW4	%edi
+#define SW5	%ebp
+#define SW6	%r8d
+#define SW7	%r9d
+#define SW8	F_X8
+#define SW9	%r10d
+#define SW10	%r11d
+#define SW11	%r12d
+#define SW12	%r13d
+#define SW13	%r14d
+#define SW14	%r15d
+#define SW15	%edx
+
+/* x ^= (p + q) <<< k on the scalar words (p and q never both in memory) */
+.macro SSTEP x, p, q, k
+	movl	\p, %eax
+	addl	\q, %eax
+	roll	$\k, %eax
+	xorl	%eax, \x
+.endm
+
+/* The scalar double round in twelve parts, Q = 0..11 (the hook points of
+ * SALSA512_DROUND): each half-round's 16 steps in step-major order, split
+ * 3, 3, 3, 3, 2, 2. */
+.macro S17_HOOK q
+	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
+	.if (\q) == 0
+	SSTEP	SW4,  SW0,  SW12, 7
+	SSTEP	SW9,  SW5,  SW1,  7
+	SSTEP	SW14, SW10, SW6,  7
+	.elseif (\q) == 1
+	SSTEP	SW3,  SW15, SW11, 7
+	SSTEP	SW8,  SW4,  SW0,  9
+	SSTEP	SW13, SW9,  SW5,  9
+	.elseif (\q) == 2
+	SSTEP	SW2,  SW14, SW10, 9
+	SSTEP	SW7,  SW3,  SW15, 9
+	SSTEP	SW12, SW8,  SW4,  13
+	.elseif (\q) == 3
+	SSTEP	SW1,  SW13, SW9,  13
+	SSTEP	SW6,  SW2,  SW14, 13
+	SSTEP	SW11, SW7,  SW3,  13
+	.elseif (\q) == 4
+	SSTEP	SW0,  SW12, SW8,  18
+	SSTEP	SW5,  SW1,  SW13, 18
+	.elseif (\q) == 5
+	SSTEP	SW10, SW6,  SW2,  18
+	SSTEP	SW15, SW11, SW7,  18
+	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
+	.elseif (\q) == 6
+	SSTEP	SW1,  SW0,  SW3,  7
+	SSTEP	SW6,  SW5,  SW4,  7
+	SSTEP	SW11, SW10, SW9,  7
+	.elseif (\q) == 7
+	SSTEP	SW12, SW15, SW14, 7
+	SSTEP	SW2,  SW1,  SW0,  9
+	SSTEP	SW7,  SW6,  SW5,  9
+	.elseif (\q) == 8
+	SSTEP	SW8,  SW11, SW10, 9
+	SSTEP	SW13, SW12, SW15, 9
+	SSTEP	SW3,  SW2,  SW1,  13
+	.elseif (\q) == 9
+	SSTEP	SW4,  SW7,  SW6,  13
+	SSTEP	SW9,  SW8,  SW11, 13
+	SSTEP	SW14, SW13, SW12, 13
+	.elseif (\q) == 10
+	SSTEP	SW0,  SW3,  SW2,  18
+	SSTEP	SW5,  SW4,  SW7,  18
+	.else
+	SSTEP	SW10, SW9,  SW8,  18
+	SSTEP	SW15, SW14, SW13, 18
+	.endif
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
+.Ls16_enter:
+	xorl	%eax, %eax
+	shrq	$4, %rcx			/* rcx = groups of 16 blocks */
+	jz	.Ls16_done
+	movq	32(%rdi), %r9			/* 64-bit block counter */
+	shrl	$1, %r8d			/* r8d = double rounds */
+	S512_CTR_INIT 16, %zmm17, %zmm18, %rdi
+	S512_LOOP zmm, 16, S512_OUT16, s16
+	movq	%r9, 32(%rdi)			/* words 8-9 only */
+	S512_CLEAR
+.Ls16_done:
+	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16)
+
+GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
+	/* Below 272 blocks: blocks16.  From 272: each 272 as 16 groups of 17,
+	 * the rest (a multiple of 16) as groups of 16. */
+	cmpq	$272, %rcx
+	jb	.Ls16_enter
+	movq	%rdx, %r11			/* src, while div uses rdx */
+	movq	%rcx, %rax
+	xorl	%edx, %edx
+	movl	$272, %r10d
+	divq	%r10				/* rax = n / 272, rdx = n % 272 */
+	shlq	$4, %rax			/* groups of 17 */
+	shrq	$4, %rdx			/* then groups of 16 */
+	movq	%rdx, %r10
+	movq	%r11, %rdx
+
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$FRAME17, %rsp
+	.cfi_adjust_cfa_offset FRAME17
+
+	movq	%rdi, F_STATE
+	movq	%rsi, F_DST
+	movq	%rdx, F_SRC
+	movq	%rax, F_GROUPS
+	movq	%r10, F_REST
+	shrl	$1, %r8d
+	movl	%r8d, F_DR
+	movq	32(%rdi), %rax
+	movq	%rax, F_CTR
+	S512_CTR_INIT 16, %zmm17, %zmm18, %rdi
+
+.balign 32
+.Ls17_group:
+	/* Vector lanes 0..15 as in blocks16 (rdi = state here). */
+	S512_LOAD zmm, %zmm17, %zmm18, %rdi
+	/* Scalar block: the state with counter c+16; edi (x4) last. */
+	movq	F_CTR, %rax
+	addq	$16, %rax
+	movl	%eax, F_X8
+	shrq	$32, %rax
+	movl	%eax, %r10d			/* x9 */
+	movl	8(%rdi), %eax
+	movl	%eax, F_X2
+	movl	0(%rdi), %ebx
+	movl	4(%rdi), %ecx
+	movl	12(%rdi), %esi
+	movl	20(%rdi), %ebp
+	movl	24(%rdi), %r8d
+	movl	28(%rdi), %r9d
+	movl	40(%rdi), %r11d
+	movl	44(%rdi), %r12d
+	movl	48(%rdi), %r13d
+	movl	52(%rdi), %r14d
+	movl	56(%rdi), %r15d
+	movl	60(%rdi), %edx
+	movl	16(%rdi), %edi
+
+	movl	F_DR, %eax
+	movl	%eax, F_DRLEFT
+	testl	%eax, %eax
+	jz	.Ls17_rounds_done
+
+.balign 32
+.Ls17_dround:
+	SALSA512_DROUND zmm, %zmm16, S17_HOOK
+	subl	$1, F_DRLEFT
+	jnz	.Ls17_dround
+
+.Ls17_rounds_done:
+	/* Scalar feed-forward into the frame's keystream block. */
+	movq	F_STATE, %rax
+	addl	0(%rax), %ebx
+	movl	%ebx, F_KS+0(%rsp)
+	addl	4(%rax), %ecx
+	movl	%ecx, F_KS+4(%rsp)
+	movl	F_X2, %ebx
+	addl	8(%rax), %ebx
+	movl	%ebx, F_KS+8(%rsp)
+	addl	12(%rax), %esi
+	movl	%esi, F_KS+12(%rsp)
+	addl	16(%rax), %edi
+	movl	%edi, F_KS+16(%rsp)
+	addl	20(%rax), %ebp
+	movl	%ebp, F_KS+20(%rsp)
+	addl	24(%rax), %r8d
+	movl	%r8d, F_KS+24(%rsp)
+	addl	28(%rax), %r9d
+	movl	%r9d, F_KS+28(%rsp)
+	movq	F_CTR, %rcx
+	addq	$16, %rcx
+	movl	F_X8, %ebx
+	addl	%ecx, %ebx
+	movl	%ebx, F_KS+32(%rsp)
+	shrq	$32, %rcx
+	addl	%ecx, %r10d
+	movl	%r10d, F_KS+36(%rsp)
+	addl	40(%rax), %r11d
+	movl	%r11d, F_KS+40(%rsp)
+	addl	44(%rax), %r12d
+	movl	%r12d, F_KS+44(%rsp)
+	addl	48(%rax), %r13d
+	movl	%r13d, F_KS+48(%rsp)
+	addl	52(%rax), %r14d
+	movl	%r14d, F_KS+52(%rsp)
+	addl	56(%rax), %r15d
+	movl	%r15d, F_KS+56(%rsp)
+	addl	60(%rax), %edx
+	movl	%edx, F_KS+60(%rsp)
+
+	/* Pointers back; the scalar block (block 16) xored and stored. */
+	movq	%rax, %rdi
+	movq	F_SRC, %rdx
+	movq	F_DST, %rsi
+	vmovdqu32 F_KS(%rsp), %zmm16
+	vpxord	1024(%rdx), %zmm16, %zmm16
+	vmovdqu32 %zmm16, 1024(%rsi)
+
+	/* Vector blocks 0..15 as in blocks16. */
+	S512_FEED zmm, 16, %zmm17, %zmm18, %rdi
+	S512_TRANSPOSE_OUT zmm, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, S512_OUT16, %zmm24, %zmm25, %zmm26, %zmm27, %rdx, %rsi
+
+	S512_CTR_NEXT 16, %zmm17, %zmm18, 17
+	addq	$17, F_CTR
+	addq	$(17*64), %rdx
+	addq	$(17*64), %rsi
+	movq	%rdx, F_SRC
+	movq	%rsi, F_DST
+	subq	$1, F_GROUPS
+	jnz	.Ls17_group
+
+	/* The groups of 16 left: the plain loop, registers from the frame
+	 * (rdi, rdx, rsi are current; the lanes in zmm17/18 run on). */
+	movq	F_REST, %rcx
+	testq	%rcx, %rcx
+	jz	.Ls17_exit
+	movq	F_CTR, %r9
+	movl	F_DR, %r8d
+	S512_LOOP zmm, 16, S512_OUT16, s16r
+	movq	%r9, F_CTR
+
+.Ls17_exit:
+	movq	F_CTR, %rax
+	movq	%rax, 32(%rdi)			/* words 8-9 only */
+	/* Clear the vector registers used, and the scalar words left in
+	 * caller-saved registers (the callee-saved ones are restored below;
+	 * the frame is the caller's to burn). */
+	S512_CLEAR
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	xorl	%esi, %esi
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	addq	$FRAME17, %rsp
+	.cfi_adjust_cfa_offset -FRAME17
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	movl	$(6*8 + FRAME17), %eax		/* burn depth */
+	ret
+GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
+
+/**********************************************************************
+ * HSalsa20, one block, row/diagonal form in four xmm registers.
+ *
+ * Lane j of each register belongs to column quarter-round j:
+ *   A = x0  x5  x10 x15   (a words)       B = x4  x9  x14 x3   (b)
+ *   C = x8  x13 x2  x7    (c)             D = x12 x1  x6  x11  (d)
+ * Column round:  B ^= (A+D)<<<7; C ^= (B+A)<<<9; D ^= (C+B)<<<13;
+ *                A ^= (D+C)<<<18.
+ * For the row round the registers are rotated by lanes so that lane j
+ * belongs to row quarter-round j: D by pshufd 0x39 (x1 x6 x11 x12) takes
+ * the b role, C by 0x4e (x2 x7 x8 x13) the c role, B by 0x93 (x3 x4 x9
+ * x14) the d role; rotated back after the row round.  Each rotation is
+ * issued after the register's last use in its half-round, off the chain
+ * of steps (3 cycles a step with vprold: add, rotate, xor).
+ *
+ * xmm0 A, xmm1 B, xmm2 C, xmm3 D, xmm4 step temporary (xmm4..xmm7 set-up
+ * and output scratch); rdi state, rsi out32, edx double rounds.
+ **********************************************************************/
+
+/* x ^= (p + q) <<< k, temporary xmm4 */
+.macro HS512_STEP x, p, q, k
+	vpaddd	\q, \p, %xmm4
+	vprold	$\k, %xmm4, %xmm4
+	vpxord	%xmm4, \x, \x
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_avx512)
+	/* Rows R0..R3 (words 4r..4r+3) to the diagonal form: qword blends
+	 * M02 = (x0 x1 x10 x11), M20 = (x8 x9 x2 x3), M13 = (x4 x5 x14 x15),
+	 * M31 = (x12 x13 x6 x7); shufps of lanes 0,2 of one and 1,3 of the
+	 * next gives e.g. x0 x10 x5 x15, put in order by pshufd 0xd8. */
+	vmovdqu	0(%rdi), %xmm4			/* R0 */
+	vmovdqu	16(%rdi), %xmm5			/* R1 */
+	vmovdqu	32(%rdi), %xmm6			/* R2 */
+	vmovdqu	48(%rdi), %xmm7			/* R3 */
+	vpblendd $0x0c, %xmm6, %xmm4, %xmm0	/* M02 */
+	vpblendd $0x0c, %xmm4, %xmm6, %xmm2	/* M20 */
+	vpblendd $0x0c, %xmm7, %xmm5, %xmm1	/* M13 */
+	vpblendd $0x0c, %xmm5, %xmm7, %xmm3	/* M31 */
+	vshufps	$0xd8, %xmm1, %xmm0, %xmm4	/* x0  x10 x5  x15 */
+	vshufps	$0xd8, %xmm2, %xmm1, %xmm5	/* x4  x14 x9  x3  */
+	vshufps	$0xd8, %xmm3, %xmm2, %xmm6	/* x8  x2  x13 x7  */
+	vshufps	$0xd8, %xmm0, %xmm3, %xmm7	/* x12 x6  x1  x11 */
+	vpshufd	$0xd8, %xmm4, %xmm0		/* A */
+	vpshufd	$0xd8, %xmm5, %xmm1		/* B */
+	vpshufd	$0xd8, %xmm6, %xmm2		/* C */
+	vpshufd	$0xd8, %xmm7, %xmm3		/* D */
+
+	shrl	$1, %edx			/* double rounds */
+	jz	.Lhs512_out
+
+.balign 32
+.Lhs512_dround:
+	/* column round */
+	HS512_STEP %xmm1, %xmm0, %xmm3, 7	/* B ^= (A+D)<<<7 */
+	HS512_STEP %xmm2, %xmm1, %xmm0, 9	/* C ^= (B+A)<<<9 */
+	HS512_STEP %xmm3, %xmm2, %xmm1, 13	/* D ^= (C+B)<<<13 */
+	vpshufd	$0x93, %xmm1, %xmm1		/* B -> x3 x4 x9 x14 (d role) */
+	vpaddd	%xmm2, %xmm3, %xmm4		/* A ^= (D+C)<<<18 ... */
+	vpshufd	$0x39, %xmm3, %xmm3		/* D -> x1 x6 x11 x12 (b role) */
+	vpshufd	$0x4e, %xmm2, %xmm2		/* C -> x2 x7 x8 x13 (c role) */
+	vprold	$18, %xmm4, %xmm4
+	vpxord	%xmm4, %xmm0, %xmm0
+	/* row round */
+	HS512_STEP %xmm3, %xmm0, %xmm1, 7	/* D ^= (A+B)<<<7 */
+	HS512_STEP %xmm2, %xmm3, %xmm0, 9	/* C ^= (D+A)<<<9 */
+	HS512_STEP %xmm1, %xmm2, %xmm3, 13	/* B ^= (C+D)<<<13 */
+	vpshufd	$0x93, %xmm3, %xmm3		/* D back to x12 x1 x6 x11 */
+	vpaddd	%xmm2, %xmm1, %xmm4		/* A ^= (B+C)<<<18 ... */
+	vpshufd	$0x39, %xmm1, %xmm1		/* B back to x4 x9 x14 x3 */
+	vpshufd	$0x4e, %xmm2, %xmm2		/* C back to x8 x13 x2 x7 */
+	vprold	$18, %xmm4, %xmm4
+	vpxord	%xmm4, %xmm0, %xmm0
+	subl	$1, %edx
+	jnz	.Lhs512_dround
+
+.Lhs512_out:
+	/* out32 = A (x0 x5 x10 x15), then x6 x7 x8 x9:
+	 *   unpacklo(C, B) = x8 x4 x13 x9,  unpackhi(D, C) = x6 x2 x11 x7,
+	 *   shufps 0xcc picks lanes 0,3 of each. */
+	vmovdqu	%xmm0, 0(%rsi)
+	vpunpckldq %xmm1, %xmm2, %xmm4		/* x8 x4 x13 x9 */
+	vpunpckhdq %xmm2, %xmm3, %xmm5		/* x6 x2 x11 x7 */
+	vshufps	$0xcc, %xmm4, %xmm5, %xmm5	/* x6 x7 x8 x9 */
+	vmovdqu	%xmm5, 16(%rsi)
+	vzeroall				/* xmm0-7 only were used */
+	xorl	%eax, %eax
+	ret
+GCRY_FUNC_END(_gcry_hsalsa20_amd64_avx512)
+
+#endif /* __x86_64__ */
