@@ -5,13 +5,19 @@ Not a package and not installed: setup.py puts this folder on ``sys.path``.
 One place decides ``USE_AMD64`` (libgcrypt's switch): assembly is built only
 for a 64-bit x86-64 Linux/ELF target whose compiler assembles a probe ``.S``
 using AVX2, AVX512-IFMA and the directives our files need, and never when
-``GCRYLIKE_NO_ASM`` is set.  The decision is written to a stamp file that
-every extension lists in ``depends``, so switching it rebuilds them.
+``GCRYLIKE_NO_ASM`` is set.  The decision (and GCRYLIKE_EXTRA_CFLAGS) is
+written to a stamp file that every extension lists in ``depends``, so
+switching either rebuilds them.
+
+``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
+extension's compile and link flags: the ``sanitize`` tox env builds with
+AddressSanitizer and UBSan this way.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -36,25 +42,6 @@ GCRY_FUNC_BEGIN(gcrylike_probe)
 GCRY_FUNC_END(gcrylike_probe)
 """
 
-# Declared by every extension (from gcrylike/_native/burn.c): the test-only
-# burn switch and the stack-residue probe used by tests/test_burn_stack.py.
-TEST_HOOKS_CDEF = """
-extern int gcry_burn_enabled;
-typedef int (*gcry_crypt_fn)(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-size_t gcry_stack_residue_after(gcry_crypt_fn fn, void *ctx, uint8_t *dst,
-                                const uint8_t *src, size_t n,
-                                const uint32_t *needles, size_t nneedles,
-                                size_t depth, int *rc);
-"""
-
-
-
-def asm_depth_cdef(key: str) -> str:
-    """The declaration of a module's test hook gcry_KEY_asm_depth (assembly
-    routine WHICH's name, reported and measured burn depth; defined by
-    GCRY_ASM_DEPTH_HOOK in its ciphers/*/*_depth.c)."""
-    return (f"int gcry_{key}_asm_depth(unsigned int which, unsigned int shift, "
-            "const char **name, unsigned int *reported, size_t *measured);\n")
 
 
 _decision: tuple[bool, str] | None = None
@@ -99,10 +86,24 @@ def use_amd64() -> tuple[bool, str]:
     return _decision
 
 
+def decide(flag: bool, reason: str) -> None:
+    """Fix USE_AMD64 for this process without probing or writing the stamp:
+    the test-only build (tests/native/build_hooks.py) takes the installed
+    wheel's decision, whatever this machine's assembler could do."""
+    global _decision
+    _decision = (flag, reason)
+
+
+def extra_cflags() -> list[str]:
+    """The flags GCRYLIKE_EXTRA_CFLAGS asks for (none when unset)."""
+    return shlex.split(os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""))
+
+
 def _write_stamp(flag: bool) -> None:
-    """Rewrite the stamp only when the decision changes (forces a rebuild)."""
+    """Rewrite the stamp only when the decision or the extra flags change
+    (forces a rebuild)."""
     path = os.path.join(ROOT, STAMP)
-    text = f"USE_AMD64={int(flag)}\n"
+    text = f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
     try:
         with open(path) as f:
             if f.read() == text:
@@ -136,33 +137,43 @@ def _headers(dirs: list[str]) -> list[str]:
 
 def make_ffi(module: str, cdef: str, c_sources: list[str],
              asm_sources: list[str] = (), includes: str = "",
-             amd64_c_sources: list[str] = ()) -> FFI:
+             amd64_c_sources: list[str] = (), macros: list[tuple[str, str]] = (),
+             absolute: bool = False) -> FFI:
     """One cffi extension: its C glue, the shared C helpers and, when
     USE_AMD64 holds, its own ``.S`` files from ``asm/``.
 
     ``cdef`` must be plain C prototypes: it is both the cffi declaration and
     the prototype block of the generated module (after ``includes``).
     ``amd64_c_sources`` are C files that only an amd64 build compiles (the
-    C side of an assembly implementation)."""
+    C side of an assembly implementation); ``macros`` are defined for
+    every source (the test-only build's GCRY_TEST_HOOKS).  Paths are
+    relative to the repository, as setuptools wants them, unless
+    ``absolute`` (the test-only build compiles from its own directory)."""
     amd64, _ = use_amd64()
     ffi = FFI()
     ffi.cdef(cdef)
     sources = list(c_sources) + SHARED_C
-    macros = []
+    macros = list(macros)
     if amd64:
         sources += [os.path.join(ASM_DIR, s) for s in asm_sources]
         sources += list(amd64_c_sources)
         macros.append(("USE_AMD64", "1"))
     include_dirs = [*sorted({os.path.dirname(s) for s in c_sources}), ASM_DIR, NATIVE_DIR]
+    depends = [STAMP, *_headers(include_dirs)]
+    if absolute:
+        sources, include_dirs, depends = ([os.path.join(ROOT, p) for p in paths]
+                                          for paths in (sources, include_dirs, depends))
     ffi.set_source(
         module,
         includes + "\n" + cdef,
         sources=sources,
         include_dirs=include_dirs,
         define_macros=macros,
-        extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden"],
+        extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden",
+                            *extra_cflags()],
+        extra_link_args=extra_cflags(),
         # a changed header rebuilds the module too (an incremental build
         # otherwise keeps objects compiled against the old one)
-        depends=[STAMP, *_headers(include_dirs)],
+        depends=depends,
     )
     return ffi

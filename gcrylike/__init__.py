@@ -49,7 +49,7 @@ from ._registry import (
     set_plugins,
     unregister,
 )
-from ._secretbox import SecretBox
+from ._secretbox import EncryptedMessage, SecretBox
 from ._spec import (
     PLUGIN_API_VERSION,
     PLUGIN_API_VERSIONS,
@@ -62,6 +62,7 @@ from ._spec import (
     TweakableCipherSpec,
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
+from ._typing import BytesLike, Encoder
 from .build import get_include
 from .selftests.runner import SelftestReport
 
@@ -89,7 +90,8 @@ def set_hwf_deny(names: str | Iterable[str]) -> frozenset[str]:
     return _hwf.set_deny(names)
 
 
-def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+def hchacha(key: BytesLike, data: BytesLike, *, rounds: int = 20,
+            impl: str | None = None) -> bytes:
     """HChaCha20 (or HChaCha with ``rounds``): a 32-byte key and a 16-byte
     input to a 32-byte subkey (draft-irtf-cfrg-xchacha, section 2.2), on
     the implementation XChaCha would use here, or on driver ``impl``
@@ -99,7 +101,8 @@ def hchacha(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = Non
     return _hchacha(key, data, rounds=rounds, impl=impl)
 
 
-def hsalsa20(key: bytes, data: bytes, *, rounds: int = 20, impl: str | None = None) -> bytes:
+def hsalsa20(key: BytesLike, data: BytesLike, *, rounds: int = 20,
+             impl: str | None = None) -> bytes:
     """HSalsa20 (or HSalsa20 with ``rounds``): a 32-byte key and a 16-byte
     input to a 32-byte subkey (Bernstein, "Extending the Salsa20 nonce"), on
     the implementation XSalsa20 would use here, or on driver ``impl`` (an
@@ -133,5 +136,5 @@ __all__ = [
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "unregister",
     "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins", "get_include",
-    "SecretBox", "SecretBoxSpec", "hsalsa20",
+    "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
 ]

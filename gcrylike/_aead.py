@@ -13,14 +13,23 @@ from ._buffers import (
     CHAR_ARRAY,
     ZERO,
     as_cbuffer,
+    check_overlap,
     new_output,
     run_into,
     sizes_text,
 )
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidState, error_for
+from ._errors import (
+    AuthenticationFailed,
+    ErrorCode,
+    InvalidIVLength,
+    InvalidLength,
+    InvalidState,
+    error_for,
+)
 from ._keyed import KeyedHandle, data_method
 from ._sealing import SealingHandle, raise_for
+from ._typing import BytesLike
 
 
 @dataclass(frozen=True)
@@ -67,7 +76,7 @@ class AeadHandle(KeyedHandle):
                 inspect.isbuiltin(h) for h in (s.encrypt, s.decrypt, s.authenticate, s.gettag)):
             self._fast_ptr = ctx.ptr
 
-    def setiv(self, iv: Any) -> None:
+    def setiv(self, iv: BytesLike) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
         ptr = self._fast_ptr
         if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
@@ -86,7 +95,7 @@ class AeadHandle(KeyedHandle):
         if rc:
             raise_for(rc, self._spec.name)
 
-    def authenticate(self, aad: Any) -> None:
+    def authenticate(self, aad: BytesLike) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
         ptr = self._fast_ptr
         if ptr is not None and type(aad) is bytes:
@@ -169,7 +178,7 @@ class AeadHandle(KeyedHandle):
             self._failed("gettag", rc)
         return bytes(out)
 
-    def checktag(self, tag: Any) -> None:
+    def checktag(self, tag: BytesLike) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
         ctx = self._keyed()
@@ -208,11 +217,12 @@ class _OneShotAead(SealingHandle):
     __slots__ = ("_tag",)
     _KIND = "aead"
 
-    def __init__(self, key: Any, *, impl: str | None = None) -> None:
+    def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
         super().__init__(key, impl=impl)
         self._tag: int = self._spec.tag_size
 
-    def encrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
+    def encrypt(self, nonce: BytesLike, data: BytesLike,
+                associated_data: BytesLike | None = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
         ptr = self._fast
         aad = b"" if associated_data is None else associated_data
@@ -236,7 +246,8 @@ class _OneShotAead(SealingHandle):
                 self._failed(rc, nbuf)
         return out if type(out) is bytes else bytes(out)
 
-    def decrypt(self, nonce: Any, data: Any, associated_data: Any = None) -> bytes:
+    def decrypt(self, nonce: BytesLike, data: BytesLike,
+                associated_data: BytesLike | None = None) -> bytes:
         """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
         raises :class:`AuthenticationFailed` and releases no plaintext."""
         ptr = self._fast
@@ -267,6 +278,44 @@ class _OneShotAead(SealingHandle):
         return out if type(out) is bytes else bytes(out)
 
 
+    def encrypt_into(self, nonce: BytesLike, data: BytesLike,
+                     associated_data: BytesLike | None, buf: BytesLike) -> int:
+        """As :meth:`encrypt`, into the writable buffer ``buf`` of exactly
+        ``len(data) + 16`` bytes (cryptography's ``encrypt_into``); returns
+        the bytes written."""
+        return self._into(self._spec.seal, nonce, data, associated_data, buf, self._tag)
+
+    def decrypt_into(self, nonce: BytesLike, data: BytesLike,
+                     associated_data: BytesLike | None, buf: BytesLike) -> int:
+        """As :meth:`decrypt`, into the writable buffer ``buf`` of exactly
+        ``len(data) - 16`` bytes (cryptography's ``decrypt_into``); returns
+        the bytes written.  A wrong tag raises :class:`AuthenticationFailed`
+        and leaves ``buf`` zeroed."""
+        return self._into(self._spec.open, nonce, data, associated_data, buf, -self._tag)
+
+    def _into(self, hook: Any, nonce: Any, data: Any, associated_data: Any, buf: Any,
+              grow: int) -> int:
+        """The ``*_into`` calls: ``hook`` (seal or open) from ``data`` into
+        ``buf``, which must be ``grow`` bytes longer than ``data``."""
+        ctx = self._keyed()
+        aad = b"" if associated_data is None else associated_data
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
+                as_cbuffer(aad, "associated_data") as abuf, \
+                as_cbuffer(buf, "buf", writable=True) as dst:
+            n = len(src)
+            if len(nbuf) not in self._spec.iv_sizes:
+                self._failed(ErrorCode.INV_IV, nbuf)
+            if n + grow < 0:
+                raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
+            if len(dst) != n + grow:
+                raise InvalidLength(f"buf must be {n + grow} bytes, got {len(dst)}")
+            check_overlap(dst, src, min(n, n + grow))
+            rc = hook(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+            if rc:
+                self._failed(rc, nbuf)
+        return n + grow
+
+
 class ChaCha20Poly1305(_OneShotAead):
     """ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte tag.
 
@@ -280,6 +329,10 @@ class ChaCha20Poly1305(_OneShotAead):
     __slots__ = ()
     _ALGORITHM = "CHACHA20-POLY1305"
 
+    KEY_SIZE = 32
+    NONCE_SIZE = 12
+    TAG_SIZE = 16
+
 
 class XChaCha20Poly1305(_OneShotAead):
     """XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): 32-byte key, 24-byte
@@ -287,6 +340,10 @@ class XChaCha20Poly1305(_OneShotAead):
 
     __slots__ = ()
     _ALGORITHM = "XCHACHA20-POLY1305"
+
+    KEY_SIZE = 32
+    NONCE_SIZE = 24
+    TAG_SIZE = 16
 
 
 def aead_open(cipher: str | int, mode: str, impl: str | None = None) -> AeadHandle:

@@ -4,12 +4,13 @@ modes and constructions (Adiantum uses AES-256 this way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from . import _registry
 from ._buffers import as_cbuffer, run_into
 from ._errors import InvalidLength, check
 from ._keyed import KeyedHandle
+from ._typing import BytesLike
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,21 @@ class BlockCipherHandle(KeyedHandle):
         s = self._spec
         return BlockInfo(s.name, self._impl.driver, s.block_size, s.key_sizes)
 
-    def encrypt_blocks(self, data: Any, *, out: Any = None) -> bytes | int:
+    @overload
+    def encrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def encrypt_blocks(self, data: BytesLike, *, out: BytesLike) -> int: ...
+
+    def encrypt_blocks(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
         """Encrypt whole blocks (``len(data)`` a multiple of the block size)."""
         return self._run(self._spec.encrypt_blocks, data, out)
 
-    def decrypt_blocks(self, data: Any, *, out: Any = None) -> bytes | int:
+    @overload
+    def decrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def decrypt_blocks(self, data: BytesLike, *, out: BytesLike) -> int: ...
+
+    def decrypt_blocks(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
         """Decrypt whole blocks."""
         return self._run(self._spec.decrypt_blocks, data, out)
 
@@ -56,7 +67,7 @@ class BlockCipherHandle(KeyedHandle):
                             lambda rc: check(rc, self._spec.name), src)
 
 
-def block_cipher_open(name: str | int, impl: str | None = None) -> BlockCipherHandle:
+def block_cipher_open(name: str | int, *, impl: str | None = None) -> BlockCipherHandle:
     """Open the raw block cipher ``name`` (e.g. ``"aes256"``) on the best
     implementation this CPU can run, or on driver ``impl``."""
     spec = _registry.lookup(name, "block")

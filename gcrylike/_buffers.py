@@ -51,6 +51,15 @@ def buffer_refusal(obj: Any, what: str, writable: bool) -> Exception:
     return InvalidType(f"{what} must be {kind}, not {type(obj).__name__}")
 
 
+def as_bytes(obj: Any, what: str) -> bytes:
+    """``obj`` as ``bytes`` (itself when it already is), with our errors
+    for anything that is not a contiguous bytes-like object."""
+    if isinstance(obj, bytes):
+        return obj
+    with as_cbuffer(obj, what) as buf:
+        return ffi.buffer(buf, len(buf))[:]
+
+
 def writable_view(obj: Any) -> Any:
     """A cffi view of a writable contiguous buffer, else None (the caller
     then takes its general path, which explains the error)."""

@@ -3,6 +3,9 @@
 Every error carries a libgcrypt-style code (libgpg-error numbering where one
 exists) and is also the Python exception a caller would naturally catch:
 a wrong key length is a ``ValueError``, a wrong type a ``TypeError``.
+The one exception is :class:`AuthenticationFailed`: a forgery is not a bad
+argument, so ``except ValueError`` around input checks never swallows one
+(as cryptography's ``InvalidTag`` and PyNaCl's ``CryptoError``).
 """
 
 from __future__ import annotations
@@ -150,10 +153,15 @@ class SelftestFailed(GcryError, RuntimeError):
     code = ErrorCode.SELFTEST_FAILED
 
 
-class AuthenticationFailed(GcryError, ValueError):
+class AuthenticationFailed(GcryError):
     """A tag did not verify.  One-shot decryption (``ChaCha20Poly1305``,
     ``SecretBox``) then releases no plaintext; a streaming ``AeadHandle`` has
-    already returned what it decrypted, as in libgcrypt."""
+    already returned what it decrypted, as in libgcrypt.
+
+    Deliberately not a ``ValueError`` (nor any other builtin error): like
+    cryptography's ``InvalidTag`` and PyNaCl's ``CryptoError`` it is caught
+    only by name (or as :class:`GcryError`), never by an ``except
+    ValueError`` meant for bad arguments."""
 
     code = ErrorCode.CHECKSUM
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from . import _registry
 from ._buffers import (
@@ -28,6 +28,10 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle, data_method
 from ._spec import CipherSpec, Implementation
+from ._typing import AeadMode, AeadName, BytesLike, StreamMode, StreamName
+
+if TYPE_CHECKING:
+    from ._aead import AeadHandle
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ class CipherHandle(KeyedHandle):
         return HandleInfo(s.name, self._impl.driver, s.block_size, s.key_sizes, s.iv_sizes)
 
     # -- nonce, position ------------------------------------------------------
-    def setiv(self, iv: bytes) -> None:
+    def setiv(self, iv: BytesLike) -> None:
         """Install a nonce and rewind to the start of its keystream."""
         ctx = self._keyed()
         if self._spec.setiv is None:
@@ -163,19 +167,47 @@ def _run(hook: Any, ptr: Any, dst: Any, src: Any, n: int, name: str) -> None:
         raise error_for(rc, name)
 
 
-def cipher_open(name: str | int, impl: str | None = None, *, mode: str | None = None) -> Any:
-    """Open a handle on algorithm ``name`` (name, alias or id, any case).
+@overload
+def cipher_open(algo: AeadName, mode: None = None, *,
+                impl: str | None = None) -> AeadHandle: ...
+@overload
+def cipher_open(algo: str | int, mode: AeadMode, *, impl: str | None = None) -> AeadHandle: ...
+@overload
+def cipher_open(algo: StreamName, mode: StreamMode | None = None, *,
+                impl: str | None = None) -> CipherHandle: ...
+@overload
+def cipher_open(algo: str | int, mode: StreamMode, *, impl: str | None = None) -> CipherHandle: ...
+@overload
+def cipher_open(algo: str | int, mode: str | None = None, *,
+                impl: str | None = None) -> CipherHandle | AeadHandle: ...
 
-    ``impl`` forces a driver (``"salsa20-generic"``); by default the best
-    implementation this CPU can run, after the hardware-feature deny list.
-    ``mode="poly1305"`` opens the AEAD (an :class:`AeadHandle`) of ChaCha20
-    or XChaCha20, as libgcrypt's ``GCRY_CIPHER_MODE_POLY1305``.
+
+def cipher_open(algo: str | int, mode: str | None = None, *,
+                impl: str | None = None) -> CipherHandle | AeadHandle:
+    """Open a handle on algorithm ``algo`` (name, alias or id, any case) in
+    ``mode``, in the order of libgcrypt's ``gcry_cipher_open(algo, mode)``.
+
+    A stream cipher opens as a :class:`CipherHandle` (``mode`` None or
+    ``"stream"``); ``mode="poly1305"`` opens the AEAD (an
+    :class:`AeadHandle`) of ChaCha20 or XChaCha20, as libgcrypt's
+    ``GCRY_CIPHER_MODE_POLY1305``, and so does the AEAD's own name
+    (``cipher_open("chacha20-poly1305")``).  Keyword ``impl`` forces a
+    driver (``impl="salsa20-generic"``); by default the best implementation
+    this CPU can run, after the hardware-feature deny list.
+
+    (For static typing: a literal built-in name or mode gives the exact
+    handle class; any other name gives ``CipherHandle | AeadHandle``.)
     """
     if mode is not None and not isinstance(mode, str):
         raise InvalidType(f"mode must be a string, not {type(mode).__name__}")
     if mode is not None and mode.lower() != "stream":
         from ._aead import aead_open
 
-        return aead_open(name, mode, impl)
-    spec = _registry.lookup(name, "cipher")
+        return aead_open(algo, mode, impl)
+    spec = _registry.lookup(algo)
+    if spec.kind == "aead" and mode is None:
+        from ._aead import AeadHandle
+
+        return AeadHandle(spec, _registry.choose(spec, impl), impl is None)
+    spec = _registry.lookup(algo, "cipher")
     return CipherHandle(spec, _registry.choose(spec, impl), auto=impl is None)

@@ -4,7 +4,7 @@ wipes.  Each kind of handle adds its own operations."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 
 from . import _registry
 from ._buffers import U8_ARRAY, ZERO, as_cbuffer, sizes_text
@@ -12,11 +12,22 @@ from ._context import Context
 from ._core import ffi
 from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, error_for
 from ._spec import Implementation
+from ._typing import BytesLike
 
 _from_buffer = ffi.from_buffer
 
 
-def data_method(which: int, owner: str, name: str, doc: str) -> Any:
+class DataMethod(Protocol):
+    """The type of a handle's ``encrypt``/``decrypt``: a new ``bytes``, or
+    with ``out=`` the number of bytes written there."""
+
+    @overload
+    def __call__(self, data: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def __call__(self, data: BytesLike, *, out: BytesLike) -> int: ...
+
+
+def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
     """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method of a handle
     class with ``_fast_ptr`` (the context pointer while native hooks may
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
@@ -27,7 +38,7 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     locals over attribute chains, no helper calls, ``from_buffer``'s own
     errors as the type check."""
 
-    def method(self: Any, data: Any, *, out: Any = None) -> bytes | int:
+    def method(self: Any, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
         ptr = self._fast_ptr
         if ptr is not None:
             if out is None:
@@ -57,7 +68,10 @@ def data_method(which: int, owner: str, name: str, doc: str) -> Any:
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
-    return method
+    return cast(DataMethod, method)
+
+
+_Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
 class KeyedHandle:
@@ -94,7 +108,7 @@ class KeyedHandle:
             raise MissingKey(f"{self._spec.name}: setkey() first")
         return ctx
 
-    def setkey(self, key: Any) -> None:
+    def setkey(self, key: BytesLike) -> None:
         """Install a key.  The first setkey of each implementation in the
         process runs its known-answer self-test; if it fails, a handle that
         chose its driver automatically moves to the next best one."""
@@ -135,7 +149,7 @@ class KeyedHandle:
             self._ctx = None
 
     # -- copies -------------------------------------------------------------
-    def __copy__(self) -> Any:
+    def __copy__(self: _Handle) -> _Handle:
         """An independent handle in the same state: same algorithm and
         driver, a new C context holding a byte copy of this one (live state
         and the post-setkey copy), so the clone continues the stream or MAC
@@ -156,14 +170,14 @@ class KeyedHandle:
                 setattr(twin, name, twin._ctx.ptr)
         return twin
 
-    def __deepcopy__(self, memo: dict) -> Any:
+    def __deepcopy__(self: _Handle, memo: dict[int, object]) -> _Handle:
         return self.__copy__()
 
-    def __reduce_ex__(self, protocol: object) -> Any:
+    def __reduce_ex__(self, protocol: object) -> NoReturn:
         raise NotPicklable(f"{type(self).__name__} keeps its key in C memory and cannot be "
                            "pickled (copy.copy clones it within the process)")
 
-    def __enter__(self) -> Any:
+    def __enter__(self: _Handle) -> _Handle:
         self._live()
         return self
 

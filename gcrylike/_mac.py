@@ -20,6 +20,7 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle
 from ._spec import Implementation, MacSpec
+from ._typing import BytesLike
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class MacHandle(KeyedHandle):
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
             self._fast_ptr = ctx.ptr
 
-    def update(self, data: Any) -> None:
+    def update(self, data: BytesLike) -> None:
         """Absorb ``data`` (any bytes-like object, any length, any split)."""
         ptr = self._fast_ptr
         if ptr is not None and type(data) is bytes:
@@ -97,7 +98,7 @@ class MacHandle(KeyedHandle):
             raise error_for(rc, self._spec.name)
         return out
 
-    def verify(self, tag: Any) -> None:
+    def verify(self, tag: BytesLike) -> None:
         """Compare ``tag`` with the tag so far in constant time; raise
         :class:`AuthenticationFailed` if it differs (or has another length)."""
         ctx = self._ready()
@@ -129,18 +130,19 @@ class MacHandle(KeyedHandle):
         self._key_installed(ctx)
 
 
-def mac_open(name: str | int, impl: str | None = None) -> MacHandle:
+def mac_open(name: str | int, *, impl: str | None = None) -> MacHandle:
     """Open a MAC handle on ``name`` (name, alias or id, any case); ``impl``
     forces a driver, otherwise the best one this CPU can run."""
     spec = _registry.lookup(name, "mac")
     return MacHandle(spec, _registry.choose(spec, impl), auto=impl is None)
 
 
-def mac(name: str | int, key: Any, data: Any, *, impl: str | None = None) -> bytes:
+def mac(name: str | int, key: BytesLike, data: BytesLike, *,
+        impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
     spec, chosen = _registry.resolve(name, "mac", impl)
     if spec.oneshot is None:
-        with mac_open(name, impl) as h:
+        with mac_open(name, impl=impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()

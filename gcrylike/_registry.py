@@ -397,12 +397,10 @@ def _lookup(name: str | int, kind: str | None) -> AnySpec:
     if spec is None:
         raise UnknownAlgorithm(_unknown_text(name))
     if kind is not None and spec.kind != kind:
-        opener = {"cipher": "cipher_open()", "mac": "mac_open()",
-                  "aead": "cipher_open(cipher, mode=...)",
-                  "block": "block_cipher_open()",
-                  "tweakable": "tweakable_open()",
-                  "secretbox": "SecretBox(key)"}.get(spec.kind, "its own API")
-        raise UnknownAlgorithm(f"{spec.name} is a {spec.kind}, not a {kind}; use {opener}")
+        opener = SUGGESTED_OPENER.get(spec.kind)
+        use = f"gcrylike.{opener}".format(name=spec.name) if opener else "its own API"
+        article = "an" if spec.kind[0] in "aeiou" else "a"
+        raise UnknownAlgorithm(f"{spec.name} is {article} {spec.kind}, not a {kind}; use {use}")
     return spec
 
 
@@ -420,17 +418,37 @@ def _unknown_text(name: str | int) -> str:
     return text
 
 
+#: The call that opens each kind of algorithm, as refusals suggest it
+#: (``{name}``: the algorithm's canonical name).
+SUGGESTED_OPENER = {
+    "cipher": "cipher_open({name!r})",
+    "aead": "cipher_open({name!r})",
+    "mac": "mac_open({name!r})",
+    "block": "block_cipher_open({name!r})",
+    "tweakable": "tweakable_open({name!r})",
+    "secretbox": "SecretBox(key)",
+}
+
+
 def lookup_mode(cipher: str | int, mode: str) -> AeadSpec:
-    """The AEAD spec for ``cipher`` in ``mode`` (libgcrypt's cipher modes)."""
-    base = lookup(cipher, "cipher")
+    """The AEAD spec for ``cipher`` in ``mode`` (libgcrypt's cipher modes);
+    an AEAD's own name in its own mode is that AEAD."""
     if not isinstance(mode, str):
         raise InvalidType("mode must be a string")
+    named = lookup(cipher)
+    if isinstance(named, AeadSpec) and named.mode.lower() == mode.lower():
+        return named
+    base = lookup(cipher, "cipher")
     with _lock:
         for spec in _by_id.values():
             if (spec.kind == "aead" and spec.cipher.lower() == base.name.lower()
                     and spec.mode.lower() == mode.lower()):
                 return spec
-    raise NotSupported(f"{base.name} has no mode {mode!r}", ErrorCode.INV_CIPHER_MODE)
+    hint = ""
+    if mode.lower() in _by_driver:  # the old cipher_open(name, driver) order
+        hint = (f": {mode!r} is a driver; pass impl={mode!r} (the second argument is the "
+                "mode, as in libgcrypt)")
+    raise NotSupported(f"{base.name} has no mode {mode!r}{hint}", ErrorCode.INV_CIPHER_MODE)
 
 
 def spec_for_driver(driver: str) -> AnySpec:

@@ -13,6 +13,7 @@ from . import _registry
 from ._buffers import BYTES_OUTPUT_OK, sizes_text
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, error_for
 from ._keyed import KeyedHandle
+from ._typing import BytesLike
 
 
 def raise_for(rc: int, name: str) -> None:
@@ -36,7 +37,7 @@ class SealingHandle(KeyedHandle):
     _KIND = ""
     _RESETTABLE = False  # every call starts from the keyed state itself
 
-    def __init__(self, key: Any, *, impl: str | None = None) -> None:
+    def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
         spec = _registry.lookup(self._ALGORITHM, self._KIND)
         super().__init__(spec, _registry.choose(spec, impl), impl is None)
         self._fast: Any = None

@@ -190,7 +190,7 @@ class MacSpec(_Named):
 class AeadSpec(_Named):
     """An authenticated cipher (libgcrypt: a cipher in an AEAD mode).
 
-    Opened with ``cipher_open(cipher, mode=mode)`` as a streaming handle, or
+    Opened with ``cipher_open(cipher, mode)`` as a streaming handle, or
     through the one-shot classes.  Streaming hooks follow the stream-hook
     conventions (``(ctx, dst, src, n) -> int``); ``authenticate(ctx, src, n)``,
     ``gettag(ctx, out, n)``, ``checktag(ctx, tag, n)`` return an error code;

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from . import _registry
 from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, run_into, writable_view
@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._keyed import KeyedHandle
 from ._spec import Implementation, TweakableCipherSpec
+from ._typing import BytesLike
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,9 @@ class TweakableInfo:
 
 class TweakableHandle(KeyedHandle):
     """``setkey``, then ``encrypt(data, tweak)``/``decrypt(data, tweak)``
-    (same length out as in) or the in-place sector calls."""
+    (same length out as in) or the in-place sector calls.  The tweak is
+    required (a sector number or position), so that equal sectors at
+    different places do not encrypt alike."""
 
     __slots__ = ("_fast_ptr", "_enc", "_dec")
 
@@ -61,7 +64,13 @@ class TweakableHandle(KeyedHandle):
         if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
             self._fast_ptr = ctx.ptr
 
-    def encrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
+    @overload
+    def encrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def encrypt(self, data: BytesLike, tweak: BytesLike, *, out: BytesLike) -> int: ...
+
+    def encrypt(self, data: BytesLike, tweak: BytesLike, *,
+                out: BytesLike | None = None) -> bytes | int:
         """Encrypt one message of at least ``info.min_length`` bytes (16 for
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
         Adiantum); the result has the length of ``data``."""
@@ -79,7 +88,13 @@ class TweakableHandle(KeyedHandle):
                 return n
         return self._run(self._enc, data, tweak, out)
 
-    def decrypt(self, data: Any, tweak: Any = b"", *, out: Any = None) -> bytes | int:
+    @overload
+    def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: BytesLike) -> int: ...
+
+    def decrypt(self, data: BytesLike, tweak: BytesLike, *,
+                out: BytesLike | None = None) -> bytes | int:
         """Decrypt one message; same conventions as :meth:`encrypt`."""
         ptr = self._fast_ptr
         if ptr is not None and out is data and type(tweak) is bytes:
@@ -135,13 +150,15 @@ class TweakableHandle(KeyedHandle):
                                   f"{self._spec.max_tweak} bytes, got {tlen}")
         raise error_for(rc, self._spec.name)
 
-    def encrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096) -> None:
+    def encrypt_sectors(self, buf: BytesLike, first_sector: int,
+                        sector_size: int = 4096) -> None:
         """Encrypt ``buf`` (whole sectors) in place, sector ``i`` under the
         tweak le64(first_sector + i) || 0^24 (dm-crypt's plain64 IV); one
         native call without the GIL for the whole batch."""
         self._sectors(buf, first_sector, sector_size, 1)
 
-    def decrypt_sectors(self, buf: Any, first_sector: int, sector_size: int = 4096) -> None:
+    def decrypt_sectors(self, buf: BytesLike, first_sector: int,
+                        sector_size: int = 4096) -> None:
         """Decrypt ``buf`` in place; the inverse of :meth:`encrypt_sectors`."""
         self._sectors(buf, first_sector, sector_size, 0)
 
@@ -167,7 +184,7 @@ class TweakableHandle(KeyedHandle):
 
 
 
-def tweakable_open(name: str | int, impl: str | None = None) -> TweakableHandle:
+def tweakable_open(name: str | int, *, impl: str | None = None) -> TweakableHandle:
     """Open a tweakable cipher (``"adiantum(xchacha12,aes)"``, alias
     ``"adiantum"``) on the best implementation here, or on driver ``impl``."""
     spec = _registry.lookup(name, "tweakable")
@@ -182,7 +199,8 @@ class Adiantum(TweakableHandle):
 
     __slots__ = ()
 
-    def __init__(self, key: Any, variant: str = "xchacha12", *, impl: str | None = None) -> None:
+    def __init__(self, key: BytesLike, variant: Literal["xchacha12", "xchacha20"] = "xchacha12",
+                 *, impl: str | None = None) -> None:
         # one of two names; anything else (a non-string too) is a bad value
         if not isinstance(variant, str) or variant not in ("xchacha12", "xchacha20"):
             raise InvalidArgument(f"variant must be 'xchacha12' or 'xchacha20', not {variant!r}")

@@ -365,8 +365,12 @@ def test_implementations_listing(variant):
                                             f"adiantum-{variant}-generic")
     for i in by_name.values():
         assert ("aesni" in i.features) == i.driver.endswith("-aesni"), i.driver
-        # the AVX-512 tier: the AVX-512 NH beside the AVX2 ChaCha and Poly1305
+        # the AVX-512 tier: the AVX-512 XChaCha and NH beside the AVX2 Poly1305
         assert ("avx512f" in i.features) == ("-avx512" in i.driver), i.driver
+        assert ("avx512vl" in i.features) == ("-avx512" in i.driver), i.driver
+        assert "avx512ifma" not in i.features, i.driver
+        # SSSE3 is the SSSE3/AVX2 ChaCha's need; the AVX-512 ChaCha has none
+        assert ("ssse3" in i.features) == ("-sse2" in i.driver or "-avx2" in i.driver), i.driver
         assert ("avx2" in i.features) == ("-avx2" in i.driver or "-avx512" in i.driver), i.driver
 
 
@@ -420,15 +424,32 @@ def _check_chosen(variant: str, expected: str) -> None:
         assert a.info.driver == expected
 
 
+@pytest.mark.parametrize("feature", ["avx512f", "avx512vl"])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_deny_avx512f_chooses_avx2(variant, hwf_deny):
+def test_deny_avx512_chooses_avx2(variant, feature, hwf_deny):
+    """Without AVX512F (NH, ChaCha) or AVX512VL (the AVX-512 ChaCha's ymm and
+    xmm routines) the AVX-512 tier steps back to the AVX2 one."""
     skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx512",
                           f"adiantum-{variant}-amd64-avx2")
     previous = hwf_deny(())
-    hwf_deny(previous | {"avx512f"})
+    hwf_deny(previous | {feature})
     aesni = "aesni" in gcrylike.hw_features()
     _check_chosen(variant, f"adiantum-{variant}-amd64-avx2" + ("-aesni" if aesni else ""))
     for tier in ("amd64-avx512", "amd64-avx512-aesni"):
+        with refused(gcrylike.NotSupported):
+            gcrylike.tweakable_open(SPEC_NAME[variant], impl=f"adiantum-{variant}-{tier}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deny_ssse3_keeps_avx512(variant, hwf_deny):
+    """The AVX-512 tier runs the AVX-512 XChaCha, which needs no SSSE3:
+    denying SSSE3 alone leaves it chosen (and the SSSE3 and AVX2 tiers out)."""
+    skip_unless_available(SPEC_NAME[variant], f"adiantum-{variant}-amd64-avx512")
+    previous = hwf_deny(())
+    hwf_deny(previous | {"ssse3"})
+    aesni = "aesni" in gcrylike.hw_features()
+    _check_chosen(variant, f"adiantum-{variant}-amd64-avx512" + ("-aesni" if aesni else ""))
+    for tier in ("amd64-avx2", "amd64-sse2"):
         with refused(gcrylike.NotSupported):
             gcrylike.tweakable_open(SPEC_NAME[variant], impl=f"adiantum-{variant}-{tier}")
 
@@ -473,7 +494,7 @@ def test_deny_everything_chooses_generic(variant, hwf_deny):
 @EVERY_DRIVER
 def test_selftest_passed_after_use(adi):
     with adi.keyed(bytes(32)) as h:
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     status = {i.driver: i.selftest for i in gcrylike.implementations(adi.algo)}
     assert status[adi.name] == "passed"
 
@@ -500,11 +521,12 @@ def test_vectors(adi):
 # ---------------------------------------------------------------------------
 
 CHACHA_PARTS = {"generic": frozenset(), "ssse3": frozenset({"ssse3"}),
-                "avx2": frozenset({"ssse3", "avx2"})}
+                "avx2": frozenset({"ssse3", "avx2"}),
+                "avx512": frozenset({"avx2", "avx512f", "avx512vl"})}
 NH_PARTS = {"generic": frozenset(), "sse2": frozenset({"sse2"}), "avx2": frozenset({"avx2"}),
             "avx512": frozenset({"avx512f", "avx2"})}
 POLY_PARTS = {"generic64": frozenset(), "generic32": frozenset(), "sse2": frozenset({"sse2"}),
-              "avx2": frozenset({"avx2"})}
+              "avx2": frozenset({"avx2"}), "ifma": frozenset({"avx2", "avx512f", "avx512ifma"})}
 AES_PARTS = {"generic": frozenset(), "aesni": frozenset({"aesni", "sse2"})}
 COMBINATIONS = list(itertools.product(CHACHA_PARTS, NH_PARTS, POLY_PARTS, AES_PARTS))
 
@@ -627,8 +649,13 @@ def test_every_short_length_and_tweak_length(adi):
             outs.add(ct)
             assert h.decrypt(ct, tweak) == pt
         assert len(outs) == MAX_TWEAK + 1, "zero tweaks of different lengths collide"
-        # the default tweak is the empty one
-        assert h.encrypt(pt) == h.encrypt(pt, b"") == adi.ref(key, b"", pt)
+        # there is no default tweak: forgetting it would encrypt every sector alike
+        assert h.encrypt(pt, b"") == adi.ref(key, b"", pt)
+        for call in (h.encrypt, h.decrypt):
+            with pytest.raises(TypeError, match="tweak"):
+                call(pt)
+            with pytest.raises(TypeError, match="tweak"):
+                call(bytearray(pt), out=bytearray(len(pt)))
 
 
 @EVERY_DRIVER
@@ -943,11 +970,11 @@ def test_bad_key_length(adi, keylen):
     key, pt = rng.randbytes(32), rng.randbytes(64)
     with adi.open() as h:
         check_setkey_refused(h, bad_length_keys(keylen), gcrylike.InvalidKeyLength,
-                             lambda: h.encrypt(pt))
+                             lambda: h.encrypt(pt, b""))
         h.setkey(key)
         with refused(gcrylike.InvalidKeyLength):
             h.setkey(rng.randbytes(keylen))
-        assert h.encrypt(pt) == adi.ref(key, b"", pt)  # the old key stays
+        assert h.encrypt(pt, b"") == adi.ref(key, b"", pt)  # the old key stays
     with refused(gcrylike.InvalidKeyLength):
         adi.adiantum(bytes(keylen))
 
@@ -998,7 +1025,7 @@ def test_wrong_types(adi, bad):
     rng = rng_for("wrong-types")
     key, tweak, pt = rng.randbytes(32), rng.randbytes(8), rng.randbytes(48)
     with adi.open() as h:
-        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt))
+        check_setkey_refused(h, [value], gcrylike.InvalidType, lambda: h.encrypt(pt, b""))
         h.setkey(key)
         for call in (h.encrypt, h.decrypt):
             with refused(gcrylike.InvalidType):
@@ -1017,8 +1044,8 @@ def test_wrong_types(adi, bad):
 def test_missing_key(adi):
     with adi.open() as h:
         buf = bytearray(64)
-        for call in (lambda: h.encrypt(bytes(16)), lambda: h.decrypt(bytes(16), b"t"),
-                     lambda: h.encrypt(buf, out=buf), lambda: h.encrypt(b""),
+        for call in (lambda: h.encrypt(bytes(16), b"t"), lambda: h.decrypt(bytes(16), b"t"),
+                     lambda: h.encrypt(buf, b"t", out=buf), lambda: h.encrypt(b"", b"t"),
                      lambda: h.encrypt_sectors(buf, 0, 16), lambda: h.decrypt_sectors(buf, 0, 32)):
             with refused(gcrylike.MissingKey):
                 call()
@@ -1029,12 +1056,12 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
     buf = bytearray(64)
     calls = {
         "setkey": lambda: h.setkey(key), "setkey-badlen": lambda: h.setkey(b""),
-        "encrypt": lambda: h.encrypt(bytes(16)),
+        "encrypt": lambda: h.encrypt(bytes(16), b"t"),
         "encrypt-tweak": lambda: h.encrypt(bytes(16), bytes(32)),
         "decrypt": lambda: h.decrypt(bytes(32), b"x"),
-        "in-place": lambda: h.encrypt(buf, out=buf),
+        "in-place": lambda: h.encrypt(buf, b"t", out=buf),
         "bytearray": lambda: h.decrypt(bytearray(16), bytearray(3)),
-        "too-short": lambda: h.encrypt(bytes(3)),
+        "too-short": lambda: h.encrypt(bytes(3), b"t"),
         "encrypt_sectors": lambda: h.encrypt_sectors(buf, 0, 16),
         "decrypt_sectors": lambda: h.decrypt_sectors(buf, 0, 32),
     }
@@ -1046,7 +1073,7 @@ def _assert_closed(h: gcrylike.TweakableHandle, key: bytes) -> None:
 def test_closed_handle(adi):
     key = rng_for("closed").randbytes(32)
     for h in (adi.keyed(key), adi.adiantum(key)):
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
         h.close()
         _assert_closed(h, key)
         h.close()  # idempotent
@@ -1055,11 +1082,11 @@ def test_closed_handle(adi):
 @EVERY_DRIVER
 def test_context_manager_closes(adi):
     with adi.keyed(bytes(32)) as h:
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     with refused(gcrylike.HandleClosed):
-        h.encrypt(bytes(16))
+        h.encrypt(bytes(16), b"t")
     with pytest.raises(KeyError):
         with adi.adiantum(bytes(32)) as a:
             raise KeyError("boom")
     with refused(gcrylike.HandleClosed):
-        a.encrypt(bytes(16))
+        a.encrypt(bytes(16), b"t")

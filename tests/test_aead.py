@@ -1082,11 +1082,17 @@ def test_mode_not_supported(cipher, mode):
 
 
 def test_mode_on_something_that_is_not_a_cipher():
-    for name in ("chacha20-poly1305", "xchacha20-poly1305", "poly1305"):
+    # an AEAD's own name opens it, alone or with its own mode (tests/test_openers.py)
+    for name in ("chacha20-poly1305", "xchacha20-poly1305"):
+        for how in ((name,), (name, "poly1305")):
+            with gcrylike.cipher_open(*how) as h:
+                assert isinstance(h, gcrylike.AeadHandle)
         with refused(gcrylike.UnknownAlgorithm):
-            gcrylike.cipher_open(name, mode="poly1305")
-        with refused(gcrylike.UnknownAlgorithm):
-            gcrylike.cipher_open(name)
+            gcrylike.cipher_open(name, "stream")
+    with refused(gcrylike.UnknownAlgorithm):
+        gcrylike.cipher_open("poly1305", mode="poly1305")
+    with refused(gcrylike.UnknownAlgorithm):
+        gcrylike.cipher_open("poly1305")
     with refused(gcrylike.UnknownAlgorithm):
         gcrylike.cipher_open("no-such-cipher", mode="poly1305")
 

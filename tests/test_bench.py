@@ -797,7 +797,7 @@ def test_secretbox_targets_compute_the_box():
             assert target.api == _peers.ONE_SHOT and target.main == "SECRETBOX enc"
             for n in (0, 64, 1000, 4096):
                 with gcrylike.SecretBox(key, impl=driver) as box:
-                    want = box.encrypt(nonce, bufs.data(n))
+                    want = box.encrypt(bufs.data(n), nonce)  # nonce || box, as PyNaCl
                 assert target.bind(n, "SECRETBOX enc")() == want, (driver, n)
                 assert target.bind(n, "SECRETBOX dec")() == bufs.data(n), (driver, n)
         finally:
@@ -811,7 +811,7 @@ def test_secretbox_peer_matches_ours(peer, offer):
     for n in LENGTHS:
         for _ in range(2):
             key, nonce, data = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
-            want = gcrylike.SecretBox(key).encrypt(nonce, data)
+            want = gcrylike.SecretBox(key).encrypt(data, nonce).ciphertext
             assert len(want) == n + 16
             try:
                 boxer = peer.boxer(offer.algorithm, key)
@@ -825,7 +825,7 @@ def test_secretbox_peer_matches_ours(peer, offer):
                 assert call.read(call()) == want, (peer.name, n)
                 assert call.read(call()) == want, (peer.name, n)
                 del junk
-            assert gcrylike.SecretBox(key).decrypt(nonce, want) == data
+            assert gcrylike.SecretBox(key).decrypt(want, nonce) == data
 
 
 def test_boxer_checks_its_offer():

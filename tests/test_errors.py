@@ -24,12 +24,32 @@ from gcrylike._errors import error_for
     (gcrylike.NameConflict, ValueError, E.CONFLICT),
     (gcrylike.NotSupported, RuntimeError, E.NOT_SUPPORTED),
     (gcrylike.SelftestFailed, RuntimeError, E.SELFTEST_FAILED),
-    (gcrylike.AuthenticationFailed, ValueError, E.CHECKSUM),
 ])
 def test_class_code_and_base(cls, base, code):
     err = cls("boom")
     assert isinstance(err, gcrylike.GcryError) and isinstance(err, base)
     assert err.code == code and str(err) == f"boom [{code.name}]"
+
+
+def test_authentication_failed_is_no_builtin_error():
+    # cryptography's InvalidTag and PyNaCl's CryptoError are plain Exceptions:
+    # `except ValueError` around input checks must never swallow a forgery
+    err = gcrylike.AuthenticationFailed("forged")
+    assert isinstance(err, gcrylike.GcryError) and err.code == E.CHECKSUM
+    assert str(err) == "forged [CHECKSUM]"
+    builtin = [c for c in type(err).__mro__ if c.__module__ == "builtins"]
+    assert builtin == [Exception, BaseException, object]
+
+
+def test_a_forgery_escapes_except_value_error():
+    box = gcrylike.ChaCha20Poly1305(bytes(32))
+    forged = bytearray(box.encrypt(bytes(12), b"data", None))
+    forged[-1] ^= 1
+    with pytest.raises(gcrylike.AuthenticationFailed):
+        try:
+            box.decrypt(bytes(12), forged, None)
+        except ValueError:  # an input check's handler: must not see it
+            pytest.fail("AuthenticationFailed was caught as a ValueError")
 
 
 def test_codes_are_libgpg_error_numbers():

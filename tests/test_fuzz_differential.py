@@ -141,10 +141,11 @@ def test_aead_drivers_match_the_peers(named, data):
 @given(st.sampled_from(available("XSALSA20-POLY1305")), st.binary(min_size=32, max_size=32),
        st.binary(min_size=24, max_size=24), st.binary(max_size=1500))
 def test_secretbox_drivers_match_pynacl(driver, key, nonce, msg):
-    want = nacl.secret.SecretBox(key).encrypt(msg, nonce).ciphertext
+    want = nacl.secret.SecretBox(key).encrypt(msg, nonce)
     box = gcrylike.SecretBox(key, impl=driver)
-    assert box.encrypt(nonce, msg) == want
-    assert box.decrypt(nonce, memoryview(want)) == msg
+    assert box.encrypt(msg, nonce) == want
+    assert box.decrypt(memoryview(want)) == msg
+    assert box.decrypt(memoryview(want.ciphertext), want.nonce) == msg
 
 
 @bounded(400)

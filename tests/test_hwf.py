@@ -77,7 +77,9 @@ def test_env_deny_unknown_name_is_an_error():
 
 def test_valgrind_denies_avx512():
     # valgrind's preload library in LD_PRELOAD is how we recognise it; a
-    # missing file only makes ld.so print a warning.
-    res = _run(["config"], LD_PRELOAD="/nonexistent/vgpreload_memcheck-amd64-linux.so")
+    # missing file only makes ld.so print a warning.  Added to what is
+    # preloaded already (the sanitize env's ASan runtime must stay first).
+    preload = f"{os.environ.get('LD_PRELOAD', '')} /nonexistent/vgpreload_memcheck-amd64-linux.so"
+    res = _run(["config"], LD_PRELOAD=preload.strip())
     denied = next(line for line in res.stdout.splitlines() if line.startswith("hwf-denied:"))
     assert {"avx512f", "avx512vl", "avx512bw", "avx512ifma"} <= set(denied[11:].split(","))

@@ -237,8 +237,11 @@ EVERY_NH = pytest.mark.parametrize("nh_impl", [_nh_impl_param(n) for n in NH_IMP
 
 def nh_direct(nh_impl: str, key: bytes, msg: bytes, nunits: int = 0, offset: int = 0) -> bytes:
     """NH of MSG (one message of up to 1024 bytes, or NUNITS whole units)
-    on one implementation, MSG placed OFFSET bytes into a fresh buffer."""
-    from gcrylike.ciphers.nhpoly1305 import ffi, lib
+    on one implementation, MSG placed OFFSET bytes into a fresh buffer
+    (the test-only gcry_nh_test of the module's test copy)."""
+    import testhooks
+
+    ffi, lib = testhooks.copy("nhpoly1305").ffi, testhooks.copy("nhpoly1305").lib
 
     buf = ffi.new("uint8_t[]", len(msg) + offset + 1)
     ffi.memmove(buf + offset, msg, len(msg))

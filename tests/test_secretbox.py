@@ -171,7 +171,7 @@ def test_impl_keyword(available_drivers):
     for name in available_drivers(NAME):
         with gcrylike.SecretBox(NACL_KEY, impl=name.upper()) as b:
             assert b.driver == name
-            assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+            assert b.encrypt(NACL_MESSAGE, NACL_NONCE).ciphertext == NACL_BOX
     for bad in ("xsalsa20-poly1305-nonesuch", "xsalsa20-generic", "chacha20-poly1305-generic"):
         with refused(gcrylike.UnknownName):
             gcrylike.SecretBox(NACL_KEY, impl=bad)
@@ -186,8 +186,8 @@ def test_impl_keyword(available_drivers):
 @EVERY_DRIVER
 def test_nacl_vector(sbox):
     with sbox.box(NACL_KEY) as b:
-        assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
-        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+        assert b.encrypt(NACL_MESSAGE, NACL_NONCE).ciphertext == NACL_BOX
+        assert b.decrypt(NACL_BOX, NACL_NONCE) == NACL_MESSAGE
     info = next(i for i in gcrylike.implementations(NAME) if i.driver == sbox.name)
     assert info.selftest == "passed"
 
@@ -218,8 +218,8 @@ def every_length_cases() -> list[tuple[bytes, bytes, bytes, bytes]]:
 def test_every_length_against_libsodium(sbox):
     for key, nonce, msg, want in every_length_cases():
         with sbox.box(key) as b:
-            assert b.encrypt(nonce, msg) == want, len(msg)
-            assert b.decrypt(nonce, want) == msg, len(msg)
+            assert b.encrypt(msg, nonce).ciphertext == want, len(msg)
+            assert b.decrypt(want, nonce) == msg, len(msg)
 
 
 def _long_lengths() -> list[int]:
@@ -244,8 +244,8 @@ def test_long_messages_against_libsodium(sbox):
     key = long_cases()[0][0]
     with sbox.box(key) as b:
         for _, nonce, msg, want in long_cases():
-            assert b.encrypt(nonce, msg) == want, len(msg)
-            assert b.decrypt(nonce, want) == msg, len(msg)
+            assert b.encrypt(msg, nonce).ciphertext == want, len(msg)
+            assert b.decrypt(want, nonce) == msg, len(msg)
 
 
 @NEEDS_SODIUM
@@ -256,7 +256,7 @@ def test_drivers_agree(available_drivers):
     try:
         for n in [rng.randrange(20000) for _ in range(60)] + [(2 << 20) + 5]:
             nonce, msg = rng.randbytes(24), rng.randbytes(n)
-            outs = {b.driver: b.encrypt(nonce, msg) for b in boxes}
+            outs = {b.driver: b.encrypt(msg, nonce).ciphertext for b in boxes}
             assert len(set(outs.values())) == 1, (n, {k: v[:8].hex() for k, v in outs.items()})
             assert next(iter(outs.values())) == sodium_secretbox(key, nonce, msg), n
     finally:
@@ -271,15 +271,15 @@ def test_pynacl_both_ways(sbox):
     for n in (0, 1, 15, 16, 17, 31, 32, 33, 64, 255, 1000, 4127, 4128, 4129, 20000):
         key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
         with sbox.box(key) as b:
-            mine = b.encrypt(nonce, msg)
+            mine = b.encrypt(msg, nonce).ciphertext
             assert mine == pynacl_secretbox(key, nonce, msg), n
             assert pynacl_secretbox_open(key, nonce, mine) == msg
-            assert b.decrypt(nonce, pynacl_secretbox(key, nonce, msg)) == msg
+            assert b.decrypt(pynacl_secretbox(key, nonce, msg), nonce) == msg
     # PyNaCl's own wire form: nonce || box
     with sbox.box(NACL_KEY) as b:
         sealed = PYNACL.SecretBox(NACL_KEY).encrypt(NACL_MESSAGE, NACL_NONCE)
         assert sealed.ciphertext == NACL_BOX
-        assert b.decrypt(sealed.nonce, sealed.ciphertext) == NACL_MESSAGE
+        assert b.decrypt(sealed.ciphertext, sealed.nonce) == NACL_MESSAGE
 
 
 # ---------------------------------------------------------------------------
@@ -292,7 +292,7 @@ def test_tampering(sbox, n):
     rng = rng_for("tamper", n)
     key, nonce, msg = rng.randbytes(32), rng.randbytes(24), rng.randbytes(n)
     with sbox.box(key) as b:
-        sealed = b.encrypt(nonce, msg)
+        sealed = b.encrypt(msg, nonce).ciphertext
         assert len(sealed) == TAG + n
         # every bit of the tag, and of the ciphertext (sampled for long ones)
         bits = list(range(8 * TAG))
@@ -303,7 +303,7 @@ def test_tampering(sbox, n):
             forged[bit // 8] ^= 1 << (bit % 8)
             forged = bytes(forged)
             with refused(gcrylike.AuthenticationFailed):
-                b.decrypt(nonce, forged)
+                b.decrypt(forged, nonce)
             rc, plain = raw_open(b, nonce, forged)
             assert rc == ErrorCode.CHECKSUM and not any(plain), bit
             if SODIUM is not None and bit % 97 == 0:
@@ -312,25 +312,25 @@ def test_tampering(sbox, n):
         for other in (bytes([nonce[0] ^ 1]) + nonce[1:], nonce[:16] + bytes(8),
                       nonce[:23] + bytes([nonce[23] ^ 0x80])):
             with refused(gcrylike.AuthenticationFailed):
-                b.decrypt(other, sealed)
+                b.decrypt(sealed, other)
             rc, plain = raw_open(b, other, sealed)
             assert rc == ErrorCode.CHECKSUM and not any(plain)
         with gcrylike.SecretBox(bytes([key[0] ^ 1]) + key[1:], impl=sbox.name) as wrong:
             with refused(gcrylike.AuthenticationFailed):
-                wrong.decrypt(nonce, sealed)
+                wrong.decrypt(sealed, nonce)
         # truncated, extended, or a box shorter than its tag
         for bad in {sealed[:-1], sealed + b"\x00", sealed[1:], sealed[:TAG], sealed[:TAG - 1],
                     b"", b"\x00", bytes(TAG)} - {sealed}:
             with refused(gcrylike.AuthenticationFailed):
-                b.decrypt(nonce, bad)
+                b.decrypt(bad, nonce)
             for conv in (bytearray, memoryview):
                 with refused(gcrylike.AuthenticationFailed):
-                    b.decrypt(nonce, conv(bad))
+                    b.decrypt(conv(bad), nonce)
             if len(bad) >= TAG:
                 rc, plain = raw_open(b, nonce, bad)
                 assert rc == ErrorCode.CHECKSUM and not any(plain)
         # the object still works after the refusals
-        assert b.decrypt(nonce, sealed) == msg
+        assert b.decrypt(sealed, nonce) == msg
 
 
 # ---------------------------------------------------------------------------
@@ -344,31 +344,31 @@ def test_input_types(sbox):
     for n in (0, 1, 2, 3, 17, 300):
         msg = rng.randbytes(n)
         with sbox.box(key) as b:
-            want = b.encrypt(nonce, msg)
+            want = b.encrypt(msg, nonce).ciphertext
             assert type(want) is bytes
         convs = (bytes, bytearray, memoryview, lambda d: array.array("B", d),
                  lambda d: memoryview(bytearray(b"...") + d)[3:])
         for conv in convs:
             with sbox.box(conv(key)) as b:
-                got = b.encrypt(conv(nonce), conv(msg))
+                got = b.encrypt(conv(msg), conv(nonce)).ciphertext
                 assert type(got) is bytes and got == want, (n, conv)
-                plain = b.decrypt(conv(nonce), conv(want))
+                plain = b.decrypt(conv(want), conv(nonce))
                 assert type(plain) is bytes and plain == msg, (n, conv)
 
 
 @EVERY_DRIVER
 def test_results_are_fresh(sbox):
     with sbox.box(NACL_KEY) as b:
-        a1, a2 = b.encrypt(NACL_NONCE, b""), b.encrypt(NACL_NONCE, b"")
+        a1, a2 = b.encrypt(b"", NACL_NONCE).ciphertext, b.encrypt(b"", NACL_NONCE).ciphertext
         assert a1 == a2 and a1 is not a2
-        p1, p2 = b.decrypt(NACL_NONCE, a1), b.decrypt(NACL_NONCE, a2)
+        p1, p2 = b.decrypt(a1, NACL_NONCE), b.decrypt(a2, NACL_NONCE)
         assert p1 == p2 == b""
-        x1 = b.encrypt(NACL_NONCE, b"ab")
-        x2 = b.encrypt(NACL_NONCE, b"ab")
+        x1 = b.encrypt(b"ab", NACL_NONCE).ciphertext
+        x2 = b.encrypt(b"ab", NACL_NONCE).ciphertext
         assert x1 == x2 and x1 is not x2
-        d1, d2 = b.decrypt(NACL_NONCE, x1), b.decrypt(NACL_NONCE, x1)
+        d1, d2 = b.decrypt(x1, NACL_NONCE), b.decrypt(x1, NACL_NONCE)
         assert d1 == d2 == b"ab" and d1 is not d2
-        assert b.decrypt(NACL_NONCE, b.encrypt(NACL_NONCE, b"a")) == b"a"
+        assert b.decrypt(b.encrypt(b"a", NACL_NONCE).ciphertext, NACL_NONCE) == b"a"
 
 
 @EVERY_DRIVER
@@ -379,12 +379,12 @@ def test_bad_nonce_length(sbox, noncelen):
             nonce = conv(noncelen)
             for data in (b"", b"x", NACL_MESSAGE):
                 with refused(gcrylike.InvalidIVLength):
-                    b.encrypt(nonce, data)
+                    b.encrypt(data, nonce)
             # the nonce is checked before the box: also for a short one
             for box in (b"", bytes(15), NACL_BOX, bytearray(NACL_BOX)):
                 with refused(gcrylike.InvalidIVLength):
-                    b.decrypt(nonce, box)
-        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+                    b.decrypt(box, nonce)
+        assert b.decrypt(NACL_BOX, NACL_NONCE) == NACL_MESSAGE
 
 
 @pytest.mark.parametrize("keylen", [0, 1, 16, 24, 31, 33, 64])
@@ -402,17 +402,19 @@ def test_wrong_types(what, bad):
             gcrylike.SecretBox(bad)
         return
     with gcrylike.SecretBox(NACL_KEY) as b:
+        if what == "nonce" and bad is None:
+            return  # no nonce: a random one (test_random_nonce)
         with refused(gcrylike.InvalidType):
             if what == "nonce":
-                b.encrypt(bad, b"data")
+                b.encrypt(b"data", bad)
             elif what == "data":
-                b.encrypt(NACL_NONCE, bad)
+                b.encrypt(bad, NACL_NONCE)
             else:
-                b.decrypt(NACL_NONCE, bad)
+                b.decrypt(bad, NACL_NONCE)
         if what == "nonce":
             with refused(gcrylike.InvalidType):
-                b.decrypt(bad, NACL_BOX)
-        assert b.decrypt(NACL_NONCE, NACL_BOX) == NACL_MESSAGE
+                b.decrypt(NACL_BOX, bad)
+        assert b.decrypt(NACL_BOX, NACL_NONCE) == NACL_MESSAGE
 
 
 def test_generate_key():
@@ -420,9 +422,122 @@ def test_generate_key():
     assert len(keys) == 8 and all(type(k) is bytes and len(k) == 32 for k in keys)
     k = keys.pop()
     with gcrylike.SecretBox(k) as b:
-        assert b.decrypt(bytes(24), b.encrypt(bytes(24), b"hi")) == b"hi"
+        assert b.decrypt(b.encrypt(b"hi", bytes(24)).ciphertext, bytes(24)) == b"hi"
     assert (gcrylike.SecretBox.KEY_SIZE, gcrylike.SecretBox.NONCE_SIZE,
             gcrylike.SecretBox.MACBYTES) == (32, 24, 16)
+
+
+# ---------------------------------------------------------------------------
+# PyNaCl's API: (plaintext, nonce=None), nonce || box messages, encoders
+# ---------------------------------------------------------------------------
+
+def test_constants_match_pynacl():
+    box = gcrylike.SecretBox
+    assert (box.KEY_SIZE, box.NONCE_SIZE, box.MACBYTES) == (32, 24, 16)
+    assert box.MESSAGEBYTES_MAX == (1 << 64) - 17
+    if PYNACL is not None:
+        theirs = PYNACL.SecretBox
+        assert (box.KEY_SIZE, box.NONCE_SIZE, box.MACBYTES, box.MESSAGEBYTES_MAX) == (
+            theirs.KEY_SIZE, theirs.NONCE_SIZE, theirs.MACBYTES, theirs.MESSAGEBYTES_MAX)
+
+
+@EVERY_DRIVER
+def test_message_is_nonce_then_box(sbox):
+    with sbox.box(NACL_KEY) as b:
+        sealed = b.encrypt(NACL_MESSAGE, NACL_NONCE)
+        assert isinstance(sealed, gcrylike.EncryptedMessage) and isinstance(sealed, bytes)
+        assert sealed == NACL_NONCE + NACL_BOX and len(sealed) == 24 + TAG + len(NACL_MESSAGE)
+        assert type(sealed.nonce) is bytes and sealed.nonce == NACL_NONCE
+        assert type(sealed.ciphertext) is bytes and sealed.ciphertext == NACL_BOX
+        # the whole message, or the box with its nonce apart, or any buffer of either
+        for whole in (sealed, bytes(sealed), bytearray(sealed), memoryview(sealed)):
+            assert b.decrypt(whole) == NACL_MESSAGE
+        assert b.decrypt(sealed.ciphertext, sealed.nonce) == NACL_MESSAGE
+        assert b.decrypt(bytearray(NACL_BOX), memoryview(NACL_NONCE)) == NACL_MESSAGE
+        assert b.encrypt(b"", NACL_NONCE).ciphertext == b.encrypt(b"", NACL_NONCE)[24:]
+
+
+def test_random_nonce():
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        sealed = [b.encrypt(b"same message") for _ in range(16)]
+        assert len({m.nonce for m in sealed}) == 16  # 192 random bits each
+        assert all(len(m.nonce) == 24 and len(m) == 24 + TAG + 12 for m in sealed)
+        assert all(b.decrypt(m) == b"same message" for m in sealed)
+        assert b.decrypt(sealed[0].ciphertext, sealed[0].nonce) == b"same message"
+
+
+def test_short_messages_are_forgeries():
+    # no nonce given: the message must hold one and a tag, else it is no message
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        whole = b.encrypt(NACL_MESSAGE, NACL_NONCE)
+        for bad in (b"", bytes(1), whole[:23], whole[:24], whole[:24 + TAG - 1],
+                    whole[:-1], whole + b"\0"):
+            with refused(gcrylike.AuthenticationFailed):
+                b.decrypt(bad)
+        with refused(gcrylike.InvalidType):
+            b.decrypt("x" * 64)
+        assert b.decrypt(whole) == NACL_MESSAGE
+
+
+def test_old_argument_order_is_gone():
+    # encrypt(nonce, data) with a short message is now (plaintext, nonce) with
+    # a nonce of the wrong length: refused, not silently swapped
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        with refused(gcrylike.InvalidIVLength):
+            b.encrypt(NACL_NONCE, b"data")
+        with refused(gcrylike.InvalidIVLength):
+            b.decrypt(NACL_NONCE, NACL_BOX)
+
+
+@NEEDS_PYNACL
+def test_encoders_as_pynacl():
+    from nacl.encoding import Base64Encoder, HexEncoder, RawEncoder
+
+    theirs = PYNACL.SecretBox(NACL_KEY)
+    for enc in (RawEncoder, HexEncoder, Base64Encoder):
+        with gcrylike.SecretBox(enc.encode(NACL_KEY), enc) as b:
+            ours = b.encrypt(NACL_MESSAGE, NACL_NONCE, encoder=enc)
+            want = theirs.encrypt(NACL_MESSAGE, NACL_NONCE, encoder=enc)
+            assert (bytes(ours), ours.nonce, ours.ciphertext) == (
+                bytes(want), want.nonce, want.ciphertext), enc
+            assert b.decrypt(want, encoder=enc) == NACL_MESSAGE
+            assert theirs.decrypt(ours, encoder=enc) == NACL_MESSAGE
+            assert b.decrypt(ours.ciphertext, NACL_NONCE, encoder=enc) == NACL_MESSAGE
+
+    class Reverse:  # any class with static encode/decode will do
+        @staticmethod
+        def encode(data: bytes) -> bytes:
+            return data[::-1]
+
+        @staticmethod
+        def decode(data: bytes) -> bytes:
+            return data[::-1]
+
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        m = b.encrypt(b"abc", NACL_NONCE, encoder=Reverse)
+        assert m.nonce == NACL_NONCE[::-1] and bytes(m) == (NACL_NONCE + m.ciphertext[::-1])[::-1]
+        assert b.decrypt(m, encoder=Reverse) == b"abc"
+
+
+def test_messages_pickle_and_copy():
+    import copy
+    import pickle
+
+    with gcrylike.SecretBox(NACL_KEY) as b:
+        for m in (b.encrypt(NACL_MESSAGE), b.encrypt(b"x", encoder=_Hex)):
+            for twin in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+                assert type(twin) is type(m) and twin == m
+                assert (twin.nonce, twin.ciphertext) == (m.nonce, m.ciphertext)
+
+
+class _Hex:
+    @staticmethod
+    def encode(data: bytes) -> bytes:
+        return data.hex().encode()
+
+    @staticmethod
+    def decode(data: bytes) -> bytes:
+        return bytes.fromhex(data.decode())
 
 
 @EVERY_DRIVER
@@ -431,12 +546,12 @@ def test_close_and_context_manager(sbox):
     assert not b.closed and "keyed" in repr(b) and sbox.name in repr(b)
     with b as same:
         assert same is b
-        assert b.encrypt(NACL_NONCE, NACL_MESSAGE) == NACL_BOX
+        assert b.encrypt(NACL_MESSAGE, NACL_NONCE).ciphertext == NACL_BOX
     assert b.closed and "closed" in repr(b)
-    for call in (lambda: b.encrypt(NACL_NONCE, NACL_MESSAGE),
-                 lambda: b.encrypt(bytearray(NACL_NONCE), NACL_MESSAGE),
-                 lambda: b.decrypt(NACL_NONCE, NACL_BOX),
-                 lambda: b.decrypt(NACL_NONCE, b"")):
+    for call in (lambda: b.encrypt(NACL_MESSAGE, NACL_NONCE).ciphertext,
+                 lambda: b.encrypt(NACL_MESSAGE, bytearray(NACL_NONCE)).ciphertext,
+                 lambda: b.decrypt(NACL_BOX, NACL_NONCE),
+                 lambda: b.decrypt(b"", NACL_NONCE)):
         with refused(gcrylike.HandleClosed):
             call()
     b.close()  # twice is fine
@@ -453,7 +568,7 @@ def test_raw_hooks_in_place_and_overlap(sbox):
     rng = rng_for("raw")
     msg = rng.randbytes(1000)
     with sbox.box(NACL_KEY) as b:
-        want = b.encrypt(NACL_NONCE, msg)
+        want = b.encrypt(msg, NACL_NONCE).ciphertext
         ptr = b._ctx.ptr
         buf = bytearray(TAG) + bytearray(msg)
         with ffi.from_buffer(buf) as p:
@@ -482,7 +597,7 @@ def test_threads_share_one_object(available_drivers):
             mine.append((nonce, msg))
         jobs.append(mine)
     with gcrylike.SecretBox(key, impl="xsalsa20-poly1305-generic") as ref:
-        jobs = [[(nonce, msg, (), ref.encrypt(nonce, msg)) for nonce, msg in mine]
+        jobs = [[(nonce, msg, (), ref.encrypt(msg, nonce)) for nonce, msg in mine]
                 for mine in jobs]
     for name in available_drivers(NAME):
         with gcrylike.SecretBox(key, impl=name) as box:

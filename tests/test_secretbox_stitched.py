@@ -11,8 +11,8 @@ behind, so its first group is encrypted alone.  For n data bytes that is
 g = (n - 32) // 512 groups when n >= 544: g stitched to open, g - 1 to
 seal.  The boundaries: 543 / 544 / 545 (no group / one), 1055 / 1056 /
 1057 (one / two).  The test-only hook ``gcry_secretbox_stitched_groups``
-counts stitched groups per keyed box; every test checks it against that
-rule, and the output against libsodium and PyNaCl (tests/nacl_oracle.py).
+(tests/testhooks.py) counts stitched groups per keyed box; every test
+checks it against that rule, and the output against libsodium and PyNaCl (tests/nacl_oracle.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import testhooks
 from checks import refused
 from nacl_oracle import (
     NO_ORACLE,
@@ -34,7 +35,6 @@ from nacl_oracle import (
 
 import gcrylike
 from gcrylike._core import ffi
-from gcrylike.ciphers.secretbox import lib
 
 NAME = "XSALSA20-POLY1305"
 AVX2 = "xsalsa20-poly1305-amd64-avx2"
@@ -59,7 +59,7 @@ def avx2_box(key: bytes) -> gcrylike.SecretBox:
 
 
 def stitched(box: gcrylike.SecretBox) -> int:
-    return lib.gcry_secretbox_stitched_groups(box._ctx.ptr)
+    return testhooks.copy("secretbox").lib.gcry_secretbox_stitched_groups(box._ctx.ptr)
 
 
 def expected_groups(n: int, encrypting: bool) -> int:
@@ -106,11 +106,11 @@ def test_lengths_against_oracles(n):
     msg = rng.randbytes(n)
     want = oracle(key, nonce, msg)
     with avx2_box(key) as box:
-        assert box.encrypt(nonce, msg) == want
+        assert box.encrypt(msg, nonce).ciphertext == want
         assert stitched(box) == expected_groups(n, True)
-        assert box.decrypt(nonce, want) == msg
+        assert box.decrypt(want, nonce) == msg
         assert stitched(box) == expected_groups(n, True) + expected_groups(n, False)
-        assert sodium_secretbox_open(key, nonce, box.encrypt(nonce, msg)) == msg
+        assert sodium_secretbox_open(key, nonce, box.encrypt(msg, nonce).ciphertext) == msg
         assert pynacl_secretbox_open(key, nonce, want) == msg
 
 
@@ -130,8 +130,8 @@ def test_pure_python_spot_check(n):
         acc = (acc + int.from_bytes(block + b"\x01", "little")) * r % p
     tag = ((acc + s) % (1 << 128)).to_bytes(16, "little")
     with avx2_box(key) as box:
-        assert box.encrypt(nonce, msg) == tag + ct
-        assert box.decrypt(nonce, tag + ct) == msg
+        assert box.encrypt(msg, nonce).ciphertext == tag + ct
+        assert box.decrypt(tag + ct, nonce) == msg
         assert stitched(box) == expected_groups(n, True) + expected_groups(n, False)
 
 
@@ -188,8 +188,8 @@ def test_all_ones_data(n):
     for msg in (b"\xff" * n, ff_ct_msg):
         want = oracle(key, nonce, msg)
         with avx2_box(key) as box:
-            assert box.encrypt(nonce, msg) == want
-            assert box.decrypt(nonce, want) == msg
+            assert box.encrypt(msg, nonce).ciphertext == want
+            assert box.decrypt(want, nonce) == msg
             assert stitched(box) == expected_groups(n, True) + expected_groups(n, False)
     assert oracle(key, nonce, ff_ct_msg)[TAG:] == b"\xff" * n
 
@@ -201,7 +201,7 @@ def test_tampering_refused(n):
     rng, key, nonce = case("tamper", n)
     msg = rng.randbytes(n)
     with avx2_box(key) as box:
-        sealed = box.encrypt(nonce, msg)
+        sealed = box.encrypt(msg, nonce).ciphertext
         k = HEAD + (n - HEAD) // GROUP * GROUP  # where the tail starts
         places = [rng.randrange(TAG), TAG + rng.randrange(HEAD),
                   TAG + HEAD + rng.randrange(k - HEAD), TAG + HEAD, TAG + k - 1]
@@ -211,13 +211,13 @@ def test_tampering_refused(n):
             bad = bytearray(sealed)
             bad[at] ^= 1 << rng.randrange(8)
             with refused(gcrylike.AuthenticationFailed):
-                box.decrypt(nonce, bytes(bad))
+                box.decrypt(bytes(bad), nonce)
             assert sodium_secretbox_open(key, nonce, bytes(bad)) is None
             out = bytearray(b"\xa5" * n)
             with ffi.from_buffer(out) as o:
                 assert raw_open(box, nonce, bytes(bad), n + TAG, o) == gcrylike.ErrorCode.CHECKSUM
             assert out == bytes(n)  # wiped
-        assert box.decrypt(nonce, sealed) == msg
+        assert box.decrypt(sealed, nonce) == msg
 
 
 def test_random_round_trips():
@@ -229,9 +229,9 @@ def test_random_round_trips():
         for _ in range(40):
             n = HEAD + rng.choice([1, 2, 3, 8]) * GROUP * rng.randrange(1, 4) + rng.randrange(-3, 4)
             nonce, msg = rng.randbytes(24), rng.randbytes(n)
-            sealed = box.encrypt(nonce, msg)
+            sealed = box.encrypt(msg, nonce).ciphertext
             assert sealed == oracle(key, nonce, msg)
-            assert box.decrypt(nonce, sealed) == msg
+            assert box.decrypt(sealed, nonce) == msg
             total += expected_groups(n, True) + expected_groups(n, False)
             assert stitched(box) == total
 
@@ -247,8 +247,8 @@ def test_other_drivers_do_not_stitch():
         if not info.available or info.driver == AVX2:
             continue
         with gcrylike.SecretBox(key, impl=info.driver) as box:
-            assert box.encrypt(nonce, msg) == want
-            assert box.decrypt(nonce, want) == msg
+            assert box.encrypt(msg, nonce).ciphertext == want
+            assert box.decrypt(want, nonce) == msg
             assert stitched(box) == 0
         seen += 1
     assert seen >= 1

@@ -559,7 +559,7 @@ def _needles(key: bytes, nonce: bytes, keystream: bytes) -> list[int]:
 
 
 def _residue(driver: str, length: int, burn: bool) -> int:
-    from gcrylike.ciphers.salsa20 import ffi, lib
+    from test_burn_stack import probe
 
     key, nonce = os.urandom(32), os.urandom(24)
     with gcrylike.cipher_open("xsalsa20", impl=driver) as h:
@@ -567,20 +567,9 @@ def _residue(driver: str, length: int, burn: bool) -> int:
         h.setiv(nonce)
         keystream = h.encrypt(bytes(length))
         h.setiv(nonce)
-        needles = _needles(key, nonce, keystream)
-        c_needles = ffi.new("uint32_t[]", needles)
-        src, dst = ffi.new("uint8_t[]", length), ffi.new("uint8_t[]", length)
-        rc = ffi.new("int *")
-        saved = lib.gcry_burn_enabled
-        lib.gcry_burn_enabled = int(burn)
-        try:
-            found = lib.gcry_stack_residue_after(
-                ffi.addressof(lib, "gcry_salsa20_crypt"), h._ctx.ptr, dst, src, length,
-                c_needles, len(needles), 8192, rc)
-        finally:
-            lib.gcry_burn_enabled = saved
-        assert rc[0] == 0
-        assert bytes(ffi.buffer(dst)) == keystream
+        found, out = probe("salsa20", "gcry_salsa20_crypt", h._ctx.ptr, bytes(length),
+                           set(_needles(key, nonce, keystream)), burn)
+        assert out == keystream
     return found
 
 

@@ -1,8 +1,8 @@
 """Adiantum(XChaCha12|XChaCha20, AES-256) with NHPoly1305.
 
 Implementations combine a ChaCha level (portable, SSSE3, AVX2; NH and
-Poly1305 at the matching SIMD level, or the AVX-512 NH beside the AVX2
-ChaCha and Poly1305) with an AES implementation (bitsliced C or AES-NI):
+Poly1305 at the matching SIMD level, or the AVX-512 XChaCha and NH beside
+the AVX2 Poly1305) with an AES implementation (bitsliced C or AES-NI):
 every registered driver is one such combination.
 """
 
@@ -15,9 +15,9 @@ from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCH
 
 from ._adiantum import ffi, lib
 
-_CHACHA = {"generic": 0, "ssse3": 1, "avx2": 2}
+_CHACHA = {"generic": 0, "ssse3": 1, "avx2": 2, "avx512": 3}
 _NH = {"generic": 0, "sse2": 1, "avx2": 2, "avx512": 3}
-_POLY = {"generic64": 0, "generic32": 1, "sse2": 2, "avx2": 3}
+_POLY = {"generic64": 0, "generic32": 1, "sse2": 2, "avx2": 3, "ifma": 4}
 _AES = {"generic": 0, "aesni": 1}
 
 GCRYLIKE_ADIANTUM_XCHACHA12 = 1301
@@ -28,7 +28,7 @@ _TIERS = (
     ("generic", 100, frozenset(), "generic", "generic", "generic64"),
     ("amd64-sse2", 300, frozenset({"ssse3", "sse2"}), "ssse3", "sse2", "sse2"),
     ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), "avx2", "avx2", "avx2"),
-    ("amd64-avx512", 500, frozenset({"ssse3", "avx2", "avx512f"}), "avx2", "avx512", "avx2"),
+    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), "avx512", "avx512", "avx2"),
 )
 
 

@@ -11,7 +11,6 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
-    TEST_HOOKS_CDEF,
     make_ffi,
 )
 
@@ -30,12 +29,11 @@ int gcry_adiantum_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n,
                           const uint8_t *tweak, size_t tweaklen);
 int gcry_adiantum_crypt_sectors(void *ctx, uint8_t *buf, size_t nsectors, size_t sector_size,
                                 uint64_t first, int encrypting);
-int gcry_adiantum_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.adiantum._adiantum",
-    CDEF + TEST_HOOKS_CDEF,
+    CDEF,
     ["ciphers/adiantum/adiantum_glue.c",
      *CHACHA_C,
      *POLY1305_C,

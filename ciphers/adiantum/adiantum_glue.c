@@ -10,13 +10,13 @@
  * internals run without burning; each entry point burns once. */
 #include "adiantum.h"
 
+/* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise
+ * form compiled to some sixty shifts and byte stores, 4% of a sector) */
 static void
 add128 (uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int subtract)
 {
-  uint64_t a0 = (uint64_t)gcry_load_le32 (a) | (uint64_t)gcry_load_le32 (a + 4) << 32;
-  uint64_t a1 = (uint64_t)gcry_load_le32 (a + 8) | (uint64_t)gcry_load_le32 (a + 12) << 32;
-  uint64_t b0 = (uint64_t)gcry_load_le32 (b) | (uint64_t)gcry_load_le32 (b + 4) << 32;
-  uint64_t b1 = (uint64_t)gcry_load_le32 (b + 8) | (uint64_t)gcry_load_le32 (b + 12) << 32;
+  uint64_t a0 = gcry_load_le64 (a), a1 = gcry_load_le64 (a + 8);
+  uint64_t b0 = gcry_load_le64 (b), b1 = gcry_load_le64 (b + 8);
   uint64_t r0, r1;
 
   if (subtract)
@@ -29,10 +29,8 @@ add128 (uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int subtract)
       r0 = a0 + b0;
       r1 = a1 + b1 + (r0 < a0);
     }
-  gcry_store_le32 (r, (uint32_t)r0);
-  gcry_store_le32 (r + 4, (uint32_t)(r0 >> 32));
-  gcry_store_le32 (r + 8, (uint32_t)r1);
-  gcry_store_le32 (r + 12, (uint32_t)(r1 >> 32));
+  gcry_store_le64 (r, r0);
+  gcry_store_le64 (r + 8, r1);
 }
 
 int
@@ -239,13 +237,4 @@ size_t
 gcry_adiantum_ctxsize (void)
 {
   return sizeof (adiantum_ctx);
-}
-
-/* Test hook for the stack-residue probe (the stream-call signature):
- * encrypt SRC into DST under a fixed 32-byte tweak. */
-int
-gcry_adiantum_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  static const uint8_t tweak[ADIANTUM_TWEAK_MAX];
-  return gcry_adiantum_encrypt (c, dst, src, n, tweak, sizeof tweak);
 }

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
+from gcrylike_build import make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -8,13 +8,12 @@ uint32_t gcry_aes_impls(void);
 int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-int gcry_aes256_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",
-    CDEF + asm_depth_cdef("aes") + TEST_HOOKS_CDEF,
-    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c", "ciphers/aes/aes_depth.c"],
+    CDEF,
+    ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["aes-amd64-aesni.S"],
     includes='#include "aes_glue.h"',
 )

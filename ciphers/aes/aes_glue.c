@@ -93,14 +93,3 @@ gcry_aes256_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
     gcry_burn_stack (aes256_decrypt_noburn (c, dst, src, n / AES_BLOCK) + GCRY_C_FRAME);
   return GCRY_OK;
 }
-
-/* Test hook for the stack-residue probe (the stream-call signature): key
- * expansion from SRC[0:32] keeping the implementation, then N bytes of
- * encryption from SRC into DST. */
-int
-gcry_aes256_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  aes256_ctx *ctx = c;
-  int rc = gcry_aes256_setkey (c, src, AES256_KEY_BYTES, ctx->impl);
-  return rc ? rc : gcry_aes256_encrypt (c, dst, src, n);
-}

@@ -11,8 +11,6 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
-    TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -34,16 +32,12 @@ int gcry_aead_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
 int gcry_aead_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                    const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
                    uint8_t *out);
-/* test-only: the stack-residue probe's entry into the one-shot seal */
-int gcry_aead_seal_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-/* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
-uint64_t gcry_aead_stitched_groups(const void *ctx);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha20poly1305._aead",
-    CDEF + asm_depth_cdef("aead") + TEST_HOOKS_CDEF,
-    ["ciphers/chacha20poly1305/aead_glue.c", "ciphers/chacha20poly1305/aead_depth.c",
+    CDEF,
+    ["ciphers/chacha20poly1305/aead_glue.c",
      *CHACHA_C,
      *POLY1305_C],
     asm_sources=[*CHACHA_ASM,

@@ -23,7 +23,8 @@ typedef struct {
   unsigned int poly_impl;
   unsigned int encrypting;  /* direction of the data phase: 1 enc, 0 dec */
   uint64_t stitched;        /* groups through the stitched routine since
-                             * setkey (read by tests only) */
+                             * setkey (read by the test-only hooks,
+                             * tests/native/) */
 } aead_ctx;
 
 #ifdef USE_AMD64

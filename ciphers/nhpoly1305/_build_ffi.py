@@ -4,8 +4,6 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
-    TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -18,16 +16,12 @@ int gcry_nhpoly1305_setkey(void *ctx, const uint8_t *key, size_t keylen,
 int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_nhpoly1305_read(void *ctx, uint8_t *out, size_t outlen);
 int gcry_nhpoly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
-int gcry_nhpoly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-int gcry_nh_test(unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
-                 size_t nunits, uint8_t *out);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.nhpoly1305._nhpoly1305",
-    CDEF + asm_depth_cdef("nhpoly1305") + TEST_HOOKS_CDEF,
-    ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c",
-     "ciphers/nhpoly1305/nhpoly1305_depth.c", *POLY1305_C],
+    CDEF,
+    ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c", *POLY1305_C],
     asm_sources=["nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
                  *POLY1305_ASM],
     amd64_c_sources=POLY1305_AMD64_C,

@@ -235,15 +235,9 @@ gcry_nhpoly1305_verify (void *c, const uint8_t *tag, size_t taglen)
   return (bad || taglen != 16) ? GCRY_ERR_CHECKSUM : GCRY_OK;
 }
 
-/* Test hook for the stack-residue probe: absorb SRC, write the hash to DST. */
-int
-gcry_nhpoly1305_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  gcry_nhpoly1305_update (c, src, n);
-  return gcry_nhpoly1305_read (c, dst, 16);
-}
-
-/* Test hook: NH alone on implementation IMPL (the caller checks the CPU
+#ifdef GCRY_TEST_HOOKS
+/* Test-only, in the test copies alone (tests/native/nhpoly1305_hooks.c
+ * declares it): NH alone on implementation IMPL (the caller checks the CPU
  * runs it), with the raw 1072-byte KEY (arranged here for the AVX-512
  * routine, as setkey does): NUNITS 0 hashes the LEN-byte MSG into 32 bytes
  * at OUT, else NUNITS whole 1024-byte units into 32 bytes each. */
@@ -267,3 +261,4 @@ gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t 
   gcry_burn_stack (burn + GCRY_C_FRAME);
   return GCRY_OK;
 }
+#endif

@@ -4,8 +4,6 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
-    TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -18,13 +16,12 @@ int gcry_poly1305_read(void *ctx, uint8_t *tag, size_t taglen);
 int gcry_poly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
 int gcry_poly1305_oneshot(const uint8_t *key, size_t keylen, const uint8_t *m, size_t n,
                           uint8_t *tag, unsigned int impl);
-int gcry_poly1305_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.poly1305._poly1305",
-    CDEF + asm_depth_cdef("poly1305") + TEST_HOOKS_CDEF,
-    [*POLY1305_C, "ciphers/poly1305/poly1305_depth.c"],
+    CDEF,
+    [*POLY1305_C],
     asm_sources=POLY1305_ASM,
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "poly1305.h"',

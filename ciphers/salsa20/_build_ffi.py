@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import TEST_HOOKS_CDEF, asm_depth_cdef, make_ffi
+from gcrylike_build import make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -12,18 +12,12 @@ int gcry_salsa20_setctr(void *ctx, uint64_t block);
 int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                   uint8_t *out, unsigned int rounds, unsigned int impl);
-/* test-only: the SIMD tier table keeps the stream driver's rules */
-int gcry_salsa20_tiers_check(void);
-/* test-only: whether the AVX-512 bulk takes groups of 17 (set < 0: ask) */
-int gcry_salsa20_avx512_gpr(int set);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
-    CDEF + asm_depth_cdef("salsa20") + TEST_HOOKS_CDEF,
-    ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
-     "ciphers/salsa20/salsa20_depth.c"],
-    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
-                 "salsa20-amd64-avx512.S"],
+    CDEF,
+    ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
+    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S"],
     includes='#include "salsa20.h"',
 )

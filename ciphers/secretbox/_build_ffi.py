@@ -9,8 +9,6 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
-    TEST_HOOKS_CDEF,
-    asm_depth_cdef,
     make_ffi,
 )
 
@@ -24,17 +22,12 @@ int gcry_secretbox_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
 int gcry_secretbox_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
-int gcry_secretbox_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-/* test-only: the same seal, then an in-place open of its box */
-int gcry_secretbox_open_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-/* test-only: 512-byte groups through the stitched AVX2 routine since setkey */
-uint64_t gcry_secretbox_stitched_groups(const void *ctx);
 """
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.secretbox._secretbox",
-    CDEF + asm_depth_cdef("secretbox") + TEST_HOOKS_CDEF,
-    ["ciphers/secretbox/secretbox_glue.c", "ciphers/secretbox/secretbox_depth.c",
+    CDEF,
+    ["ciphers/secretbox/secretbox_glue.c",
      "ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c",
      *POLY1305_C],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",

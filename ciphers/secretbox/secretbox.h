@@ -15,7 +15,8 @@ typedef struct {
   salsa20_ctx xsalsa;           /* XSalsa20 (20 rounds), keyed, no nonce */
   unsigned int poly_impl;       /* Poly1305 implementation id */
   uint64_t stitched;            /* 512-byte groups through the stitched
-                                 * routine since setkey (read by tests only;
+                                 * routine since setkey (read by the test-only
+                                 * hooks, tests/native/;
                                  * added to atomically, as one keyed
                                  * context may serve many threads) */
 } secretbox_ctx;

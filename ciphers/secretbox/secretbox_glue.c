@@ -247,36 +247,3 @@ gcry_secretbox_open (void *c, const uint8_t *nonce, size_t noncelen,
     }
   return GCRY_OK;
 }
-
-/* Test hook for the stack-residue probe (the stream-call signature): seal
- * SRC[0 : N-16] under a zero nonce into DST (tag || ciphertext, N bytes). */
-int
-gcry_secretbox_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  static const uint8_t nonce[24];
-  if (n < 16)
-    return GCRY_ERR_INV_LENGTH;
-  return gcry_secretbox_seal (c, nonce, sizeof nonce, src, n - 16, dst);
-}
-
-/* Test hook, the same for open: seal SRC[0 : N-16] under a zero nonce
- * into DST as gcry_secretbox_probe does, then open that box in place
- * (DST = tag || plaintext afterwards), so the open path's stack is what
- * the probe sees last. */
-int
-gcry_secretbox_open_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
-{
-  static const uint8_t nonce[24];
-  int rc = gcry_secretbox_probe (c, dst, src, n);
-  if (rc)
-    return rc;
-  return gcry_secretbox_open (c, nonce, sizeof nonce, dst, n, dst + SECRETBOX_TAG);
-}
-
-/* Test hook: groups of 512 bytes that went through the stitched routine
- * since setkey (0 where it is not built or not used). */
-uint64_t
-gcry_secretbox_stitched_groups (const void *c)
-{
-  return __atomic_load_n (&((const secretbox_ctx *)c)->stitched, __ATOMIC_RELAXED);
-}

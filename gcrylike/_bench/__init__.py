@@ -18,8 +18,8 @@ What one call is depends on the kind of algorithm, as in bench-slope:
 * AEADs: one message on a keyed handle, ``setiv`` + ``encrypt`` + ``gettag``,
   ``setiv`` + ``decrypt`` + ``checktag``, ``setiv`` + ``authenticate`` +
   ``gettag`` ("POLY1305 enc"/"dec"/"auth", bench-slope's POLY1305 mode rows);
-* the NaCl secretbox: one box per call, ``SecretBox(key).encrypt(nonce,
-  data)`` and ``decrypt(nonce, box)`` ("SECRETBOX enc"/"dec"); these rows are
+* the NaCl secretbox: one box per call, ``SecretBox(key).encrypt(data,
+  nonce)`` and ``decrypt(message)`` ("SECRETBOX enc"/"dec"); these rows are
   our one-shot API itself, so its peers are compared with them directly.
 
 ``--format tcrypt`` prints the Linux kernel's tcrypt view instead (operations

@@ -45,11 +45,21 @@ static const uint32_t gcry_tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b20
 void gcry_wipememory (void *p, size_t len);
 
 /* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
- * Does nothing when BYTES is 0 or burning is switched off (test hook). */
+ * Does nothing when BYTES is 0 (or, in a test-only build, when burning is
+ * switched off: tests/native/testhooks.h). */
 void gcry_burn_stack (unsigned int bytes);
 
-/* Test-only hook: 0 switches burning off for this extension. */
-extern int gcry_burn_enabled;
+/* Mark N bytes at P public from here on: a result that depends on secrets
+ * but is meant to be known (whether a tag matched).  Only the ct test env's
+ * build (GCRY_CT_CHECK, tests/native/ct_hooks.c) makes it a valgrind client
+ * request, so memcheck stops tracing the secret through it; elsewhere it
+ * is nothing. */
+#ifdef GCRY_CT_CHECK
+# include <valgrind/memcheck.h>
+# define GCRY_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED ((p), (n)))
+#else
+# define GCRY_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
 
 /* True when [dst, dst+n) and [src, src+n) overlap without being the same
  * buffer: an in-order stream pass would then read bytes it already wrote. */
@@ -76,6 +86,32 @@ gcry_store_le32 (uint8_t *p, uint32_t v)
   p[1] = (uint8_t)(v >> 8);
   p[2] = (uint8_t)(v >> 16);
   p[3] = (uint8_t)(v >> 24);
+}
+
+/* 64-bit little-endian values, moved whole on a little-endian host: built
+ * from byte stores, a value read back at once by a wider load (a tag or a
+ * hash the next step adds) waits for the store buffer to drain. */
+static inline uint64_t
+gcry_load_le64 (const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy (&v, p, sizeof v);
+  return v;
+#else
+  return (uint64_t)gcry_load_le32 (p) | (uint64_t)gcry_load_le32 (p + 4) << 32;
+#endif
+}
+
+static inline void
+gcry_store_le64 (uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy (p, &v, sizeof v);
+#else
+  gcry_store_le32 (p, (uint32_t)v);
+  gcry_store_le32 (p + 4, (uint32_t)(v >> 32));
+#endif
 }
 
 static inline uint32_t
@@ -110,79 +146,5 @@ gcry_xor_bytes (uint8_t *dst, const uint8_t *src, const uint8_t *ks, size_t n)
     dst[i] = src[i] ^ ks[i];
 }
 
-/* Test-only: clear DEPTH bytes of stack, run FN(ctx, dst, src, n), then
- * count how many 32-bit words of the DEPTH bytes below this frame hold one
- * of the NNEEDLES values.  Proves that burning removed the secrets the call
- * left behind. */
-typedef int (*gcry_crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src,
-                              size_t n);
-size_t gcry_stack_residue_after (gcry_crypt_fn fn, void *ctx, uint8_t *dst,
-                                 const uint8_t *src, size_t n,
-                                 const uint32_t *needles, size_t nneedles,
-                                 size_t depth, int *rc);
-
-/* Test-only (tests/test_asm_depth.py): check an assembly routine's own
- * burn depth against the stack it really wrote.  A thunk calls one routine
- * on the buffers of a gcry_depth_args and returns what the routine returned;
- * each cipher module with assembly lists its routines in a gcry_depth_case
- * table and passes it to gcry_asm_depth (burn.c), which runs case WHICH
- * with SHIFT (0 or 16) more bytes of stack, or with REPORTED NULL only
- * names it. */
-typedef struct {
-  uint32_t state[16] GCRY_ALIGNED(64); /* cipher state */
-  uint64_t h[3];                       /* Poly1305 accumulator */
-  uint64_t r[2];                       /* Poly1305 r */
-  uint8_t table[512] GCRY_ALIGNED(64); /* Poly1305 SIMD powers */
-  uint8_t key[1088] GCRY_ALIGNED(64);  /* NH key, AES-NI key schedule */
-  uint8_t src[2048] GCRY_ALIGNED(64);
-  uint8_t dst[2048] GCRY_ALIGNED(64);
-} gcry_depth_args;
-typedef unsigned int (*gcry_depth_thunk) (gcry_depth_args *a);
-typedef struct {
-  const char *name;                    /* the routine's symbol */
-  gcry_depth_thunk thunk;
-} gcry_depth_case;
-int gcry_asm_depth (const gcry_depth_case *cases, size_t ncases, unsigned int which,
-                    unsigned int shift, const char **name, unsigned int *reported,
-                    size_t *measured);
-
-/* A thunk FN that runs CALL, an expression on the gcry_depth_args A, and
- * returns its result through an empty asm, so that the call cannot become
- * a tail call (gcry_asm_depth finds the routine's entry stack pointer by
- * its return address into the thunk). */
-static inline unsigned int
-gcry_depth_result (unsigned int depth)
-{
-  __asm__ volatile ("" : "+r"(depth));
-  return depth;
-}
-#define GCRY_DEPTH_THUNK(fn, call)                                          \
-  static GCRY_NOINLINE unsigned int fn (gcry_depth_args *a)                \
-  {                                                                        \
-    return gcry_depth_result (call);                                       \
-  }
-
-/* A module's test hook FN (tests/test_asm_depth.py): routine WHICH of the
- * module's gcry_depth_case table ``cases``, its name, and unless REPORTED
- * is NULL its reported and measured depth, run SHIFT bytes deeper (0 or
- * 16); GCRY_ERR_INV_ARG past the last, NOT_SUPPORTED without assembly. */
-#define GCRY_ASM_DEPTH_HOOK_ARGS                                           \
-  (unsigned int which, unsigned int shift, const char **name,              \
-   unsigned int *reported, size_t *measured)
-#ifdef USE_AMD64
-# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
-  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
-  {                                                                        \
-    return gcry_asm_depth (cases, sizeof cases / sizeof cases[0], which,   \
-                           shift, name, reported, measured);               \
-  }
-#else
-# define GCRY_ASM_DEPTH_HOOK(fn)                                           \
-  int fn GCRY_ASM_DEPTH_HOOK_ARGS                                          \
-  {                                                                        \
-    (void)which, (void)shift, (void)name, (void)reported, (void)measured;  \
-    return GCRY_ERR_NOT_SUPPORTED;                                         \
-  }
-#endif
 
 #endif /* GCRYLIKE_COMMON_H */

@@ -11,7 +11,7 @@
  *      multiple of its width, a power of two up to GCRY_STREAM_MAX_WIDTH)
  *      of STATE's keystream xored from SRC into DST, the 64-bit block
  *      counter in the state advanced, its stack burn depth returned (and a
- *      GCRY_DEPTH_THUNK case in the cipher's *_depth.c for the proof);
+ *      row in tests/native/rows.c, which checks it and proves that depth);
  *   2. a row at the tier's implementation id in the cipher's table
  *      (chacha_glue.c, salsa20_glue.c), e.g. a 16-wide tier:
  *        [CHACHA_IMPL_AVX512] = {

@@ -136,9 +136,10 @@ class TableReport:
                          "includes setiv's Poly1305 key derivation (one ChaCha20 block).")
         if "secretbox" in kinds:
             lines.append("SECRETBOX enc/dec: one box per call on one keyed SecretBox: "
-                         "encrypt(nonce, data) -> a new bytes tag || ciphertext / decrypt(nonce, "
-                         "box) of a valid box (made once per size); data a bytes object.  These "
-                         "rows are our one-shot API: peers are compared with the fastest of them.")
+                         "encrypt(data, nonce) -> a new nonce || tag || ciphertext message / "
+                         "decrypt(message) of a valid one (made once per size); data a bytes "
+                         "object.  These rows are our one-shot API: peers are compared with the "
+                         "fastest of them.")
         if clock.mhz:
             src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
         else:

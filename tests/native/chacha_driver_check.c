@@ -6,6 +6,15 @@
  * tail windows run for real, and their keystream must equal the portable
  * row's at every length and split. */
 #include "chacha.h"
+#include "testhooks.h"
+
+/* BEGIN TEST CDEF (tests/native/build_hooks.py) */
+/* chacha_glue.c, only with GCRY_TEST_HOOKS: the SIMD tier table keeps the
+ * stream driver's rules (0) */
+int gcry_chacha_tiers_check (void);
+/* the stream driver at widths up to 16 against the portable row */
+int gcry_chacha_driver_check (void);
+/* END TEST CDEF */
 
 #ifdef USE_AMD64
 /* Row 1 as an AVX-512 ChaCha tier would be (ChaCha-like, width-1 routine

@@ -1,0 +1,152 @@
+/* depth.c - the burn-depth proof of every routine (the measuring itself is
+ * asmcheck_depth_probe, depth-amd64.S).
+ *
+ * Every assembly routine returns its burn depth: the bytes below its entry
+ * stack pointer that it wrote.  The C glue wipes the deepest depth once per
+ * call, so a routine that under-reports leaves key material on the stack
+ * and no whole-call test can see it.  Here each routine runs alone through
+ * the probe, at each length of its kind's list (reaching every loop and
+ * frame), from entry stack pointers at each of the four 16-byte steps mod
+ * 64 (the AVX2 and AVX-512 frames are aligned down to 32 or 64 bytes), with
+ * two paint bytes (a routine that happens to store the paint byte at its
+ * deepest slot cannot hide behind both).  The measurement counts from the
+ * routine's exact entry stack pointer, so there is no slack:
+ * measured <= reported.
+ *
+ * The same probe checks the ABI (callee-saved registers, rsp and DF come
+ * back) and that the routine leaves no data in any vector register: it
+ * zeroes them all before the call (zmm16-31 too, on AVX-512 hardware) and
+ * every register must be zero after it (the inputs are random, so a
+ * register still holding state, key, keystream or message is non-zero).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "asmcheck.h"
+
+#define DEPTH_SPAN 8192         /* bytes painted (depth-amd64.S) */
+#define SANE_DEPTH 4096         /* no routine has a reason to use more */
+
+typedef struct {
+  void *fn;
+  uint64_t args[7];
+  uint64_t shift;               /* bytes below a 64-aligned stack pointer */
+  uint64_t paint;
+  uint64_t reported;            /* out: the routine's return value */
+  uint64_t measured;            /* out: bytes below the entry rsp written */
+  uint64_t entry;               /* out: the entry rsp */
+  uint64_t abi_ok;              /* out: callee-saved registers, rsp, DF */
+  uint64_t vecmode;             /* 0 xmm0-15, 1 ymm0-15, 2 zmm0-31 */
+  uint64_t pad;
+  uint8_t vregs[32][64];        /* out: the vector registers after the call */
+} depth_call;
+
+_Static_assert (offsetof (depth_call, shift) == 64, "layout shared with depth-amd64.S");
+_Static_assert (offsetof (depth_call, abi_ok) == 104, "layout shared with depth-amd64.S");
+_Static_assert (offsetof (depth_call, vregs) == 128, "layout shared with depth-amd64.S");
+
+void asmcheck_depth_probe (depth_call *c);
+
+depth_buffers dbuf;
+
+/* The vector registers the routine left non-zero, as "ymm3 ymm7" in
+ * NAMES; returns how many. */
+static unsigned int
+dirty_registers (const depth_call *c, char *names, size_t size)
+{
+  static const char *const PREFIX[] = { "xmm", "ymm", "zmm" };
+  unsigned int nregs = c->vecmode == 2 ? 32 : 16, width = 16u << c->vecmode, i, j, n = 0;
+  size_t used = 0;
+
+  names[0] = 0;
+  for (i = 0; i < nregs; i++)
+    {
+      int dirty = 0;
+      for (j = 0; j < width; j++)
+        dirty |= c->vregs[i][j];
+      if (dirty)
+        {
+          n++;
+          if (used + 8 < size)
+            used += (size_t)snprintf (names + used, size - used, " %s%u", PREFIX[c->vecmode], i);
+        }
+    }
+  return n;
+}
+
+static const unsigned int SHIFTS[] = { 0, 16, 32, 48 };
+static const uint8_t PAINTS[] = { 0xa5, 0x5a };
+
+void
+depth_check (check *t, const row *r)
+{
+  const kind *k = r->k;
+  unsigned long max_reported = 0, max_measured = 0;
+  unsigned int i, s, p;
+
+  /* random inputs (stack use depends on lengths only, but zeros could
+   * hide a register left holding data), within the routines' contracts */
+  rnd_bytes (t, &dbuf, sizeof dbuf);
+  dbuf.h[2] &= 3;
+  dbuf.r[0] &= 0x0ffffffc0fffffffULL;
+  dbuf.r[1] &= 0x0ffffffc0ffffffcULL;
+
+  size_t longer[5];
+  unsigned int nlonger = reach_lengths (r, longer);
+
+  for (i = 0; i < k->ndepth + nlonger; i++)
+    {
+      size_t n = i < k->ndepth ? (size_t)k->depth_mult[i] * r->width : longer[i - k->ndepth];
+      for (s = 0; s < ARRAY_SIZE (SHIFTS); s++)
+        {
+          unsigned long reported = 0, measured = 0;
+          int same = 1, abi_ok = 1, aligned = 1;
+          unsigned int dirty = 0;
+          char dirty_names[200] = "";
+
+          set_case (t, "n=%zu, entry rsp = %u mod 64", n, (64 + 40 - SHIFTS[s]) % 64);
+          for (p = 0; p < ARRAY_SIZE (PAINTS); p++)
+            {
+              depth_call c;
+              memset (&c, 0, sizeof c);
+              c.fn = r->fn;
+              k->depth_args (r, n, c.args);
+              c.shift = SHIFTS[s];
+              c.paint = PAINTS[p];
+              c.vecmode = (t->hwf & GCRY_HWF_AVX512F) ? 2 : (t->hwf & GCRY_HWF_AVX) ? 1 : 0;
+              asmcheck_depth_probe (&c);
+              if (p == 0)
+                dirty = dirty_registers (&c, dirty_names, sizeof dirty_names);
+              if (p == 0)
+                reported = (unsigned int)c.reported;
+              same &= reported == (unsigned int)c.reported;
+              abi_ok &= c.abi_ok == 1;
+              aligned &= c.entry % 64 == (64 + 40 - SHIFTS[s]) % 64;
+              if (c.measured > measured)
+                measured = c.measured;
+            }
+          verdict (t, aligned, "the probe's entry rsp is not where it should be");
+          verdict (t, abi_ok, "callee-saved register, rsp or DF not restored");
+          verdict (t, dirty == 0, "left data in vector registers:%s", dirty_names);
+          verdict (t, same, "reported depth changes between identical calls");
+          verdict (t, reported <= SANE_DEPTH, "reported depth %lu is not sane", reported);
+          verdict (t, measured <= reported, "wrote %lu bytes below its entry rsp, "
+                   "reported %lu (under-reports)", measured, reported);
+          if (t->verbose)
+            printf ("  %s depth n=%zu shift=%u: reported %lu, measured %lu\n", r->name, n,
+                    SHIFTS[s], reported, measured);
+          if (reported > max_reported)
+            max_reported = reported;
+          if (measured > max_measured)
+            max_measured = measured;
+        }
+    }
+  /* the lengths reach every frame: a reported depth that was never seen
+   * written would mean the probe is blind */
+  set_case (t, "all lengths");
+  verdict (t, max_measured > 0 || max_reported == 0,
+           "reported up to %lu bytes, but no write below the entry rsp was seen", max_reported);
+  t->max_reported = max_reported;
+  t->max_measured = max_measured;
+}

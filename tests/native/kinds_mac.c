@@ -1,0 +1,376 @@
+/* kinds_mac.c - Poly1305 (the SIMD routines with their table set-up C, and
+ * the scalar one) and NH against the portable C
+ * (ciphers/poly1305/poly1305_generic.c, ciphers/nhpoly1305/nh_generic.c)
+ * and published vectors. */
+#include <stdio.h>
+#include <string.h>
+
+#include "asmcheck.h"
+#include "kinds_stream.h"
+#include "nh.h"
+#include "poly1305.h"
+#include "poly1305_amd64.h"
+#include "vectors_nh.h"
+
+typedef void (*poly_setup_fn) (const uint64_t r[2], void *table);
+typedef unsigned int (*poly_simd_fn) (uint64_t h[3], const void *table, const uint8_t *m,
+                                      size_t nblocks);
+typedef unsigned int (*poly_scalar_fn) (uint64_t h[3], const uint64_t r[2], const uint8_t *m,
+                                        size_t nblocks);
+
+#define TABLE_BYTES 4096        /* room for any flavour's powers */
+static uint8_t table[TABLE_BYTES] GCRY_ALIGNED (64);
+
+/* ---- Poly1305 arithmetic for the comparisons ----------------------- */
+
+__extension__ typedef unsigned __int128 u128;
+
+void
+poly1305_reduce (uint64_t out[3], const uint64_t h[3])
+{
+  u128 lo = (u128)h[1] << 64 | h[0];
+  uint64_t hi = h[2], c;
+  int i;
+
+  /* fold the bits from 2^130 up: 2^130 = 5 (mod p) */
+  c = hi >> 2;
+  hi &= 3;
+  lo += (u128)c * 5;
+  hi += lo < (u128)c * 5;
+  /* then subtract p while h >= p (at most twice) */
+  for (i = 0; i < 2; i++)
+    {
+      u128 g = lo + 5;
+      uint64_t ghi = hi + (g < lo);
+      if (ghi >> 2)
+        {
+          lo = g;
+          hi = ghi & 3;
+        }
+    }
+  out[0] = (uint64_t)lo;
+  out[1] = (uint64_t)(lo >> 64);
+  out[2] = hi;
+}
+
+void
+poly1305_tag (uint8_t tag[16], const uint64_t h[3], const uint8_t s[16])
+{
+  uint64_t f[3], s0, s1;
+  u128 t;
+  poly1305_reduce (f, h);
+  memcpy (&s0, s, 8);
+  memcpy (&s1, s + 8, 8);
+  t = ((u128)f[1] << 64 | f[0]) + ((u128)s1 << 64 | s0);
+  memcpy (tag, &t, 16);
+}
+
+void
+poly1305_clamp (uint64_t r[2], const uint8_t key[16])
+{
+  memcpy (r, key, 16);
+  r[0] &= 0x0ffffffc0fffffffULL;
+  r[1] &= 0x0ffffffc0ffffffcULL;
+}
+
+static int
+same_mod_p (const uint64_t a[3], const uint64_t b[3])
+{
+  uint64_t x[3], y[3];
+  poly1305_reduce (x, a);
+  poly1305_reduce (y, b);
+  return !memcmp (x, y, sizeof x);
+}
+
+/* The accumulator and key of a case: random, or the extremes (every bit of
+ * h, r and the message set) that carry through every limb. */
+static void
+random_key (check *t, uint64_t h[3], uint64_t r[2], int extreme)
+{
+  uint8_t k[16];
+  if (extreme)
+    {
+      memset (k, 0xff, 16);
+      h[0] = h[1] = ~(uint64_t)0;
+      h[2] = 7;
+    }
+  else
+    {
+      rnd_bytes (t, k, 16);
+      rnd_bytes (t, h, 16);
+      h[2] = rnd_below (t, 8);
+    }
+  poly1305_clamp (r, k);
+}
+
+/* One call on N blocks: the SIMD routine (with its set-up) or the scalar
+ * one, against poly1305_generic64_blocks. */
+static void
+poly_case (check *t, const row *r, int simd, size_t n, placement pm, int extreme)
+{
+  uint64_t h[3], h_ref[3], rk[2];
+  size_t len = n * 16;
+  uint8_t *m;
+
+  random_key (t, h, rk, extreme);
+  m = guarded_place (t, &buf_src, len, pm);
+  if (extreme)
+    memset (m, 0xff, len);
+  memcpy (h_ref, h, sizeof h);
+  poly1305_generic64_blocks (h_ref, rk, m, n, 1);
+  set_case (t, "%zu blocks, message %s%s", n, placement_name (pm), extreme ? ", all ones" : "");
+  if (simd)
+    {
+      ((poly_setup_fn)r->aux) (rk, table);
+      ((poly_simd_fn)r->fn) (h, table, m, n);
+    }
+  else
+    ((poly_scalar_fn)r->fn) (h, rk, m, n);
+  verdict (t, same_mod_p (h, h_ref), "accumulator differs from the portable C (mod p)");
+  verdict (t, h[2] <= 7, "accumulator not partially reduced: h[2] = %llu",
+           (unsigned long long)h[2]);
+  verdict (t, guarded_intact (&buf_src), "wrote near the message");
+}
+
+static void
+poly_compare (check *t, const row *r, int simd)
+{
+  unsigned int k, i;
+  for (k = 0; k <= max_multiple (r); k++)
+    {
+      poly_case (t, r, simd, (size_t)k * r->width, (placement)(k % PLACE_COUNT), 0);
+      poly_case (t, r, simd, (size_t)k * r->width, PLACE_AT_END, 1);
+    }
+  for (i = 0; i < 64; i++)
+    poly_case (t, r, simd, rnd_below (t, max_multiple (r) + 1) * r->width,
+               (placement)rnd_below (t, PLACE_COUNT), rnd_below (t, 8) == 0);
+}
+
+/* A MAC known answer (selftests/vectors_poly1305.py): the routine takes
+ * the longest prefix of whole blocks its width allows, the portable C the
+ * rest and the padded last block. */
+static void
+poly_vector (check *t, const row *r, int simd, const uint8_t key[32], const uint8_t *msg,
+             size_t len, const char *tag_hex)
+{
+  uint64_t h[3] = { 0, 0, 0 }, rk[2];
+  size_t full = len / 16, n = full / r->width * r->width;
+  uint8_t last[16], tag[16], want[16], *m;
+
+  poly1305_clamp (rk, key);
+  m = guarded_place (t, &buf_src, len, PLACE_AT_END);
+  memcpy (m, msg, len);
+  set_case (t, "vector of %zu bytes, tag %.8s..", len, tag_hex);
+  if (simd)
+    {
+      ((poly_setup_fn)r->aux) (rk, table);
+      ((poly_simd_fn)r->fn) (h, table, m, n);
+    }
+  else
+    ((poly_scalar_fn)r->fn) (h, rk, m, n);
+  poly1305_generic64_blocks (h, rk, m + 16 * n, full - n, 1);
+  if (len % 16)
+    {
+      memset (last, 0, 16);
+      memcpy (last, m + 16 * full, len % 16);
+      last[len % 16] = 1;
+      poly1305_generic64_blocks (h, rk, last, 1, 0);
+    }
+  poly1305_tag (tag, h, key + 16);
+  hex_to_bytes (tag_hex, want, 16);
+  verdict (t, !memcmp (tag, want, 16), "tag differs from the published vector (%zu blocks "
+           "through the routine)", n);
+}
+
+static uint8_t long_msg[4133];
+
+/* RFC 8439 A.3 #2 (the IETF text), A.3 #10/#11 (carries near 2^130 - 5)
+ * and the two long pattern messages (tags from OpenSSL) */
+static void
+poly_vectors (check *t, const row *r, int simd)
+{
+  static const char IETF[] =
+    "Any submission to the IETF intended by the Contributor for publication as all or "
+    "part of an IETF Internet-Draft or RFC and any statement made within the context "
+    "of an IETF activity is considered an \"IETF Contribution\". Such statements include "
+    "oral statements in IETF sessions, as well as written and electronic communications "
+    "made at any time or place, which are addressed to";
+  uint8_t key[32], m10[64];
+
+  hex_to_bytes ("0000000000000000000000000000000036e5f6b5c5e06070f0efca96227a863e", key, 32);
+  poly_vector (t, r, simd, key, (const uint8_t *)IETF, sizeof IETF - 1,
+               "36e5f6b5c5e06070f0efca96227a863e");
+  hex_to_bytes ("0100000000000000040000000000000000000000000000000000000000000000", key, 32);
+  hex_to_bytes ("e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
+                "0000000000000000000000000000000001000000000000000000000000000000", m10, 64);
+  poly_vector (t, r, simd, key, m10, 64, "14000000000000005500000000000000");
+  poly_vector (t, r, simd, key, m10, 48, "13000000000000000000000000000000");
+  pattern (key, 32, 13, 5);
+  pattern (long_msg, 1000, 7, 3);
+  poly_vector (t, r, simd, key, long_msg, 1000, "5464b02676537aec53b79d002ca3cd64");
+  {
+    uint8_t rev[32];
+    unsigned int i;
+    for (i = 0; i < 32; i++)
+      rev[i] = key[31 - i];
+    pattern (long_msg, 4133, 11, 1);
+    poly_vector (t, r, simd, rev, long_msg, 4133, "ce69d668f53b9da37996669e6719d860");
+  }
+}
+
+static void simd_compare (check *t, const row *r) { poly_compare (t, r, 1); }
+static void scalar_compare (check *t, const row *r) { poly_compare (t, r, 0); }
+static void simd_vectors (check *t, const row *r) { poly_vectors (t, r, 1); }
+static void scalar_vectors (check *t, const row *r) { poly_vectors (t, r, 0); }
+
+static void
+simd_depth (const row *r, size_t n, uint64_t a[7])
+{
+  (void)r;
+  a[0] = (uintptr_t)dbuf.h;
+  a[1] = (uintptr_t)dbuf.table;
+  a[2] = (uintptr_t)dbuf.src;
+  a[3] = n;
+}
+
+static void
+scalar_depth (const row *r, size_t n, uint64_t a[7])
+{
+  (void)r;
+  a[0] = (uintptr_t)dbuf.h;
+  a[1] = (uintptr_t)dbuf.r;
+  a[2] = (uintptr_t)dbuf.src;
+  a[3] = n;
+}
+
+/* the SIMD lengths reach the main loops' frames (AVX2 from 20 blocks,
+ * SSE2 from 10) and stop short of them */
+const kind kind_poly1305_simd = {
+  "Poly1305 SIMD blocks (h, table, m, nblocks) + set-up (r, table) vs poly1305_generic64",
+  simd_compare, simd_vectors, simd_depth, { 0, 1, 2, 3, 4, 5, 8, 16 }, 8,
+};
+const kind kind_poly1305_scalar = {
+  "Poly1305 blocks (h, r, m, nblocks) vs poly1305_generic64_blocks",
+  scalar_compare, scalar_vectors, scalar_depth, { 0, 1, 2, 4, 16 }, 5,
+};
+
+/* ---- NH ----------------------------------------------------------- */
+
+typedef unsigned int (*nh_call) (const uint32_t *key, const uint8_t *msg, size_t len,
+                                 uint8_t *out);
+/* a row's partner: the key as its routine takes it, arranged in place */
+typedef void (*nh_key_fn) (uint32_t key[NH_KEY_WORDS]);
+
+/* The key as the row's routine takes it (its partner arranges it, if it
+ * has one), placed so that the bytes the routine may read, [0, len + 48),
+ * end at the guard page: a read beyond them faults. */
+static uint32_t *
+place_nh_key (check *t, const row *r, const uint8_t *key, size_t used)
+{
+  uint32_t words[NH_KEY_WORDS];
+  uint8_t *k = guarded_place (t, &buf_mac, used, PLACE_AT_END);
+
+  memcpy (words, key, NH_KEY_BYTES);
+  if (r->aux)
+    ((nh_key_fn)r->aux) (words);
+  memcpy (k, words, used);
+  return (uint32_t *)k;
+}
+
+static void
+nh_case (check *t, const row *r, int units, size_t n, placement pm, placement po,
+         const uint8_t *key_in, const uint8_t *msg_in, const uint8_t *want)
+{
+  uint8_t key[NH_KEY_BYTES], ref[5 * NH_HASH_BYTES], *m, *out;
+  size_t msglen = units ? n * NH_UNIT : n;
+  size_t nout = units ? n * NH_HASH_BYTES : NH_HASH_BYTES;
+  size_t used = units ? (n ? NH_KEY_BYTES : 0) : n / 16 * 16 + 48;
+  uint32_t *k;
+
+  if (key_in)
+    memcpy (key, key_in, NH_KEY_BYTES);
+  else
+    rnd_bytes (t, key, sizeof key);
+  m = guarded_place (t, &buf_src, msglen, pm);
+  if (msg_in)
+    memcpy (m, msg_in, msglen);
+  out = guarded_place (t, &buf_dst, nout, po);
+  k = place_nh_key (t, r, key, used ? used : 4);
+  if (units)
+    nh_generic_units ((const uint32_t *)key, m, n, ref);
+  else
+    nh_generic ((const uint32_t *)key, m, n, ref);
+  set_case (t, "%zu %s, message %s, output %s", n, units ? "units" : "bytes",
+            placement_name (pm), placement_name (po));
+  ((nh_call)r->fn) (k, m, n, out);
+  verdict (t, !memcmp (out, ref, nout), "hash differs from the portable C at byte %zu",
+           first_diff (out, ref, nout));
+  if (want)
+    verdict (t, !memcmp (out, want, nout), "hash differs from the published vector");
+  verdict (t, guarded_intact (&buf_dst) && guarded_intact (&buf_src)
+           && guarded_intact (&buf_mac), "wrote outside its output");
+}
+
+static void
+nh_compare (check *t, const row *r)
+{
+  size_t len;
+  unsigned int i;
+  /* every multiple of 16 up to a unit, and lengths it rounds down */
+  for (len = 0; len <= NH_UNIT; len += 16)
+    nh_case (t, r, 0, len, (placement)(len / 16 % PLACE_COUNT),
+             (placement)(len / 48 % PLACE_COUNT), NULL, NULL, NULL);
+  for (i = 0; i < 32; i++)
+    nh_case (t, r, 0, rnd_below (t, NH_UNIT + 1), (placement)rnd_below (t, PLACE_COUNT),
+             (placement)rnd_below (t, PLACE_COUNT), NULL, NULL, NULL);
+}
+
+static void
+nh_units_compare (check *t, const row *r)
+{
+  unsigned int n, i;
+  for (n = 0; n <= 5; n++)
+    for (i = 0; i < PLACE_COUNT; i++)
+      nh_case (t, r, 1, n, (placement)i, (placement)((i + n) % PLACE_COUNT), NULL, NULL, NULL);
+}
+
+static uint8_t nh_key[NH_KEY_BYTES], nh_msg[NH_UNIT], nh_want[NH_HASH_BYTES];
+
+static void
+nh_vectors_run (check *t, const row *r, int units)
+{
+  size_t i;
+  for (i = 0; i < ARRAY_SIZE (NH_VECTORS); i++)
+    {
+      size_t len = hex_len (NH_VECTORS[i].message);
+      if (units && len != NH_UNIT)
+        continue;
+      hex_to_bytes (NH_VECTORS[i].key, nh_key, NH_KEY_BYTES);
+      hex_to_bytes (NH_VECTORS[i].message, nh_msg, len);
+      hex_to_bytes (NH_VECTORS[i].hash, nh_want, NH_HASH_BYTES);
+      nh_case (t, r, units, units ? 1 : len, PLACE_UNALIGNED, PLACE_UNALIGNED, nh_key, nh_msg,
+               nh_want);
+    }
+}
+
+static void nh_vectors (check *t, const row *r) { nh_vectors_run (t, r, 0); }
+static void nh_units_vectors (check *t, const row *r) { nh_vectors_run (t, r, 1); }
+
+static void
+nh_depth (const row *r, size_t n, uint64_t a[7])
+{
+  (void)r;
+  a[0] = (uintptr_t)dbuf.key;
+  a[1] = (uintptr_t)dbuf.src;
+  a[2] = n;
+  a[3] = (uintptr_t)dbuf.dst;
+}
+
+const kind kind_nh = {
+  "NH (key, msg, len, hash) vs nh_generic",
+  nh_compare, nh_vectors, nh_depth, { 0, 1, 4, 16, 64 }, 5,
+};
+const kind kind_nh_units = {
+  "NH units (key, msg, nunits, hashes) vs nh_generic_units",
+  nh_units_compare, nh_units_vectors, nh_depth, { 0, 1, 2, 3 }, 4,
+};

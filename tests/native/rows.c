@@ -1,0 +1,113 @@
+/* rows.c - the table of the native check: one row per assembly routine.
+ *
+ * Adding a routine is one row: its symbol (declared in its module's header
+ * or below), the GCRY_HWF_* bits it needs, the width it takes a multiple
+ * of (blocks, 16-byte words for NH, units), its kind (the adapter for its
+ * signature, kinds_*.c) and the kind's partner (the Poly1305 set-up of a
+ * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt, the NH key
+ * arrangement a routine takes its key in); ROW_REACH instead for a block
+ * routine that switches path from some length on.  Every row
+ * gets the comparisons against the portable C and the published vectors
+ * of its kind, and the burn-depth proof.  tests/test_native_check.py fails
+ * if a routine in asm/*.S has no row.
+ */
+#include "asmcheck.h"
+#include "aead.h"
+#include "aes.h"
+#include "chacha.h"
+#include "nh.h"
+#include "poly1305_amd64.h"
+#include "salsa20.h"
+#include "secretbox.h"
+
+/* tests/native/mutant-amd64.S: under-reports its depth on purpose */
+unsigned int asmcheck_mutant_underreports (void);
+
+#define SSE2 GCRY_HWF_SSE2
+#define SSSE3 GCRY_HWF_SSSE3
+#define AVX2 (GCRY_HWF_AVX | GCRY_HWF_AVX2)
+#define AESNI (GCRY_HWF_SSE2 | GCRY_HWF_AESNI)
+#define F512 GCRY_HWF_AVX512F
+#define VL512 GCRY_HWF_AVX512VL
+#define IFMA GCRY_HWF_AVX512IFMA
+
+#define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0, 0 }
+/* a routine that takes another path from REACH blocks on (asmcheck.h) */
+#define ROW_REACH(fn, hwf, width, kind, reach)                                \
+  { #fn, hwf, width, &kind, (void *)fn, NULL, 0, reach }
+
+const row asmcheck_rows[] = {
+  /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
+  ROW (_gcry_chacha_amd64_ssse3_blocks1, SSSE3, 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_ssse3_blocks4, SSSE3, 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_ssse3, SSSE3, 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks2, AVX2, 2, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks4, AVX2, 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks8, AVX2, 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx2, AVX2, 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks1, AVX2 | F512 | VL512, 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks4, AVX2 | F512 | VL512, 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks8, AVX2 | F512 | VL512, 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
+
+  /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16_gpr runs
+   * groups of 17 from 272 blocks */
+  ROW (_gcry_salsa20_amd64_sse2_blocks4, SSE2, 4, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_sse2, SSE2, 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_avx2, AVX2, 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks8, F512 | VL512, 8, kind_salsa20_blocks, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks16, F512 | VL512, 16, kind_salsa20_blocks, NULL),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, F512 | VL512, 16, kind_salsa20_blocks,
+             272),
+  ROW (_gcry_hsalsa20_amd64_avx512, F512 | VL512, 1, kind_hsalsa20, NULL),
+
+  /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S and the tables'
+   * set-up C, ciphers/poly1305/poly1305_amd64_tables.c */
+  ROW (_gcry_poly1305_amd64_scalar_blocks, 0, 1, kind_poly1305_scalar, NULL),
+  ROW (_gcry_poly1305_amd64_sse2_blocks, SSE2, 2, kind_poly1305_simd,
+       _gcry_poly1305_amd64_sse2_setup),
+  ROW (_gcry_poly1305_amd64_avx2_blocks, AVX2, 4, kind_poly1305_simd,
+       _gcry_poly1305_amd64_avx2_setup),
+  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX2 | F512 | IFMA, 8,
+       kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
+
+  /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
+   * routines take the key arranged by nh_key_arrange (nh.h) */
+  ROW (_gcry_nh_amd64_sse2, SSE2, 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_sse2_units, SSE2, 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx2, AVX2, 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_avx2_units, AVX2, 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx512, AVX2 | F512, 16, kind_nh, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512_units, AVX2 | F512, 1, kind_nh_units, nh_key_arrange),
+
+  /* AES-256: asm/aes-amd64-aesni.S */
+  ROW (_gcry_aes256_amd64_aesni_setkey, AESNI, 1, kind_aes_setkey, NULL),
+  ROW (_gcry_aes256_amd64_aesni_encrypt, AESNI, 1, kind_aes_encrypt,
+       _gcry_aes256_amd64_aesni_setkey),
+  ROW (_gcry_aes256_amd64_aesni_decrypt, AESNI, 1, kind_aes_decrypt,
+       _gcry_aes256_amd64_aesni_setkey),
+
+  /* stitched: asm/chacha20-poly1305-amd64-avx2.S,
+   * asm/salsa20-poly1305-amd64-avx2.S */
+  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, AVX2, 8, kind_chacha20_poly1305, NULL),
+  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_poly1305, NULL),
+
+  /* the check's own test: --mutant runs it, and it must fail */
+  { "asmcheck_mutant_underreports", 0, 1, &kind_depth_only,
+    (void *)asmcheck_mutant_underreports, NULL, ROW_MUTANT, 0 },
+};
+
+const size_t asmcheck_nrows = ARRAY_SIZE (asmcheck_rows);
+
+/* A routine with no comparison, only the depth proof (the mutant). */
+static void
+no_args (const row *r, size_t n, uint64_t a[7])
+{
+  (void)r, (void)n, (void)a;
+}
+
+const kind kind_depth_only = {
+  "burn depth only", NULL, NULL, no_args, { 1 }, 1,
+};
