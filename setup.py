@@ -9,7 +9,6 @@ import os
 import sys
 
 from setuptools import setup
-from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
@@ -29,14 +28,6 @@ CFFI_MODULES = [
 ]
 
 
-class BuildExtWithAsm(build_ext):
-    """Let the C compiler driver preprocess and assemble ``.S`` sources."""
-
-    def build_extensions(self):
-        self.compiler.src_extensions = [*self.compiler.src_extensions, ".S"]
-        super().build_extensions()
-
-
 class BuildPyWithoutBuildScripts(build_py):
     """cffi build scripts sit beside their glue but are not runtime modules."""
 
@@ -51,5 +42,6 @@ gcrylike_build.use_amd64()  # decide (and print) once, before any extension
 
 setup(
     cffi_modules=CFFI_MODULES,
-    cmdclass={"build_ext": BuildExtWithAsm, "build_py": BuildPyWithoutBuildScripts},
+    # gcrylike.build's build_ext (assembles .S), the one plugins use too
+    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts},
 )

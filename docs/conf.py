@@ -141,7 +141,20 @@ def _drop_type_docstrings(app, what, name, obj, options, lines):
         lines.clear()
 
 
+# -- private module paths -------------------------------------------------------
+# Type hints name a class where it is defined (gcrylike._typing.Encoder);
+# the docs document it where it is exported (gcrylike.Encoder).
+def _resolve_public_name(app, env, node, contnode):
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith("gcrylike._"):
+        return None
+    public = "gcrylike." + target.rsplit(".", 1)[1]
+    return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder,
+                                             node["reftype"], public, node, contnode)
+
+
 def setup(app):
+    app.connect("missing-reference", _resolve_public_name)
     # Before autodoc's own handler (priority 500) merges the annotations.
     app.connect("object-description-transform", _drop_constructor_parameters, priority=400)
     app.connect("autodoc-process-docstring", _drop_type_docstrings)

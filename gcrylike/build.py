@@ -19,8 +19,11 @@ One place decides ``USE_AMD64`` (libgcrypt's switch), for gcrylike and its
 plugins alike: assembly is built only for a 64-bit x86-64 Linux/ELF target
 whose compiler assembles a probe ``.S`` using AVX2, AVX512-IFMA and the
 directives gcrylike's files need, and never when ``GCRYLIKE_NO_ASM`` is set.
-The decision is written to a stamp file that every extension lists in
-``depends``, so switching it rebuilds them.
+``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
+extension's compile and link flags (the ``sanitize`` tox env builds with
+AddressSanitizer and UBSan this way).  Both are written to a stamp file
+that every extension lists in ``depends``, so switching either rebuilds
+them.
 
 This module imports nothing of gcrylike's package (gcrylike's own
 ``setup.py`` loads it from the source tree, where the package has no
@@ -30,6 +33,7 @@ compiled extensions yet) and setuptools only when ``build_ext`` is used.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -38,7 +42,7 @@ from collections.abc import Sequence
 from typing import Any
 
 # build_ext is made on first access (module __getattr__ below)
-__all__ = ["build_ext", "get_include", "make_ffi", "use_amd64"]  # noqa: F822
+__all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi", "use_amd64"]  # noqa: F822
 
 #: The stamp every extension depends on, relative to the directory the
 #: build runs in (the project's root).
@@ -110,9 +114,23 @@ def use_amd64() -> tuple[bool, str]:
     return _decision
 
 
+def decide(flag: bool, reason: str) -> None:
+    """Fix USE_AMD64 for this process without probing or writing the stamp
+    (gcrylike's test-only build takes the installed wheel's decision,
+    whatever this machine's assembler could do)."""
+    global _decision
+    _decision = (flag, reason)
+
+
+def extra_cflags() -> list[str]:
+    """The flags ``GCRYLIKE_EXTRA_CFLAGS`` asks for (none when unset)."""
+    return shlex.split(os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""))
+
+
 def _write_stamp(flag: bool) -> None:
-    """Rewrite the stamp only when the decision changes (forces a rebuild)."""
-    text = f"USE_AMD64={int(flag)}\n"
+    """Rewrite the stamp only when the decision or the extra flags change
+    (forces a rebuild)."""
+    text = f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
     try:
         with open(STAMP) as f:
             if f.read() == text:
@@ -133,7 +151,8 @@ def _headers(dirs: Sequence[str]) -> list[str]:
 def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
              asm_sources: Sequence[str] = (), *, includes: str = "",
              amd64_c_sources: Sequence[str] = (), include_dirs: Sequence[str] = (),
-             extra_compile_args: Sequence[str] = ()) -> Any:
+             macros: Sequence[tuple[str, str]] = (), extra_compile_args: Sequence[str] = (),
+             root: str | None = None) -> Any:
     """One cffi extension ``module``: its C sources, gcrylike's wiping and
     stack-burning C (``burn.c``, included into the module's own source) and
     include directory, and
@@ -142,21 +161,26 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
 
     ``cdef`` must be plain C prototypes: it is both the cffi declaration
     and the prototype block of the generated module (after ``includes``).
-    Paths are relative to the directory the build runs in.  Compiled with
-    ``-O2 -fno-strict-aliasing -fvisibility=hidden``; every header of the
-    include directories is a dependency, so changing one rebuilds."""
+    ``macros`` are defined for every source.  Paths are relative to the
+    directory the build runs in, as setuptools wants them, or to ``root``
+    when given (a build from elsewhere: they are then made absolute).
+    Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden`` and
+    ``GCRYLIKE_EXTRA_CFLAGS``; every header of the include directories is a
+    dependency, so changing one rebuilds."""
     from cffi import FFI
 
     amd64, _ = use_amd64()
     ffi = FFI()
     ffi.cdef(cdef)
     sources = list(c_sources)
-    macros = []
+    macros = list(macros)
     if amd64:
         sources += [*asm_sources, *amd64_c_sources]
         macros.append(("USE_AMD64", "1"))
     dirs = [*sorted({os.path.dirname(s) or "." for s in c_sources}), *include_dirs,
             get_include()]
+    if root is not None:
+        sources, dirs = ([os.path.join(root, p) for p in paths] for paths in (sources, dirs))
     ffi.set_source(
         module,
         NATIVE_PRELUDE + includes + "\n" + cdef,
@@ -164,8 +188,11 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
         include_dirs=dirs,
         define_macros=macros,
         extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden",
-                            *extra_compile_args],
-        depends=[STAMP, *_headers(dirs)],
+                            *extra_compile_args, *extra_cflags()],
+        extra_link_args=extra_cflags(),
+        # a changed header rebuilds the module too (an incremental build
+        # otherwise keeps objects compiled against the old one)
+        depends=[os.path.join(root or "", STAMP), *_headers(dirs)],
     )
     return ffi
 

@@ -405,10 +405,14 @@ def stack_residue(probe: Any, crypt: Any, ctx: Any, data: bytes,
     that reads below the stack pointer belongs only in a test build, never
     in code deployed next to keys, and a Python-level scan cannot work (the
     interpreter's own frames overwrite that stack before Python runs
-    again).  Build the probe into your test-only extension (gcrylike's test
-    build uses the same interface, ``gcry_stack_residue_after``), and check
-    the probe can see: with your burning switched off it must find
-    residue.
+    again).  Build the probe into a test-only copy of your extension
+    (gcrylike does the same: ``gcry_stack_residue_after`` in
+    ``tests/native/testhooks.c`` of its repository, compiled into test
+    copies of each module with ``GCRY_TEST_HOOKS`` defined, never into the
+    wheel), and check that the probe can see: with burning switched off in
+    that copy it must find residue.  ``crypt`` must then be a pointer of the
+    probe's own ffi (cast the installed function's address to it to test
+    the shipped code).
     """
     from ._core import ffi
 

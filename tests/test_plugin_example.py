@@ -26,9 +26,13 @@ TESTS = Path(__file__).resolve().parent
 def _can_build() -> str | None:
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         return "no C compiler here to build the example plugins"
-    for module in ("setuptools", "cffi", "wheel"):
+    for module in ("setuptools", "cffi"):
         if importlib.util.find_spec(module) is None:
             return f"{module} is not installed: the examples build without isolation"
+    # bdist_wheel: part of setuptools from 70.1, the wheel package before
+    if (importlib.util.find_spec("setuptools.command.bdist_wheel") is None
+            and importlib.util.find_spec("wheel") is None):
+        return "neither setuptools>=70.1 nor wheel is installed to build a wheel"
     return None
 
 

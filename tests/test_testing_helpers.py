@@ -169,13 +169,14 @@ def test_compare_refuses_bad_arguments():
 # --- burn-stack probe hook -------------------------------------------------
 
 def test_stack_residue_hook_sees_residue_only_without_burning():
-    import importlib
-    mod = importlib.import_module("gcrylike.ciphers.chacha")
-    lib, ffi = mod.lib, mod.ffi
-    probe = getattr(lib, "gcry_stack_residue_after", None)
-    if probe is None:
-        pytest.skip("this build has no test probe in its extensions")
-    crypt = ffi.addressof(lib, "gcry_chacha_crypt")
+    """stack_residue with gcrylike's own probe (the test copy of the ChaCha
+    module, tests/native/testhooks.c): none after the installed code, some
+    after the copy's code with burning switched off."""
+    import testhooks
+    if testhooks.sanitized():
+        pytest.skip("stack residue is measured on the uninstrumented build")
+    mod = testhooks.copy("chacha")
+    probe = mod.lib.gcry_stack_residue_after
 
     def residue(burn: bool) -> int:
         with gcrylike.cipher_open("chacha20", impl="chacha20-generic") as h:
@@ -185,12 +186,16 @@ def test_stack_residue_hook_sees_residue_only_without_burning():
             keystream = h.encrypt(bytes(4096))
             h.setiv(nonce)
             needles = set(struct.unpack(f"<{len(keystream) // 4}I", keystream))
-            lib.gcry_burn_enabled = int(burn)
+            if burn:
+                crypt = testhooks.installed_entry(mod, "chacha", "gcry_chacha_crypt")
+            else:
+                crypt = testhooks.crypt_entry(mod, "gcry_chacha_crypt")
+            mod.lib.gcry_burn_enabled = int(burn)
             try:
                 rc, out, found = testing.stack_residue(probe, crypt, h._ctx.ptr,
                                                        bytes(4096), needles)
             finally:
-                lib.gcry_burn_enabled = 1
+                mod.lib.gcry_burn_enabled = 1
             assert rc == 0 and out == keystream
             return found
 
