@@ -10,7 +10,6 @@ import platform
 import sys
 
 from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
@@ -28,14 +27,6 @@ CFFI_MODULES = [
     "ciphers/adiantum/_build_ffi.py:ffibuilder",
     "ciphers/secretbox/_build_ffi.py:ffibuilder",
 ]
-
-
-class BuildExtWithAsm(build_ext):
-    """Let the C compiler driver preprocess and assemble ``.S`` sources."""
-
-    def build_extensions(self):
-        self.compiler.src_extensions = [*self.compiler.src_extensions, ".S"]
-        super().build_extensions()
 
 
 class BuildPyWithoutBuildScripts(build_py):
@@ -66,5 +57,6 @@ gcrylike_build.use_amd64()  # decide (and print) once, before any extension
 setup(
     ext_modules=fastcall_extensions(),
     cffi_modules=CFFI_MODULES,
-    cmdclass={"build_ext": BuildExtWithAsm, "build_py": BuildPyWithoutBuildScripts},
+    # gcrylike.build's build_ext (assembles .S), the one plugins use too
+    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts},
 )

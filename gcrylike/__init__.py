@@ -43,9 +43,18 @@ from ._errors import (
 from ._fast import set_threads
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
-from ._registry import ImplementationInfo, PluginWarning, plugin_errors, register, unregister
+from ._registry import (
+    ImplementationInfo,
+    PluginWarning,
+    plugin_errors,
+    register,
+    set_plugins,
+    unregister,
+)
 from ._secretbox import EncryptedMessage, SecretBox
 from ._spec import (
+    PLUGIN_API_VERSION,
+    PLUGIN_API_VERSIONS,
     AeadSpec,
     BlockCipherSpec,
     CipherSpec,
@@ -56,7 +65,8 @@ from ._spec import (
 )
 from ._tweakable import Adiantum, TweakableHandle, TweakableInfo, tweakable_open
 from ._typing import BytesLike, Encoder
-from .selftests.runner import Report as SelftestReport
+from .build import get_include
+from .selftests.runner import SelftestReport
 
 __version__ = "0.1.0"
 
@@ -106,7 +116,9 @@ def hsalsa20(key: BytesLike, data: BytesLike, *, rounds: int = 20,
 
 def selftest() -> list[SelftestReport]:
     """Run every algorithm's self-test on every implementation this CPU can
-    run; returns one report per (algorithm, driver)."""
+    run; returns one report per (algorithm, driver), and a "failed" report
+    per entry-point plugin that was not registered (its ``algorithm`` is
+    ``plugin NAME (VALUE)``, its ``driver`` ``-``)."""
     from .selftests.runner import run_all
 
     return run_all()
@@ -125,5 +137,6 @@ __all__ = [
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "set_threads", "unregister",
+    "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins", "get_include",
     "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
 ]

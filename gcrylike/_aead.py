@@ -370,6 +370,7 @@ class _OneShotAead(SealingHandle):
 class ChaCha20Poly1305(_OneShotAead):
     """ChaCha20-Poly1305 (RFC 8439): 32-byte key, 12-byte nonce, 16-byte tag.
 
+    >>> key, nonce = ChaCha20Poly1305.generate_key(), os.urandom(12)
     >>> box = ChaCha20Poly1305(key)
     >>> ct = box.encrypt(nonce, b"data", b"header")
     >>> box.decrypt(nonce, ct, b"header")

@@ -152,7 +152,10 @@ class KeyedHandle:
             guard.lock()  # no call runs while the key changes (HandleBusy)
             try:
                 self._forget_key()
-                self._spec.setkey(ctx.ptr, kbuf, self._impl)
+                rc = self._spec.setkey(ctx.ptr, kbuf, self._impl)
+                if rc:  # an ErrorCode, honoured as the data hooks' codes are
+                    ctx.wipe()  # no half-installed key stays behind
+                    raise error_for(rc, f"{self._spec.name} setkey")
                 ctx.save()  # the pristine copy reset() restores
             finally:
                 guard.unlock()

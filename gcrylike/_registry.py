@@ -7,10 +7,14 @@ entry-point group (or :func:`register`) and are self-tested when loaded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
+import os
+import sys
 import threading
 import warnings
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +22,7 @@ from . import _hwf, _selftest
 from ._errors import (
     ErrorCode,
     InvalidArgument,
+    InvalidState,
     InvalidType,
     NameConflict,
     NotSupported,
@@ -26,6 +31,7 @@ from ._errors import (
     UnknownName,
 )
 from ._spec import (
+    PLUGIN_API_VERSIONS,
     AeadSpec,
     BlockCipherSpec,
     CipherSpec,
@@ -41,6 +47,9 @@ AnySpec = (CipherSpec | MacSpec | AeadSpec | BlockCipherSpec | TweakableCipherSp
            | SecretBoxSpec)
 
 ENTRY_POINT_GROUP = "gcrylike.ciphers"
+#: Which entry-point plugins load: "all" (the default), "none", or a comma
+#: list of entry-point or distribution names.
+PLUGINS_ENV = "GCRYLIKE_PLUGINS"
 
 _lock = threading.RLock()
 _by_id: dict[int, CipherSpec] = {}
@@ -48,6 +57,11 @@ _by_name: dict[str, CipherSpec] = {}
 _by_driver: dict[str, CipherSpec] = {}
 _loaded = False
 _plugin_errors: dict[str, str] = {}
+#: Names and ids of specs a plugin offered but that were refused, each with
+#: what cipher_open() and friends say about it.
+_failed_names: dict[str | int, tuple[str, str]] = {}
+#: set_plugins()'s choice: None (ask the environment), "all", or the names.
+_plugin_choice: str | frozenset[str] | None = None
 
 
 class PluginWarning(UserWarning):
@@ -81,9 +95,74 @@ def _ensure_loaded() -> None:
         _load_plugins()
 
 
+def set_plugins(names: str | Iterable[str]) -> None:
+    """Choose which entry-point plugins load, before the registry's first
+    use: ``"all"`` (the default), ``"none"``, or entry-point or
+    distribution names (an iterable, or one comma-separated string).
+    Takes precedence over the ``GCRYLIKE_PLUGINS`` environment variable;
+    raises :class:`InvalidState` once plugins have been loaded."""
+    global _plugin_choice
+    choice = _parse_plugin_choice(names, "set_plugins()")
+    with _lock:
+        if _loaded:
+            raise InvalidState("plugins are already loaded: call set_plugins() before the "
+                               "first use of the registry")
+        _plugin_choice = choice
+
+
+def _parse_plugin_choice(names: object, where: str) -> str | frozenset[str]:
+    if isinstance(names, str):
+        names = names.split(",")
+    elif not isinstance(names, Iterable) or isinstance(names, (bytes, bytearray)):
+        raise InvalidType(f"{where} takes 'all', 'none' or plugin names, "
+                          f"not {type(names).__name__}")
+    chosen = []
+    for n in names:
+        if not isinstance(n, str):
+            raise InvalidType(f"{where}: plugin names are str, not {type(n).__name__}")
+        if n.strip():
+            chosen.append(n.strip().lower())
+    if chosen == ["all"]:
+        return "all"
+    if chosen in ([], ["none"]):
+        return frozenset()
+    if "all" in chosen or "none" in chosen:
+        raise InvalidArgument(f"{where}: 'all' and 'none' stand alone, not in a list")
+    return frozenset(chosen)
+
+
+def _plugins_wanted() -> str | frozenset[str]:
+    if _plugin_choice is not None:
+        return _plugin_choice
+    text = os.environ.get(PLUGINS_ENV)
+    if text is None or not text.strip():
+        return "all" if text is None else frozenset()
+    return _parse_plugin_choice(text, PLUGINS_ENV)
+
+
+def _ep_names(ep: importlib.metadata.EntryPoint) -> set[str]:
+    """What GCRYLIKE_PLUGINS may call an entry point: its own name, or its
+    distribution's name (in either spelling, '-' or '_')."""
+    names = {ep.name.lower()}
+    dist = getattr(ep, "dist", None)
+    if dist is not None and dist.name:
+        dname = dist.name.lower()
+        names |= {dname, dname.replace("_", "-"), dname.replace("-", "_")}
+    return names
+
+
 def _load_plugins() -> None:
+    wanted = _plugins_wanted()
+    if not wanted:
+        return
+    seen: set[str] = set()
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        names = _ep_names(ep)
+        if wanted != "all" and not names & wanted:
+            continue
+        seen |= names
         label = f"{ep.name} ({ep.value})"
+        spec = None
         try:
             obj = ep.load()
             specs = obj() if callable(obj) and not isinstance(obj, SPEC_TYPES) else obj
@@ -92,9 +171,74 @@ def _load_plugins() -> None:
             for spec in specs:
                 register(spec)
         except Exception as exc:  # a broken plugin must not break the library
-            _plugin_errors[label] = f"{type(exc).__name__}: {exc}"
-            warnings.warn(f"gcrylike plugin {label} not registered: {exc}",
-                          PluginWarning, stacklevel=2)
+            _plugin_failed(label, spec, exc)
+    if wanted != "all":
+        for name in sorted(wanted - seen):
+            _plugin_failed(name, None, UnknownName(
+                f"{PLUGINS_ENV} or set_plugins() names {name!r}, but no installed "
+                f"distribution has a {ENTRY_POINT_GROUP} entry point of that name"))
+
+
+def _plugin_failed(label: str, spec: object, exc: Exception) -> None:
+    why = f"{type(exc).__name__}: {exc}"
+    _plugin_errors[label] = why
+    if isinstance(spec, SPEC_TYPES):
+        note = f"{spec.name} is from plugin {label}, which failed to load: {why}"
+        for key in (*(n.lower() for n in _spec_names(spec)), spec.algo):
+            if isinstance(key, (str, int)) and key not in _failed_names:
+                _failed_names[key] = (label, note)
+    warnings.warn(f"gcrylike plugin {label} not registered: {why}", PluginWarning,
+                  stacklevel=_caller_stacklevel())
+
+
+def _spec_names(spec: Any) -> tuple[Any, ...]:
+    try:
+        return tuple(n for n in spec.names if isinstance(n, str))
+    except TypeError:
+        return ()
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _caller_stacklevel() -> int:
+    """The warnings.warn stacklevel of the first frame outside gcrylike (and
+    the import machinery), so that a PluginWarning names the caller's line."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not (name.startswith(_PACKAGE_DIR) or name.startswith("<frozen importlib")
+                or name.startswith("<frozen ")):
+            break
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+@contextlib.contextmanager
+def isolated(plugins: str | Iterable[str] | None = None) -> Iterator[None]:
+    """A fresh registry for the duration of the block (built-ins and
+    plugins load again on first use, no self-test results), and the
+    previous one back afterwards; ``plugins`` as for :func:`set_plugins`
+    (default: the environment's choice).  For tests: not thread-safe
+    against other threads using gcrylike meanwhile."""
+    global _by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names
+    global _plugin_choice
+    choice = None if plugins is None else _parse_plugin_choice(plugins, "isolated()")
+    with _lock:
+        saved = (_by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names,
+                 _plugin_choice, _selftest._results)
+        _by_id, _by_name, _by_driver, _plugin_errors, _failed_names = {}, {}, {}, {}, {}
+        _loaded, _plugin_choice = False, choice
+        _selftest._results = {}
+        _forget_answers()
+    try:
+        yield
+    finally:
+        with _lock:
+            (_by_id, _by_name, _by_driver, _loaded, _plugin_errors, _failed_names,
+             _plugin_choice, _selftest._results) = saved
+            _selftest.generation += 1
+            _forget_answers()
 
 
 def plugin_errors() -> dict[str, str]:
@@ -109,6 +253,14 @@ def _validate(spec: AnySpec) -> None:
                           f"{type(spec).__name__}")
     if not isinstance(spec.name, str) or not spec.name:
         raise InvalidArgument("spec name must be a non-empty string")
+    version = spec.api_version
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise InvalidType(f"{spec.name}: api_version must be an int, "
+                          f"not {type(version).__name__}")
+    if version not in PLUGIN_API_VERSIONS:
+        raise NotSupported(f"{spec.name} was written for gcrylike plugin API {version}; "
+                           f"this gcrylike supports "
+                           + ", ".join(map(str, PLUGIN_API_VERSIONS)))
     if not isinstance(spec.algo, int) or spec.algo <= 0:
         raise InvalidArgument(f"{spec.name}: algo id must be a positive integer")
     if not spec.key_sizes or any(not isinstance(k, int) or k <= 0 for k in spec.key_sizes):
@@ -243,13 +395,27 @@ def _lookup(name: str | int, kind: str | None) -> AnySpec:
         raise InvalidType(f"algorithm must be a name or an id, not {type(name).__name__}")
     spec = _by_id.get(name) if isinstance(name, int) else _by_name.get(name.lower())
     if spec is None:
-        raise UnknownAlgorithm(f"unknown algorithm {name!r}")
+        raise UnknownAlgorithm(_unknown_text(name))
     if kind is not None and spec.kind != kind:
         opener = SUGGESTED_OPENER.get(spec.kind)
         use = f"gcrylike.{opener}".format(name=spec.name) if opener else "its own API"
         article = "an" if spec.kind[0] in "aeiou" else "a"
         raise UnknownAlgorithm(f"{spec.name} is {article} {spec.kind}, not a {kind}; use {use}")
     return spec
+
+
+def _unknown_text(name: str | int) -> str:
+    """Why ``name`` is unknown: a plugin that offered it failed, or some
+    plugins failed before saying what they offer, or it is simply unknown."""
+    found = _failed_names.get(name if isinstance(name, int) else name.lower())
+    if found is not None:
+        return f"unknown algorithm {name!r}: {found[1]}"
+    named = {label for label, _ in _failed_names.values()}
+    unnamed = [f"{label}: {why}" for label, why in _plugin_errors.items() if label not in named]
+    text = f"unknown algorithm {name!r}"
+    if unnamed:
+        text += " (plugins that failed to load: " + "; ".join(unnamed) + ")"
+    return text
 
 
 #: The call that opens each kind of algorithm, as refusals suggest it

@@ -80,6 +80,7 @@ class SecretBox(SealingHandle):
     for byte what PyNaCl and ``crypto_secretbox_easy`` (after the nonce)
     produce.
 
+    >>> key, nonce = SecretBox.generate_key(), os.urandom(24)
     >>> box = SecretBox(key)
     >>> sealed = box.encrypt(b"data")              # a random nonce: 24 + 16 + 4 bytes
     >>> box.decrypt(sealed)

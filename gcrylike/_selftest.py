@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from ._errors import SelftestFailed
+from ._errors import GcryError, SelftestFailed
 from ._spec import CipherSpec, Implementation
 
 _lock = threading.RLock()
@@ -54,11 +54,18 @@ def run(spec: CipherSpec, impl: Implementation, *, force: bool = False) -> Selft
         try:
             spec.selftest(spec, impl)
         except Exception as exc:  # any failure, whatever its type, marks it failed
-            res = SelftestResult(spec.name, impl.driver, False, f"{type(exc).__name__}: {exc}")
+            res = SelftestResult(spec.name, impl.driver, False, describe_error(exc))
         else:
             res = SelftestResult(spec.name, impl.driver, True)
         _record(impl.driver, res)
         return res
+
+
+def describe_error(exc: BaseException) -> str:
+    """``Type: message`` without a GcryError's ``[CODE]`` tag (the type
+    says it), so that a reason quoted inside another error has one tag."""
+    text = exc.args[0] if isinstance(exc, GcryError) and exc.args else str(exc)
+    return f"{type(exc).__name__}: {text}"
 
 
 def forget(driver: str | None = None) -> None:

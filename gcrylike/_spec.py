@@ -8,9 +8,17 @@ These two classes are the stable plugin API.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from ._errors import InvalidType
+
+#: The plugin API this gcrylike implements: what a spec's ``api_version``
+#: says it was written for.  A change that breaks plugins bumps it.
+PLUGIN_API_VERSION = 1
+#: Every plugin API version this gcrylike accepts.
+PLUGIN_API_VERSIONS: tuple[int, ...] = (1,)
 
 # Every hook's first argument ``ctx`` is the context's cffi ``void *``
 # (``Context.ptr``): pass it straight to your own cffi functions (cffi shares
@@ -47,9 +55,22 @@ class Implementation:
 
     driver: str
     priority: int
-    features: frozenset[str] = frozenset()
+    features: Iterable[str] = frozenset()
     token: Any = None
     description: str = ""
+
+    def __post_init__(self) -> None:
+        # any iterable of names is kept as a frozenset; a lone str would
+        # silently become its letters, so it is refused like a non-iterable
+        feats = self.features
+        if type(feats) is not frozenset:
+            if isinstance(feats, (str, bytes)) or not isinstance(feats, Iterable):
+                raise InvalidType(f"{self.driver}: features must be an iterable of names "
+                                  f"(e.g. {{'sse2'}}), not {type(feats).__name__}")
+            feats = frozenset(feats)
+            object.__setattr__(self, "features", feats)
+        if not all(isinstance(f, str) for f in feats):
+            raise InvalidType(f"{self.driver}: features must be names (str)")
 
 
 #: One row of a module's driver table: (driver suffix, priority, features,
@@ -121,6 +142,8 @@ class CipherSpec(_Named):
     #: need a context that is plain bytes (copied with memcpy).
     locate: Callable[..., Any] | None = None
     seek: Callable[..., Any] | None = None
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
 
 
     @property
@@ -164,6 +187,8 @@ class MacSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
     #: Optional ``oneshot(key, keylen, msg, n, out, token) -> int``: the
     #: whole MAC in one native call, used by :func:`gcrylike.mac`.
     oneshot: Callable[..., Any] | None = None
@@ -207,6 +232,8 @@ class AeadSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
 
 
 
@@ -241,6 +268,8 @@ class SecretBoxSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
 
 
 
@@ -269,6 +298,8 @@ class BlockCipherSpec(_Named):
     selftest: SelftestHook
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
 
 
 
@@ -305,4 +336,6 @@ class TweakableCipherSpec(_Named):
     #: sharing a handle, a sector batch split over threads).  False: one
     #: call at a time, a batch on one thread.
     reentrant: bool = False
+    #: The plugin API the spec was written for (:data:`PLUGIN_API_VERSION`).
+    api_version: int = PLUGIN_API_VERSION
 

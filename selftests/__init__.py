@@ -7,17 +7,23 @@ wrong answer.  Call one from your spec's ``selftest(spec, impl)`` hook.
 """
 
 from .runner import (
+    BlockVector,
     Report,
     SecretBoxVector,
+    SelftestReport,
     StreamVector,
     aead_selftest,
+    block_selftest,
     mac_selftest,
     run_all,
     secretbox_selftest,
     stream_selftest,
+    tweakable_selftest,
 )
+from .vectors_adiantum import TweakVector
 from .vectors_aead import AeadVector
 from .vectors_poly1305 import MacVector
 
-__all__ = ["AeadVector", "MacVector", "Report", "SecretBoxVector", "StreamVector",
-           "aead_selftest", "mac_selftest", "run_all", "secretbox_selftest", "stream_selftest"]
+__all__ = ["AeadVector", "BlockVector", "MacVector", "Report", "SecretBoxVector", "SelftestReport",
+           "StreamVector", "TweakVector", "aead_selftest", "block_selftest", "mac_selftest",
+           "run_all", "secretbox_selftest", "stream_selftest", "tweakable_selftest"]

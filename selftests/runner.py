@@ -1,5 +1,6 @@
-"""Known-answer self-tests for stream ciphers, MACs, AEADs and secretboxes, and
-the run-everything runner.
+"""Known-answer self-tests for every kind of spec (stream ciphers, MACs,
+AEADs, secretboxes, block and tweakable ciphers), and the run-everything
+runner.
 
 A spec's ``selftest`` hook calls :func:`stream_selftest` with its vectors;
 :func:`run_all` drives every algorithm on every implementation this CPU can
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from gcrylike._errors import SelftestFailed
 
 if TYPE_CHECKING:
+    from .vectors_adiantum import TweakVector
     from .vectors_aead import AeadVector
     from .vectors_poly1305 import MacVector
 
@@ -35,6 +37,11 @@ class StreamVector:
     block_size: int = 64
 
 
+#: The most keystream stream_selftest runs through to reach a vector's block
+#: for a cipher without ``setctr`` (16 MiB).
+_MAX_SKIP = 1 << 24
+
+
 def _fail(spec, impl, what: str) -> None:
     raise SelftestFailed(f"{spec.name} on {impl.driver}: {what}")
 
@@ -48,11 +55,33 @@ def stream_selftest(spec, impl, vectors: Sequence[StreamVector]) -> None:
     blocks) produces a known answer too.  Then: a long message split into
     pieces equals the one-shot result, decryption inverts encryption, and
     nothing is written past the output.
+
+    ``setctr`` is optional: without it the keystream is run up to a
+    vector's block (at most 16 MiB in); without ``setiv`` a new ``setkey``
+    rewinds.
     """
     from gcrylike._handle import CipherHandle
 
     def handle():
         return CipherHandle(spec, impl, auto=False, _selftesting=True)
+
+    seekable = spec.setctr is not None
+
+    def keystream_from(h, vec, block: int, n: int) -> bytes:
+        """``n`` bytes of keystream from block ``block`` on: by setctr, or
+        for a cipher without one by running the keystream up to there."""
+        if spec.setiv is not None:
+            h.setiv(bytes.fromhex(vec.nonce))
+        else:  # no nonce: a new setkey rewinds
+            h.setkey(bytes.fromhex(vec.key))
+        skip = 0
+        if block and seekable:
+            h.setctr(block)
+        elif block:
+            skip = block * vec.block_size
+            if skip > _MAX_SKIP:
+                _fail(spec, impl, f"vector block {block} is too far to reach without setctr")
+        return h.encrypt(bytes(skip + n))[skip:]
 
     for vec in vectors:
         bs = vec.block_size
@@ -60,27 +89,29 @@ def stream_selftest(spec, impl, vectors: Sequence[StreamVector]) -> None:
             h.setkey(bytes.fromhex(vec.key))
             for block, hexdata in sorted(vec.blocks.items()):
                 want = bytes.fromhex(hexdata)
-                h.setiv(bytes.fromhex(vec.nonce))
-                if block:
-                    h.setctr(block)
-                if h.encrypt(bytes(len(want))) != want:
+                if keystream_from(h, vec, block, len(want)) != want:
                     _fail(spec, impl, f"keystream block {block} of key {vec.key[:8]}..")
                 if block >= 7:
-                    h.setiv(bytes.fromhex(vec.nonce))
-                    h.setctr(block - 7)
-                    run = h.encrypt(bytes(32 * bs))
+                    run = keystream_from(h, vec, block - 7, 32 * bs)
                     if run[7 * bs: 7 * bs + len(want)] != want:
                         _fail(spec, impl, f"block {block} inside a 32-block request")
 
     vec = vectors[0]
     key, nonce = bytes.fromhex(vec.key), bytes.fromhex(vec.nonce)
     msg = bytes((i * 7 + 3) & 0xFF for i in range(2100))
+
+    def rewind(h):
+        if spec.setiv is not None:
+            h.setiv(nonce)
+        else:
+            h.setkey(key)
+
     with handle() as h:
         h.setkey(key)
-        h.setiv(nonce)
+        rewind(h)
         whole = h.encrypt(msg)
         for cuts in ((1, 322, 1), (63, 65, 1000), (2099,)):
-            h.setiv(nonce)
+            rewind(h)
             parts, pos = [], 0
             for c in cuts:
                 parts.append(h.encrypt(msg[pos:pos + c]))
@@ -88,11 +119,11 @@ def stream_selftest(spec, impl, vectors: Sequence[StreamVector]) -> None:
             parts.append(h.encrypt(msg[pos:]))
             if b"".join(parts) != whole:
                 _fail(spec, impl, f"split {cuts} differs from one call")
-        h.setiv(nonce)
+        rewind(h)
         if h.decrypt(whole) != msg:
             _fail(spec, impl, "decrypt does not invert encrypt")
         guard = bytearray(b"\xa5" * 300)
-        h.setiv(nonce)
+        rewind(h)
         h.encrypt(msg[:257], out=memoryview(guard)[:257])
         if guard[257:] != b"\xa5" * 43:
             _fail(spec, impl, "wrote past the end of the output")
@@ -224,7 +255,8 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
         key, nonce, msg = bytes.fromhex(vec.key), bytes.fromhex(vec.nonce), vec.message
         ctx = Context(spec.context_size)
         try:
-            spec.setkey(ctx.ptr, key, impl)
+            if spec.setkey(ctx.ptr, key, impl):
+                _fail(spec, impl, "setkey returned an error code")
             rc, box = seal(ctx, nonce, msg)
             if rc or (box.hex() != vec.box if vec.box else
                       hashlib.sha256(box).hexdigest() != vec.box_sha256):
@@ -244,7 +276,80 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
 
 
 @dataclass(frozen=True)
-class Report:
+class BlockVector:
+    """One block-cipher known answer: key, plaintext and ciphertext (hex);
+    the texts are one or more whole blocks."""
+
+    key: str
+    plaintext: str
+    ciphertext: str
+
+
+def block_selftest(spec, impl, vectors: Sequence[BlockVector]) -> None:
+    """Check a block cipher implementation: each vector encrypts and
+    decrypts in one call, block by block and in place, and nothing is
+    written past the output."""
+    from gcrylike._block import BlockCipherHandle
+
+    bs = spec.block_size
+    for vec in vectors:
+        pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
+        what = f"{len(pt) // bs}-block vector"
+        with BlockCipherHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(bytes.fromhex(vec.key))
+            if h.encrypt_blocks(pt) != ct:
+                _fail(spec, impl, f"{what}: encryption")
+            if h.decrypt_blocks(ct) != pt:
+                _fail(spec, impl, f"{what}: decryption")
+            one = b"".join(h.encrypt_blocks(pt[i:i + bs]) for i in range(0, len(pt), bs))
+            if one != ct:
+                _fail(spec, impl, f"{what}: one block at a time")
+            buf = bytearray(pt) + b"\xa5" * bs
+            h.encrypt_blocks(memoryview(buf)[:len(pt)], out=memoryview(buf)[:len(pt)])
+            if bytes(buf[:len(pt)]) != ct:
+                _fail(spec, impl, f"{what}: in place")
+            if buf[len(pt):] != b"\xa5" * bs:
+                _fail(spec, impl, f"{what}: wrote past the end of the output")
+
+
+def tweakable_selftest(spec, impl, vectors: Sequence[TweakVector]) -> None:
+    """Check a tweakable cipher implementation: each vector encrypts and
+    decrypts, in place too, a one-bit change of the tweak changes the whole
+    output, and ``crypt_sectors`` decryption inverts its encryption."""
+    from gcrylike._tweakable import TweakableHandle
+
+    for vec in vectors:
+        key, tweak = bytes.fromhex(vec.key), bytes.fromhex(vec.tweak)
+        pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
+        what = f"{len(pt)}-byte vector"
+        with TweakableHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(key)
+            if h.encrypt(pt, tweak) != ct:
+                _fail(spec, impl, f"{what}: encryption")
+            if h.decrypt(ct, tweak) != pt:
+                _fail(spec, impl, f"{what}: decryption")
+            buf = bytearray(pt)
+            h.encrypt(buf, tweak, out=buf)
+            if buf != ct:
+                _fail(spec, impl, f"{what}: in place")
+            if tweak and h.encrypt(pt, bytes([tweak[0] ^ 1]) + tweak[1:]) == ct:
+                _fail(spec, impl, f"{what}: the tweak is ignored")
+    if vectors:
+        size = max(spec.min_length, 512)
+        data = bytes((i * 13 + 5) & 0xFF for i in range(3 * size))
+        with TweakableHandle(spec, impl, False, _selftesting=True) as h:
+            h.setkey(bytes.fromhex(vectors[0].key))
+            buf = bytearray(data)
+            h.encrypt_sectors(buf, 7, size)
+            if buf == data:
+                _fail(spec, impl, "crypt_sectors left the data as it was")
+            h.decrypt_sectors(buf, 7, size)
+            if buf != data:
+                _fail(spec, impl, "crypt_sectors decryption does not invert encryption")
+
+
+@dataclass(frozen=True)
+class SelftestReport:
     """The self-test outcome of one implementation (``gcrylike.SelftestReport``):
     ``status`` is "passed", "failed" or "skipped" (cannot run here), with
     ``reason`` saying why when not passed."""
@@ -255,8 +360,13 @@ class Report:
     reason: str = ""
 
 
-def run_all() -> list[Report]:
-    """Self-test every algorithm on every implementation this CPU can run."""
+#: The name this record had before it was exported as gcrylike.SelftestReport.
+Report = SelftestReport
+
+
+def run_all() -> list[SelftestReport]:
+    """Self-test every algorithm on every implementation this CPU can run,
+    and report every entry-point plugin that failed to load as failed."""
     from gcrylike import _registry, _selftest
 
     reports = []
@@ -264,9 +374,12 @@ def run_all() -> list[Report]:
         for impl in _registry.ranked(spec):
             why = _registry.runnable_reason(impl)
             if why:
-                reports.append(Report(spec.name, impl.driver, "skipped", why))
+                reports.append(SelftestReport(spec.name, impl.driver, "skipped", why))
                 continue
             res = _selftest.run(spec, impl, force=True)
-            reports.append(Report(spec.name, impl.driver,
+            reports.append(SelftestReport(spec.name, impl.driver,
                                   "passed" if res.passed else "failed", res.reason))
+    # a plugin refused at load is a failure too: the command is a deployment gate
+    for label, why in _registry.plugin_errors().items():
+        reports.append(SelftestReport(f"plugin {label}", "-", "failed", why))
     return reports

@@ -17,7 +17,8 @@ from gcrylike import _registry, _selftest
 @pytest.fixture
 def clean_registry(monkeypatch):
     """A fresh registry (built-ins reload on first use) and self-test state."""
-    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved"):
+    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
+                 "_failed_names"):
         monkeypatch.setattr(_registry, attr, {})
     monkeypatch.setattr(_registry, "_loaded", False)
     monkeypatch.setattr(_selftest, "_results", {})

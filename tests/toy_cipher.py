@@ -1,7 +1,9 @@
 """A small pure-Python stream cipher used to exercise the plugin API.
 
 Keystream block i = BLAKE2b(key, nonce || i) (64 bytes).  ``bad`` makes an
-implementation that flips one keystream bit, so its self-test must fail.
+implementation that flips one keystream bit, so its self-test must fail;
+``late`` one that flips a bit of keystream byte 1000 onwards (the self-test
+does not look there: a bug only a differential test finds).
 """
 
 from __future__ import annotations
@@ -20,22 +22,27 @@ def _view(ctx):
     return ffi.buffer(ctx, CTX_SIZE)
 
 
-def _keystream(key: bytes, nonce: bytes, start: int, n: int, bad: bool) -> bytes:
+LATE = 1000
+
+
+def _keystream(key: bytes, nonce: bytes, start: int, n: int, bad: bool | int) -> bytes:
     first, skip = divmod(start, 64)
     out = bytearray()
     block = first
     while len(out) < skip + n:
         out += hashlib.blake2b(nonce + struct.pack("<Q", block), key=key).digest()
         block += 1
-    if bad:
+    if bad == 1:
         out[0] ^= 1
+    elif bad == 2 and first * 64 + len(out) > LATE:
+        out[max(LATE - first * 64, 0)] ^= 1
     return bytes(out[skip: skip + n])
 
 
 def setkey(ctx, key, impl):
     v = _view(ctx)
     v[KEY_OFF:KEY_OFF + 32] = ffi.buffer(key)[:]
-    v[BAD_OFF:BAD_OFF + 1] = b"\x01" if impl.token == "bad" else b"\x00"
+    v[BAD_OFF:BAD_OFF + 1] = {"bad": b"\x01", "late": b"\x02"}.get(impl.token, b"\x00")
 
 
 def setiv(ctx, iv):
@@ -52,7 +59,7 @@ def crypt(ctx, dst, src, n):
     v = _view(ctx)
     pos = struct.unpack("<Q", v[POS_OFF:POS_OFF + 8])[0]
     key, nonce = v[KEY_OFF:KEY_OFF + 32], v[NONCE_OFF:NONCE_OFF + 8]
-    ks = _keystream(key, nonce, pos, n, v[BAD_OFF] == b"\x01")
+    ks = _keystream(key, nonce, pos, n, v[BAD_OFF][0])
     data = bytes(ffi.buffer(src, n))
     ffi.buffer(dst, n)[:] = bytes(a ^ b for a, b in zip(data, ks, strict=True))
     v[POS_OFF:POS_OFF + 8] = struct.pack("<Q", pos + n)

@@ -8,8 +8,9 @@ every registered driver is one such combination.
 
 from __future__ import annotations
 
-from gcrylike._errors import SelftestFailed, check
+from gcrylike._errors import check
 from gcrylike._spec import Implementation, TweakableCipherSpec
+from gcrylike.selftests.runner import tweakable_selftest
 from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCHACHA20
 
 from ._adiantum import ffi, lib
@@ -62,19 +63,7 @@ def _make_spec(rounds: int, algo: int, vectors) -> TweakableCipherSpec:
         check(lib.gcry_adiantum_setkey(ctx, key, len(key), rounds, *impl.token), name)
 
     def selftest(spec, impl):
-        from gcrylike._tweakable import TweakableHandle
-
-        for vec in vectors:
-            key, tweak = bytes.fromhex(vec.key), bytes.fromhex(vec.tweak)
-            pt, ct = bytes.fromhex(vec.plaintext), bytes.fromhex(vec.ciphertext)
-            with TweakableHandle(spec, impl, False, _selftesting=True) as h:
-                h.setkey(key)
-                if h.encrypt(pt, tweak) != ct or h.decrypt(ct, tweak) != pt:
-                    raise SelftestFailed(f"{name} on {impl.driver}: {len(pt)}-byte vector")
-                buf = bytearray(pt)
-                h.encrypt(buf, tweak, out=buf)
-                if buf != ct:
-                    raise SelftestFailed(f"{name} on {impl.driver}: in place")
+        tweakable_selftest(spec, impl, vectors)
 
     return TweakableCipherSpec(
         name=name,

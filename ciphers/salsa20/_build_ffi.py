@@ -19,7 +19,6 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
     CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
-    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S",
-                 "salsa20-amd64-avx512.S"],
+    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S", "salsa20-amd64-avx512.S"],
     includes='#include "salsa20.h"',
 )

@@ -1,7 +1,9 @@
 /* common.h - helpers shared by every gcrylike extension module.
  *
- * burn.c and wipe.c are compiled into each extension (cffi builds one
- * shared object per cipher), so these symbols are private to each module.
+ * burn.c is compiled into each extension (gcrylike.build.make_ffi
+ * includes it in the cffi module's source: one shared object per cipher,
+ * and per plugin), so these symbols are private to each module.  Installed
+ * with gcrylike for plugins: gcrylike.get_include() is this directory.
  */
 #ifndef GCRYLIKE_COMMON_H
 #define GCRYLIKE_COMMON_H

@@ -235,9 +235,18 @@ def plugin_api() -> None:
     kinds: tuple[type, ...] = (gcrylike.CipherSpec, gcrylike.AeadSpec, gcrylike.MacSpec,
                                gcrylike.BlockCipherSpec, gcrylike.TweakableCipherSpec,
                                gcrylike.SecretBoxSpec)
-    impl = gcrylike.Implementation("salsa20-mine", 1)
-    assert impl.priority == 1 and len(kinds) == 6
+    impl = gcrylike.Implementation("salsa20-mine", 1, ["sse2"])
+    assert impl.priority == 1 and len(kinds) == 6 and "sse2" in impl.features
     assert callable(gcrylike.register)
+    # the plugin API version, which plugins load, and the C headers
+    version: int = gcrylike.PLUGIN_API_VERSION
+    assert version in gcrylike.PLUGIN_API_VERSIONS
+    try:
+        gcrylike.set_plugins(["salsa208"])  # before the first use of the registry only
+    except gcrylike.InvalidState:
+        pass
+    include: str = gcrylike.get_include()
+    assert include
 
 
 if __name__ == "__main__":

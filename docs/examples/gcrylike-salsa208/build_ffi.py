@@ -1,10 +1,12 @@
-"""cffi build script for ``salsa208._salsa208`` (run by setup.py, not installed)."""
+"""cffi build script for ``salsa208._salsa208`` (run by setup.py, not installed).
 
-import os
-import sys
-import sysconfig
+gcrylike.build.make_ffi adds gcrylike's headers and its wiping and
+stack-burning C, and the .S file only where gcrylike would build its own
+assembly (x86-64 Linux with a capable assembler, GCRYLIKE_NO_ASM unset),
+defining USE_AMD64 for the C then.
+"""
 
-from cffi import FFI
+from gcrylike.build import make_ffi
 
 CDEF = """
 size_t s208_ctxsize(void);
@@ -15,20 +17,5 @@ void s208_setctr(void *ctx, uint64_t block);
 int s208_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
-sources = ["csrc/salsa208.c"]
-macros = []
-# Assemble only for x86-64 Linux (ELF, System V ABI), and allow opting out.
-if (sysconfig.get_platform() == "linux-x86_64" and sys.maxsize > 2**32
-        and not os.environ.get("SALSA208_NO_ASM")):
-    sources.append("csrc/xor-amd64-sse2.S")
-    macros.append(("USE_AMD64", "1"))
-
-ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
-ffibuilder.set_source(
-    "salsa208._salsa208",
-    CDEF,  # the prototypes; the definitions are in csrc/
-    sources=sources,
-    define_macros=macros,
-    extra_compile_args=["-O2", "-fvisibility=hidden"],
-)
+ffibuilder = make_ffi("salsa208._salsa208", CDEF, ["csrc/salsa208.c"],
+                      asm_sources=["csrc/xor-amd64-sse2.S"])

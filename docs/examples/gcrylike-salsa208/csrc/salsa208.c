@@ -1,20 +1,16 @@
 /* salsa208.c - Salsa20/8 for the gcrylike plugin example: key and nonce
  * set-up, the portable core, leftover keystream, counter exhaustion, and
- * one stack burn per call. */
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
+ * one stack burn per call, written out by hand to show the hooks at work
+ * (the ChaCha8 example lets gcrylike's stream driver skeleton do the
+ * stream part).  common.h, found through gcrylike.get_include(), gives the
+ * error codes (gcrylike.ErrorCode), gcry_wipememory and gcry_burn_stack,
+ * little-endian loads and GCRY_C_FRAME. */
+#include "common.h"
 
 #define BLOCK 64
 #define ROUNDS 8
-/* Stack a C function may touch besides its arrays: saved registers and the
- * return address, plus the 128-byte red zone below the stack pointer that a
- * System V leaf function uses without moving it. */
-#define C_FRAME (8 * sizeof (void *) + 128)
 
 enum { IMPL_GENERIC = 0, IMPL_SSE2 = 1 };        /* Implementation.token */
-enum { ERR_INV_KEYLEN = 44, ERR_INV_ARG = 45, ERR_NOT_SUPPORTED = 60,
-       ERR_TOO_LARGE = 67 };                      /* gcrylike.ErrorCode */
 
 typedef struct {
   uint32_t input[16];       /* Salsa20 state; words 8-9: 64-bit counter */
@@ -29,32 +25,6 @@ typedef struct {
 unsigned int _s208_xor_sse2 (uint8_t *dst, const uint8_t *src,
                              const uint8_t *ks, size_t n16);
 #endif
-
-static void
-wipe (void *p, size_t n)
-{
-  volatile uint8_t *v = p;
-  while (n--)
-    *v++ = 0;
-}
-
-/* Zero BYTES (rounded up to 64) of stack below the caller's frame. */
-static __attribute__((noinline)) void
-burn_stack (size_t bytes)
-{
-  volatile uint8_t buf[(bytes + 63) & ~(size_t)63];
-  size_t i;
-  for (i = 0; i < sizeof buf; i++)
-    buf[i] = 0;
-  __asm__ volatile ("" : : "r"(buf) : "memory");
-}
-
-static uint32_t
-load_le32 (const uint8_t *p)
-{
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-         | (uint32_t)p[3] << 24;
-}
 
 size_t
 s208_ctxsize (void)
@@ -75,27 +45,24 @@ s208_have_asm (void)
 int
 s208_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int impl)
 {
-  /* "expand 32-byte k" and "expand 16-byte k" */
-  static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
-  static const uint32_t tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b206574 };
   s208_ctx *ctx = c;
-  const uint32_t *k = keylen == 32 ? sigma : tau;
+  const uint32_t *k = keylen == 32 ? gcry_sigma : gcry_tau;
   const uint8_t *key_hi = keylen == 32 ? key + 16 : key;
   int i;
 
   if (keylen != 16 && keylen != 32)
-    return ERR_INV_KEYLEN;
+    return GCRY_ERR_INV_KEYLEN;
   if (impl != IMPL_GENERIC && !(impl == IMPL_SSE2 && s208_have_asm ()))
-    return ERR_NOT_SUPPORTED;
-  wipe (ctx, sizeof *ctx);
+    return GCRY_ERR_NOT_SUPPORTED;
+  gcry_wipememory (ctx, sizeof *ctx);
   for (i = 0; i < 4; i++)
     {
       ctx->input[5 * i] = k[i];
-      ctx->input[1 + i] = load_le32 (key + 4 * i);
-      ctx->input[11 + i] = load_le32 (key_hi + 4 * i);
+      ctx->input[1 + i] = gcry_load_le32 (key + 4 * i);
+      ctx->input[11 + i] = gcry_load_le32 (key_hi + 4 * i);
     }
   ctx->impl = impl;
-  return 0;
+  return GCRY_OK;
 }
 
 void
@@ -104,7 +71,7 @@ s208_setctr (void *c, uint64_t block)
   s208_ctx *ctx = c;
   ctx->input[8] = (uint32_t)block;
   ctx->input[9] = (uint32_t)(block >> 32);
-  wipe (ctx->pad, sizeof ctx->pad);
+  gcry_wipememory (ctx->pad, sizeof ctx->pad);
   ctx->unused = 0;
   ctx->exhausted = 0;
 }
@@ -113,22 +80,21 @@ void
 s208_setiv (void *c, const uint8_t *iv)
 {
   s208_ctx *ctx = c;
-  ctx->input[6] = load_le32 (iv);
-  ctx->input[7] = load_le32 (iv + 4);
+  ctx->input[6] = gcry_load_le32 (iv);
+  ctx->input[7] = gcry_load_le32 (iv + 4);
   s208_setctr (c, 0);
 }
 
-#define ROL(v, n) ((v) << (n) | (v) >> (32 - (n)))
 #define QR(a, b, c, d) do {                      \
-    x[b] ^= ROL (x[a] + x[d], 7);                \
-    x[c] ^= ROL (x[b] + x[a], 9);                \
-    x[d] ^= ROL (x[c] + x[b], 13);               \
-    x[a] ^= ROL (x[d] + x[c], 18);               \
+    x[b] ^= gcry_rol32 (x[a] + x[d], 7);         \
+    x[c] ^= gcry_rol32 (x[b] + x[a], 9);         \
+    x[d] ^= gcry_rol32 (x[c] + x[b], 13);        \
+    x[a] ^= gcry_rol32 (x[d] + x[c], 18);        \
   } while (0)
 
 /* One keystream block into KS; advances the counter.  Returns the stack
  * depth it may have used (check such estimates against the disassembly). */
-static __attribute__((noinline)) unsigned int
+static GCRY_NOINLINE unsigned int
 keystream_block (s208_ctx *ctx, uint8_t ks[BLOCK])
 {
   uint32_t x[16];
@@ -141,16 +107,10 @@ keystream_block (s208_ctx *ctx, uint8_t ks[BLOCK])
       QR (0, 1, 2, 3);   QR (5, 6, 7, 4);   QR (10, 11, 8, 9);  QR (15, 12, 13, 14);
     }
   for (i = 0; i < 16; i++)
-    {
-      uint32_t w = x[i] + ctx->input[i];
-      ks[4 * i] = (uint8_t)w;
-      ks[4 * i + 1] = (uint8_t)(w >> 8);
-      ks[4 * i + 2] = (uint8_t)(w >> 16);
-      ks[4 * i + 3] = (uint8_t)(w >> 24);
-    }
+    gcry_store_le32 (ks + 4 * i, x[i] + ctx->input[i]);
   if (++ctx->input[8] == 0 && ++ctx->input[9] == 0)
     ctx->exhausted = 1;
-  return sizeof x + C_FRAME;
+  return sizeof x + GCRY_C_FRAME;
 }
 
 /* dst = src ^ ks for n bytes, with the implementation chosen at setkey. */
@@ -173,13 +133,7 @@ xor_keystream (unsigned int impl, uint8_t *dst, const uint8_t *src,
   return burn;
 }
 
-static unsigned int
-max_burn (unsigned int a, unsigned int b)
-{
-  return a > b ? a : b;
-}
-
-static __attribute__((noinline)) unsigned int
+static GCRY_NOINLINE unsigned int
 do_crypt (s208_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   uint8_t ks[BLOCK];
@@ -194,20 +148,20 @@ do_crypt (s208_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
   /* 2. whole blocks */
   for (; n >= BLOCK; dst += BLOCK, src += BLOCK, n -= BLOCK)
     {
-      burn = max_burn (burn, keystream_block (ctx, ks));
-      burn = max_burn (burn, xor_keystream (ctx->impl, dst, src, ks, BLOCK));
+      burn = gcry_max_burn (burn, keystream_block (ctx, ks));
+      burn = gcry_max_burn (burn, xor_keystream (ctx->impl, dst, src, ks, BLOCK));
     }
 
   /* 3. a partial block: keep the rest of its keystream in pad */
   if (n)
     {
-      burn = max_burn (burn, keystream_block (ctx, ctx->pad));
+      burn = gcry_max_burn (burn, keystream_block (ctx, ctx->pad));
       xor_keystream (IMPL_GENERIC, dst, src, ctx->pad, n);
       ctx->unused = BLOCK - n;
     }
 
-  wipe (ks, sizeof ks);
-  return burn + sizeof ks + C_FRAME;  /* callees, then our own frame */
+  gcry_wipememory (ks, sizeof ks);
+  return burn + sizeof ks + GCRY_C_FRAME;  /* callees, then our own frame */
 }
 
 int
@@ -219,13 +173,12 @@ s208_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
   uint64_t need = ((uint64_t)(n - from_pad) + BLOCK - 1) / BLOCK;
 
   /* dst may be src, but a partial overlap would read bytes already written. */
-  if (dst != src && (uintptr_t)dst < (uintptr_t)src + n
-      && (uintptr_t)src < (uintptr_t)dst + n)
-    return ERR_INV_ARG;
+  if (gcry_bad_overlap (dst, src, n))
+    return GCRY_ERR_INV_ARG;
   /* Refuse, before writing anything, to run past block 2^64 - 1. */
   if (need && (ctx->exhausted || (ctr != 0 && need > 0 - ctr)))
-    return ERR_TOO_LARGE;
+    return GCRY_ERR_TOO_LARGE;
   if (n)
-    burn_stack (do_crypt (ctx, dst, src, n));  /* one burn, the deepest */
-  return 0;
+    gcry_burn_stack (do_crypt (ctx, dst, src, n));  /* one burn, the deepest */
+  return GCRY_OK;
 }

@@ -9,16 +9,16 @@
  * wrote, for the glue to burn: 0, it uses no stack.  The xmm registers that
  * held keystream are cleared before returning.  Branches depend on n16
  * only, never on data.
+ *
+ * asm-common-amd64.h (gcrylike.get_include()) gives GCRY_FUNC_BEGIN/END (a
+ * hidden, typed, sized symbol: not exported from the .so) and the
+ * .note.GNU-stack section, without which the linker would mark the whole
+ * extension as needing an executable stack, which recent glibc refuses to
+ * load.  The build assembles this file only where USE_AMD64 holds.
  */
-#if defined(__x86_64__) && defined(__ELF__)
+#include "asm-common-amd64.h"
 
-	.text
-	.balign	16
-	.globl	_s208_xor_sse2
-	.hidden	_s208_xor_sse2		/* not exported from the .so */
-	.type	_s208_xor_sse2,@function
-_s208_xor_sse2:
-	.cfi_startproc
+GCRY_FUNC_BEGIN(_s208_xor_sse2)
 	testq	%rcx, %rcx
 	jz	.Ldone
 .Lloop:
@@ -31,18 +31,8 @@ _s208_xor_sse2:
 	addq	$16, %rdi
 	decq	%rcx
 	jnz	.Lloop
-	pxor	%xmm0, %xmm0
-	pxor	%xmm1, %xmm1
+	GCRY_ZERO_XMM 2		/* keystream and data out of xmm0, xmm1 */
 .Ldone:
 	xorl	%eax, %eax		/* burn depth: nothing on the stack */
 	ret
-	.cfi_endproc
-	.size	_s208_xor_sse2,.-_s208_xor_sse2
-
-#endif
-
-/* No executable stack: without this note the linker marks the whole
- * extension as needing one, and recent glibc refuses to load it. */
-#if defined(__ELF__)
-	.section .note.GNU-stack,"",%progbits
-#endif
+GCRY_FUNC_END(_s208_xor_sse2)

@@ -1,0 +1,221 @@
+"""Build helpers for gcrylike's own extensions and for plugins (installed
+as ``gcrylike.build``).
+
+A plugin's ``setup.py``::
+
+    from setuptools import setup
+    from gcrylike.build import build_ext
+
+    setup(cffi_modules=["build_ffi.py:ffibuilder"], cmdclass={"build_ext": build_ext})
+
+and its cffi build script::
+
+    from gcrylike.build import make_ffi
+
+    ffibuilder = make_ffi("myplugin._native", CDEF, ["csrc/glue.c"],
+                          asm_sources=["csrc/routine-amd64-avx2.S"])
+
+One place decides ``USE_AMD64`` (libgcrypt's switch), for gcrylike and its
+plugins alike: assembly is built only for a 64-bit x86-64 Linux/ELF target
+whose compiler assembles a probe ``.S`` using AVX2, AVX512-IFMA and the
+directives gcrylike's files need, and never when ``GCRYLIKE_NO_ASM`` is set.
+``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
+extension's compile and link flags (the ``sanitize`` tox env builds with
+AddressSanitizer and UBSan this way).  Both are written to a stamp file
+that every extension lists in ``depends``, so switching either rebuilds
+them.
+
+This module imports nothing of gcrylike's package (gcrylike's own
+``setup.py`` loads it from the source tree, where the package has no
+compiled extensions yet) and setuptools only when ``build_ext`` is used.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Sequence
+from typing import Any
+
+# build_ext is made on first access (module __getattr__ below)
+__all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi", "use_amd64"]  # noqa: F822
+
+#: The stamp every extension depends on, relative to the directory the
+#: build runs in (the project's root).
+STAMP = os.path.join("build", "gcrylike-asm.stamp")
+
+_PROBE = r"""
+#include "asm-common-amd64.h"
+GCRY_FUNC_BEGIN(gcrylike_probe)
+	vpaddd %ymm0, %ymm1, %ymm2
+	vpmadd52luq %zmm16, %zmm17, %zmm18
+	vzeroupper
+	xorl %eax, %eax
+	ret
+GCRY_FUNC_END(gcrylike_probe)
+"""
+
+_decision: tuple[bool, str] | None = None
+
+
+def get_include() -> str:
+    """The directory of gcrylike's C headers (``common.h``, ``stream.h``,
+    ``stream_driver.h``, ``asm-common-amd64.h``) and of ``burn.c``."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
+
+
+#: What every extension compiles in, at the top of its cffi module's own
+#: source: gcry_wipememory and gcry_burn_stack (an #include, not a source
+#: file of the extension, as setuptools refuses source paths outside the
+#: project).
+NATIVE_PRELUDE = '#include "burn.c"\n'
+
+
+def env_true(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "no", "false")
+
+
+def _probe_assembler() -> tuple[bool, str]:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.S")
+        with open(src, "w") as f:
+            f.write(_PROBE)
+        cmd = [*cc, "-c", "-fPIC", "-I", get_include(), src, "-o", os.path.join(tmp, "probe.o")]
+        try:
+            res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        except OSError as exc:
+            return False, f"assembler probe could not run ({exc})"
+        if res.returncode != 0:
+            return False, "assembler probe failed: " + res.stderr.strip()[:200]
+    return True, "assembler probe passed"
+
+
+def use_amd64() -> tuple[bool, str]:
+    """Return (USE_AMD64, reason); decided (and printed) once per build
+    process, and written to the stamp file."""
+    global _decision
+    if _decision is None:
+        platform = sysconfig.get_platform()
+        if env_true("GCRYLIKE_NO_ASM"):
+            _decision = (False, "GCRYLIKE_NO_ASM is set")
+        elif not (platform.startswith("linux-") and platform.endswith("x86_64")):
+            _decision = (False, f"platform {platform} is not linux-x86_64")
+        elif sys.maxsize <= 2**32:
+            _decision = (False, "32-bit interpreter")
+        else:
+            _decision = _probe_assembler()
+        print(f"gcrylike: USE_AMD64={int(_decision[0])} ({_decision[1]})", flush=True)
+        _write_stamp(_decision[0])
+    return _decision
+
+
+def decide(flag: bool, reason: str) -> None:
+    """Fix USE_AMD64 for this process without probing or writing the stamp
+    (gcrylike's test-only build takes the installed wheel's decision,
+    whatever this machine's assembler could do)."""
+    global _decision
+    _decision = (flag, reason)
+
+
+def extra_cflags() -> list[str]:
+    """The flags ``GCRYLIKE_EXTRA_CFLAGS`` asks for (none when unset)."""
+    return shlex.split(os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""))
+
+
+def _write_stamp(flag: bool) -> None:
+    """Rewrite the stamp only when the decision or the extra flags change
+    (forces a rebuild)."""
+    text = f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
+    try:
+        with open(STAMP) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(STAMP), exist_ok=True)
+    with open(STAMP, "w") as f:
+        f.write(text)
+
+
+def _headers(dirs: Sequence[str]) -> list[str]:
+    """The .h files in DIRS (sorted)."""
+    return sorted(os.path.join(d, f) for d in dirs if os.path.isdir(d)
+                  for f in os.listdir(d) if f.endswith(".h"))
+
+
+def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
+             asm_sources: Sequence[str] = (), *, includes: str = "",
+             amd64_c_sources: Sequence[str] = (), include_dirs: Sequence[str] = (),
+             macros: Sequence[tuple[str, str]] = (), extra_compile_args: Sequence[str] = (),
+             root: str | None = None) -> Any:
+    """One cffi extension ``module``: its C sources, gcrylike's wiping and
+    stack-burning C (``burn.c``, included into the module's own source) and
+    include directory, and
+    when USE_AMD64 holds its ``.S`` files and ``amd64_c_sources`` (the C
+    side of an assembly implementation), with ``USE_AMD64`` defined.
+
+    ``cdef`` must be plain C prototypes: it is both the cffi declaration
+    and the prototype block of the generated module (after ``includes``).
+    ``macros`` are defined for every source.  Paths are relative to the
+    directory the build runs in, as setuptools wants them, or to ``root``
+    when given (a build from elsewhere: they are then made absolute).
+    Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden`` and
+    ``GCRYLIKE_EXTRA_CFLAGS``; every header of the include directories is a
+    dependency, so changing one rebuilds."""
+    from cffi import FFI
+
+    amd64, _ = use_amd64()
+    ffi = FFI()
+    ffi.cdef(cdef)
+    sources = list(c_sources)
+    macros = list(macros)
+    if amd64:
+        sources += [*asm_sources, *amd64_c_sources]
+        macros.append(("USE_AMD64", "1"))
+    dirs = [*sorted({os.path.dirname(s) or "." for s in c_sources}), *include_dirs,
+            get_include()]
+    if root is not None:
+        sources, dirs = ([os.path.join(root, p) for p in paths] for paths in (sources, dirs))
+    ffi.set_source(
+        module,
+        NATIVE_PRELUDE + includes + "\n" + cdef,
+        sources=sources,
+        include_dirs=dirs,
+        define_macros=macros,
+        extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden",
+                            *extra_compile_args, *extra_cflags()],
+        extra_link_args=extra_cflags(),
+        # a changed header rebuilds the module too (an incremental build
+        # otherwise keeps objects compiled against the old one)
+        depends=[os.path.join(root or "", STAMP), *_headers(dirs)],
+    )
+    return ffi
+
+
+def _build_ext_class() -> type:
+    from setuptools.command.build_ext import build_ext as _base
+
+    class build_ext(_base):  # noqa: N801 - setuptools' command name
+        """setuptools' ``build_ext`` that lets the C compiler driver
+        preprocess and assemble ``.S`` sources (with the C files' flags)."""
+
+        def build_extensions(self) -> None:
+            self.compiler.src_extensions = [*self.compiler.src_extensions, ".S"]
+            super().build_extensions()
+
+    return build_ext
+
+
+def __getattr__(name: str) -> Any:
+    # build_ext subclasses setuptools' command: made on first use, so that
+    # importing this module needs no setuptools
+    if name == "build_ext":
+        cls = _build_ext_class()
+        globals()["build_ext"] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,281 @@
+"""The plugin contract (issue 14): a setkey hook's error code is honoured,
+stream_selftest needs no setctr, Implementation takes any iterable of
+feature names, plugins declare the API version they were written for; and
+the control an integrator has over plugins: which ones load, the selftest
+command as a deployment gate, what cipher_open says about a failed plugin,
+and where a PluginWarning points."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+import toy_cipher
+
+import gcrylike
+from gcrylike import ErrorCode as E
+from gcrylike import _registry, _selftest
+from gcrylike.selftests import StreamVector, stream_selftest
+
+
+@pytest.fixture
+def clean_registry(monkeypatch):
+    """A fresh registry (built-ins reload on first use) and self-test state."""
+    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
+                 "_failed_names"):
+        monkeypatch.setattr(_registry, attr, {})
+    monkeypatch.setattr(_registry, "_loaded", False)
+    monkeypatch.setattr(_registry, "_plugin_choice", None)
+    monkeypatch.setattr(_selftest, "_results", {})
+    monkeypatch.delenv("GCRYLIKE_PLUGINS", raising=False)
+    yield
+
+
+# --- hook contract ------------------------------------------------------------
+
+def _setkey_returning(code):
+    def setkey(ctx, key, impl):
+        toy_cipher.setkey(ctx, key, impl)
+        return code if key[0] == b"\xff" else 0
+    return setkey
+
+
+@pytest.mark.parametrize("code, exc", [
+    (E.INV_KEYLEN, gcrylike.InvalidKeyLength),
+    (E.NOT_SUPPORTED, gcrylike.NotSupported),
+    (int(E.INV_STATE), gcrylike.InvalidState),
+    (12345, gcrylike.GcryError),
+])
+def test_setkey_error_code_is_raised(clean_registry, code, exc):
+    spec = dataclasses.replace(toy_cipher.make_spec(), setkey=_setkey_returning(code))
+    gcrylike.register(spec)
+    with gcrylike.cipher_open("toy") as h:
+        h.setkey(bytes(32))  # 0: accepted
+        with pytest.raises(exc) as info:
+            h.setkey(b"\xff" + bytes(31))
+        assert info.value.code == (code if code in E._value2member_map_ else E.INV_ARG)
+        # the refused key is not usable
+        with pytest.raises(gcrylike.MissingKey):
+            h.setiv(bytes(8))
+
+
+def test_setkey_error_code_fails_a_selftest(clean_registry):
+    """A self-test driving setkey through a handle sees the code too."""
+    def setkey(ctx, key, impl):
+        toy_cipher.setkey(ctx, key, impl)
+        return E.SELFTEST_FAILED
+    with pytest.raises(gcrylike.SelftestFailed):
+        gcrylike.register(dataclasses.replace(toy_cipher.make_spec(), setkey=setkey))
+
+
+def _toy_vectors() -> list[StreamVector]:
+    key, nonce = bytes(range(32)), bytes(8)
+    blocks = {b: toy_cipher._keystream(key, nonce, 64 * b, 64, False).hex() for b in (0, 1, 9)}
+    return [StreamVector(key.hex(), nonce.hex(), blocks)]
+
+
+def test_stream_selftest_without_setctr(clean_registry):
+    spec = dataclasses.replace(toy_cipher.make_spec(), setctr=None)
+    stream_selftest(spec, spec.implementations[0], _toy_vectors())
+    bad = gcrylike.Implementation("toy-bad", 1, token="bad")
+    with pytest.raises(gcrylike.SelftestFailed, match="block 0"):
+        stream_selftest(spec, bad, _toy_vectors())
+    wrong = _toy_vectors()[0]
+    wrong.blocks[9] = "00" * 64
+    with pytest.raises(gcrylike.SelftestFailed, match="block 9"):
+        stream_selftest(spec, spec.implementations[0], [wrong])
+
+
+@pytest.mark.parametrize("features", [
+    ["sse2"], ("sse2", "avx2"), {"sse2"}, frozenset({"sse2"}), (f for f in ["sse2"]), [],
+    {"sse2": True},
+])
+def test_implementation_features_any_iterable(features):
+    impl = gcrylike.Implementation("x", 1, features)
+    assert isinstance(impl.features, frozenset)
+    assert impl.features <= {"sse2", "avx2"}
+
+
+@pytest.mark.parametrize("features", ["sse2", 3, [1, 2], None, [b"sse2"]])
+def test_implementation_features_refused(features):
+    with pytest.raises(gcrylike.InvalidType, match="features"):
+        gcrylike.Implementation("x", 1, features)
+
+
+def test_api_version_declared_and_checked(clean_registry):
+    assert gcrylike.PLUGIN_API_VERSION in gcrylike.PLUGIN_API_VERSIONS
+    spec = toy_cipher.make_spec()
+    assert spec.api_version == gcrylike.PLUGIN_API_VERSION
+    future = dataclasses.replace(spec, api_version=99)
+    with pytest.raises(gcrylike.NotSupported) as info:
+        gcrylike.register(future)
+    text = str(info.value)
+    assert "99" in text and str(gcrylike.PLUGIN_API_VERSION) in text
+    for bad in ("1", 0, None, True):
+        with pytest.raises(gcrylike.GcryError):
+            gcrylike.register(dataclasses.replace(spec, api_version=bad))
+    assert "TOY" not in gcrylike.algorithms()
+
+
+# --- entry-point plugins -----------------------------------------------------
+
+TESTS_DIR = os.path.dirname(os.path.abspath(toy_cipher.__file__))
+
+
+def _write_dist(root, dist, module, body, entry):
+    pkg = root / module
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(body))
+    info = root / f"{dist}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[gcrylike.ciphers]\n{entry}\n")
+
+
+@pytest.fixture
+def plugins(tmp_path, monkeypatch):
+    """Three installed plugins: a good one (EPTOY), one whose self-test
+    fails (BADTOY) and one written for a future API (NEWTOY)."""
+    header = f"import sys; sys.path.insert(0, {TESTS_DIR!r})\nimport gcrylike, toy_cipher\n"
+    _write_dist(tmp_path, "contract_good", "contract_good", header + textwrap.dedent("""
+        def specs():
+            return [toy_cipher.make_spec("EPTOY", 90010, aliases=())]
+        """), "eptoy = contract_good:specs")
+    _write_dist(tmp_path, "contract_bad", "contract_bad", header + textwrap.dedent("""
+        SPEC = toy_cipher.make_spec("BADTOY", 90011, aliases=("bad-toy",),
+            impls=[gcrylike.Implementation("badtoy-x", 1, token="bad")])
+        """), "badtoy = contract_bad:SPEC")
+    _write_dist(tmp_path, "contract_new", "contract_new", header + textwrap.dedent("""
+        import dataclasses
+        SPEC = dataclasses.replace(toy_cipher.make_spec("NEWTOY", 90012, aliases=()),
+                                   api_version=7)
+        """), "newtoy = contract_new:SPEC")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def _load() -> tuple[list[str], list[warnings.WarningMessage]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = gcrylike.algorithms()  # line of the caller the warning must name
+    return names, [w for w in caught if issubclass(w.category, gcrylike.PluginWarning)]
+
+
+def test_incompatible_plugin_refused_at_load(clean_registry, plugins):
+    names, caught = _load()
+    assert "EPTOY" in names and "NEWTOY" not in names
+    reason = next(v for k, v in gcrylike.plugin_errors().items() if "newtoy" in k)
+    assert "API 7" in reason and "supports 1" in reason
+
+
+def test_plugin_warning_points_at_the_caller_without_a_repeated_tag(clean_registry, plugins):
+    _, caught = _load()
+    assert caught
+    for w in caught:
+        assert w.filename == __file__, w.filename
+        text = str(w.message)
+        for code in E:
+            assert text.count(f"[{code.name}]") <= 1, text
+
+
+def test_plugins_none_by_env(clean_registry, plugins, monkeypatch):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "none")
+    names, caught = _load()
+    assert not {"EPTOY", "BADTOY", "NEWTOY"} & set(names) and not caught
+    assert gcrylike.plugin_errors() == {}
+    assert "SALSA20" in names
+
+
+def test_plugins_named_by_env(clean_registry, plugins, monkeypatch):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", " eptoy , ")
+    names, caught = _load()
+    assert "EPTOY" in names and not caught and gcrylike.plugin_errors() == {}
+
+
+def test_plugins_named_by_distribution(clean_registry, plugins, monkeypatch):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "contract-good")
+    names, caught = _load()
+    assert "EPTOY" in names and "BADTOY" not in names and not caught
+
+
+def test_plugin_named_but_not_installed_is_an_error(clean_registry, plugins, monkeypatch):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "eptoy,nosuchplugin")
+    names, caught = _load()
+    assert "EPTOY" in names
+    assert any("nosuchplugin" in k for k in gcrylike.plugin_errors())
+
+
+def test_set_plugins_api(clean_registry, plugins, monkeypatch):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "none")  # the API wins over the variable
+    gcrylike.set_plugins(["eptoy"])
+    names, caught = _load()
+    assert "EPTOY" in names and "BADTOY" not in names and not caught
+    with pytest.raises(gcrylike.InvalidState, match="already"):
+        gcrylike.set_plugins("none")
+
+
+@pytest.mark.parametrize("bad", [3, [3], None, b"none"])
+def test_set_plugins_refuses_bad_values(clean_registry, bad):
+    with pytest.raises(gcrylike.InvalidType):
+        gcrylike.set_plugins(bad)
+
+
+def test_set_plugins_none_and_all(clean_registry, plugins):
+    gcrylike.set_plugins("none")
+    names, caught = _load()
+    assert "EPTOY" not in names and not caught
+
+
+def test_cipher_open_names_the_failed_plugin(clean_registry, plugins):
+    _load()
+    for name in ("badtoy", "BAD-TOY", 90011):
+        with pytest.raises(gcrylike.UnknownAlgorithm) as info:
+            gcrylike.cipher_open(name)
+        text = str(info.value)
+        assert "badtoy (contract_bad:SPEC)" in text and "failed" in text
+        assert "selftest" in text
+    with pytest.raises(gcrylike.UnknownAlgorithm) as info:
+        gcrylike.cipher_open("newtoy")
+    assert "API 7" in str(info.value)
+
+
+def test_cipher_open_mentions_plugins_that_did_not_import(clean_registry, tmp_path,
+                                                           monkeypatch):
+    _write_dist(tmp_path, "contract_broken", "contract_broken", "import no_such_module_xyz\n",
+                "broken = contract_broken:SPEC")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _load()
+    with pytest.raises(gcrylike.UnknownAlgorithm) as info:
+        gcrylike.cipher_open("whatever")
+    assert "broken (contract_broken:SPEC)" in str(info.value)
+    assert "no_such_module_xyz" in str(info.value)
+
+
+def test_selftest_report_and_api_include_failed_plugins(clean_registry, plugins):
+    _load()
+    reports = [r for r in gcrylike.selftest() if r.status == "failed"]
+    assert any("badtoy" in r.algorithm for r in reports)
+    assert any("newtoy" in r.algorithm for r in reports)
+
+
+def _cli(args, env_extra, cwd):
+    env = {**os.environ, **env_extra}
+    return subprocess.run([sys.executable, "-W", "ignore", "-m", "gcrylike", *args],
+                          capture_output=True, text=True, env=env, cwd=cwd, check=False)
+
+
+def test_selftest_command_fails_on_a_failed_plugin(plugins):
+    path = os.pathsep.join([str(plugins), os.environ.get("PYTHONPATH", "")])
+    res = _cli(["selftest"], {"PYTHONPATH": path}, plugins)
+    assert res.returncode == 1, res.stdout + res.stderr
+    last = res.stdout.strip().splitlines()[-1]
+    assert "FAILED" in last
+    assert "badtoy" in res.stdout and "newtoy" in res.stdout
+    res = _cli(["selftest"], {"PYTHONPATH": path, "GCRYLIKE_PLUGINS": "eptoy"}, plugins)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "EPTOY" in res.stdout and res.stdout.strip().endswith("all passed")
