@@ -76,61 +76,37 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   return GCRY_OK;
 }
 
-/* H_T: the tweak hash, shared by both hash steps of one message. */
+/* H_T: the tweak hash, shared by both hash steps of one message.  A tweak
+ * of whole blocks (the sector calls' 32 bytes) goes straight into an
+ * outside accumulator; another needs the context's partial-block padding. */
 static unsigned int
 tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t tweaklen,
             uint8_t out[16])
 {
-  poly1305_ctx poly;
-  uint8_t lengths[16];
+  uint8_t block[16 + ADIANTUM_TWEAK_MAX];
   uint64_t bits = (uint64_t)len_l * 8;
+  uint64_t h[3] = { 0, 0, 0 };
+  poly1305_ctx poly;
   unsigned int burn;
 
-  poly1305_copy (&poly, &ctx->tweak);
-  gcry_store_le32 (lengths, (uint32_t)bits);
-  gcry_store_le32 (lengths + 4, (uint32_t)(bits >> 32));
-  memset (lengths + 8, 0, 8);
-  burn = poly1305_update_noburn (&poly, lengths, sizeof lengths);
-  if (tweaklen)
-    burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, tweak, tweaklen));
-  burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  poly1305_wipe (&poly);
-  return burn + sizeof (poly) + sizeof (lengths) + GCRY_C_FRAME;
-}
-
-/* H(T, L) = H_T + NHPoly1305(L) */
-static unsigned int
-full_hash (const adiantum_ctx *ctx, const uint8_t h_t[16], const uint8_t *l, size_t len_l,
-           uint8_t out[16])
-{
-  uint8_t h_l[16];
-  unsigned int burn;
-
-  burn = nhpoly1305_oneshot_noburn (&ctx->hash, l, len_l, h_l);
-  add128 (out, h_t, h_l, 0);
-  gcry_wipememory (h_l, sizeof h_l);
-  return burn + sizeof (h_l) + GCRY_C_FRAME;
-}
-
-/* dst[0:len] = src[0:len] ^ XChaCha(K_S, C_M || 1 || 0^7) */
-static unsigned int
-stream_xor (const adiantum_ctx *ctx, const uint8_t c_m[16], uint8_t *dst, const uint8_t *src,
-            size_t len)
-{
-  chacha_ctx stream;
-  uint8_t nonce[24];
-  unsigned int burn;
-  int rc;
-
-  memcpy (&stream, &ctx->stream, sizeof stream);
-  memcpy (nonce, c_m, 16);
-  memset (nonce + 16, 0, 8);
-  nonce[16] = 1;
-  burn = chacha_setiv_noburn (&stream, nonce, sizeof nonce, &rc);
-  if (len)
-    burn = gcry_max_burn (burn, chacha_crypt_noburn (&stream, dst, src, len));
-  gcry_wipememory (&stream, sizeof stream);
-  return burn + sizeof (stream) + sizeof (nonce) + GCRY_C_FRAME;
+  gcry_store_le64 (block, bits);
+  memset (block + 8, 0, 8);
+  if (tweaklen % POLY1305_BLOCK == 0)
+    {
+      memcpy (block + 16, tweak, tweaklen);
+      burn = poly1305_blocks_into (&ctx->tweak, h, block, 1 + tweaklen / POLY1305_BLOCK);
+      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->tweak, h, out));
+      gcry_wipememory (h, sizeof h);
+    }
+  else
+    {
+      poly1305_copy (&poly, &ctx->tweak);
+      burn = poly1305_update_noburn (&poly, block, 16);
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, tweak, tweaklen));
+      burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
+      poly1305_wipe (&poly);
+    }
+  return burn + sizeof (poly) + sizeof (block) + sizeof (h) + GCRY_C_FRAME;
 }
 
 /* The XChaCha length: L rounded up to whole 64-byte blocks when that still
@@ -143,37 +119,103 @@ stream_len (size_t len_l, size_t n)
   return up <= n ? up : len_l;
 }
 
+/* One message between its stages: the secrets the later stages need. */
+typedef struct {
+  uint8_t h_t[16];          /* H_T */
+  uint8_t mid[16];          /* C_M */
+  uint8_t block[16];        /* P_M (encrypting) */
+  chacha_ctx stream;        /* XChaCha(K_S, C_M || 1 || 0^7), keyed by stage_key */
+} adiantum_msg;
+
+/* Stage 1, from the input alone: H_T, the hash of the input's L part and
+ * C_M (encrypting: P_M = P_R + H, C_M = AES(P_M); decrypting: C_M =
+ * C_R + H).  The NH pass (throughput-bound) comes first, the latency-bound
+ * tweak hash, Poly1305 and AES block after it, so that in a batch they
+ * overlap the next stage's XChaCha of the previous sector. */
+static unsigned int
+stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
+             const uint8_t *tweak, size_t tweaklen, int encrypting)
+{
+  const size_t len_l = n - ADIANTUM_BLOCK;
+  nhpoly1305_acc acc;
+  uint8_t h_l[16], h[16];
+  unsigned int burn;
+
+  nhpoly1305_acc_init (&acc);
+  burn = nhpoly1305_acc_chunks (&ctx->hash, &acc, src, len_l);
+  burn = gcry_max_burn (burn, tweak_hash (ctx, len_l, tweak, tweaklen, m->h_t));
+  burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+  add128 (h, m->h_t, h_l, 0);
+  if (encrypting)
+    {
+      add128 (m->block, src + len_l, h, 0);                           /* P_M */
+      burn = gcry_max_burn (burn, aes256_encrypt_noburn (&ctx->aes, m->mid, m->block, 1));
+    }
+  else
+    add128 (m->mid, src + len_l, h, 0);                               /* C_M */
+  gcry_wipememory (h_l, sizeof h_l);
+  gcry_wipememory (h, sizeof h);
+  return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
+}
+
+/* Stage 2: the message's XChaCha key (HChaCha, latency-bound: in a batch
+ * the next sector's stage 1 runs while it finishes). */
+static unsigned int
+stage_key (const adiantum_ctx *ctx, adiantum_msg *m)
+{
+  uint8_t nonce[24];
+  int rc;
+
+  memcpy (&m->stream, &ctx->stream, sizeof m->stream);
+  memcpy (nonce, m->mid, 16);
+  memset (nonce + 16, 0, 8);
+  nonce[16] = 1;
+  return chacha_setiv_noburn (&m->stream, nonce, sizeof nonce, &rc) + sizeof (nonce)
+         + GCRY_C_FRAME;
+}
+
+/* Stage 3: C_L (P_L) = input L ^ the stream, then its hash and C_R (P_R).
+ * The stream runs over L rounded up to whole blocks where that fits: the
+ * bytes past L get C_R (P_R) last (stage 1 read the input's R part). */
+static unsigned int
+stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_t *src,
+            size_t n, int encrypting)
+{
+  const size_t len_l = n - ADIANTUM_BLOCK;
+  nhpoly1305_acc acc;
+  uint8_t h_l[16], h[16];
+  unsigned int burn = 0;
+
+  if (len_l)
+    burn = chacha_crypt_noburn (&m->stream, dst, src, stream_len (len_l, n));
+  nhpoly1305_acc_init (&acc);
+  burn = gcry_max_burn (burn, nhpoly1305_acc_chunks (&ctx->hash, &acc, dst, len_l));
+  burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+  add128 (h, m->h_t, h_l, 0);
+  if (encrypting)
+    add128 (dst + len_l, m->mid, h, 1);                               /* C_R */
+  else
+    {
+      burn = gcry_max_burn (burn, aes256_decrypt_noburn (&ctx->aes, m->block, m->mid, 1));
+      add128 (dst + len_l, m->block, h, 1);                           /* P_R */
+    }
+  gcry_wipememory (h_l, sizeof h_l);
+  gcry_wipememory (h, sizeof h);
+  return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
+}
+
 static unsigned int
 crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
               const uint8_t *tweak, size_t tweaklen, int encrypting)
 {
-  const size_t len_l = n - ADIANTUM_BLOCK;
-  uint8_t h_t[16], h[16], mid[16], block[16];
+  adiantum_msg m;
   unsigned int burn;
 
-  burn = tweak_hash (ctx, len_l, tweak, tweaklen, h_t);
-  burn = gcry_max_burn (burn, full_hash (ctx, h_t, src, len_l, h));
-  if (encrypting)
-    {
-      add128 (block, src + len_l, h, 0);                              /* P_M */
-      burn = gcry_max_burn (burn, aes256_encrypt_noburn (&ctx->aes, mid, block, 1)); /* C_M */
-      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, stream_len (len_l, n))); /* C_L */
-      burn = gcry_max_burn (burn, full_hash (ctx, h_t, dst, len_l, h));
-      add128 (dst + len_l, mid, h, 1);                                /* C_R */
-    }
-  else
-    {
-      add128 (mid, src + len_l, h, 0);                                /* C_M */
-      burn = gcry_max_burn (burn, stream_xor (ctx, mid, dst, src, stream_len (len_l, n))); /* P_L */
-      burn = gcry_max_burn (burn, aes256_decrypt_noburn (&ctx->aes, block, mid, 1)); /* P_M */
-      burn = gcry_max_burn (burn, full_hash (ctx, h_t, dst, len_l, h));
-      add128 (dst + len_l, block, h, 1);                              /* P_R */
-    }
-  gcry_wipememory (h_t, sizeof h_t);
-  gcry_wipememory (h, sizeof h);
-  gcry_wipememory (mid, sizeof mid);
-  gcry_wipememory (block, sizeof block);
-  return burn + 4 * 16 + GCRY_C_FRAME;
+  burn = stage_front (ctx, &m, src, n, tweak, tweaklen, encrypting);
+  burn = gcry_max_burn (burn, stage_key (ctx, &m));
+  burn = gcry_max_burn (burn, stage_back (ctx, &m, dst, src, n, encrypting));
+  gcry_wipememory (&m, sizeof m);
+  return burn + sizeof (m) + GCRY_C_FRAME;
 }
 
 static int
@@ -208,28 +250,52 @@ gcry_adiantum_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n,
   return rc;
 }
 
+/* The plain64 tweak of SECTOR: le64(SECTOR) || 0^24 (the rest stays 0). */
+static void
+sector_tweak (uint8_t tweak[ADIANTUM_TWEAK_MAX], uint64_t sector)
+{
+  gcry_store_le64 (tweak, sector);
+}
+
 /* NSECTORS sectors of SECTOR_SIZE bytes in place, sector i with the 32-byte
- * tweak le64(FIRST + i) || 0^24 (dm-crypt's plain64 IV). */
+ * tweak le64(FIRST + i) || 0^24 (dm-crypt's plain64 IV).  Software-pipelined
+ * by one sector: sector i + 1's stage 1 runs between sector i's HChaCha and
+ * its stream, so that each latency-bound step (HChaCha; tweak hash,
+ * Poly1305 and AES) has independent SIMD work beside it.  Sector i + 1's
+ * stage 1 only reads sector i + 1, which sector i's stage 3 never writes. */
 int
 gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sector_size,
                              uint64_t first, int encrypting)
 {
+  const adiantum_ctx *ctx = c;
   uint8_t tweak[ADIANTUM_TWEAK_MAX];
+  adiantum_msg msgs[2];
   unsigned int burn = 0;
   size_t i;
 
   if (sector_size < ADIANTUM_BLOCK)
     return GCRY_ERR_INV_LENGTH;
+  if (nsectors == 0)
+    return GCRY_OK;
   memset (tweak, 0, sizeof tweak);
+  sector_tweak (tweak, first);
+  burn = stage_front (ctx, &msgs[0], buf, sector_size, tweak, sizeof tweak, encrypting);
   for (i = 0; i < nsectors; i++, buf += sector_size)
     {
-      uint64_t sector = first + i;
-      gcry_store_le32 (tweak, (uint32_t)sector);
-      gcry_store_le32 (tweak + 4, (uint32_t)(sector >> 32));
-      burn = gcry_max_burn (burn, crypt_noburn (c, buf, buf, sector_size, tweak,
-                                                sizeof tweak, encrypting));
+      adiantum_msg *m = &msgs[i & 1];
+
+      burn = gcry_max_burn (burn, stage_key (ctx, m));
+      if (i + 1 < nsectors)
+        {
+          sector_tweak (tweak, first + i + 1);
+          burn = gcry_max_burn (burn, stage_front (ctx, &msgs[(i + 1) & 1], buf + sector_size,
+                                                   sector_size, tweak, sizeof tweak,
+                                                   encrypting));
+        }
+      burn = gcry_max_burn (burn, stage_back (ctx, m, buf, buf, sector_size, encrypting));
     }
-  gcry_burn_stack (burn + sizeof (tweak) + GCRY_C_FRAME);
+  gcry_wipememory (msgs, sizeof msgs);
+  gcry_burn_stack (burn + sizeof (msgs) + sizeof (tweak) + GCRY_C_FRAME);
   return GCRY_OK;
 }
 
