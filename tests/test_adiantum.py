@@ -799,8 +799,10 @@ def test_sectors_match_per_sector_encryption(adi, sector_size):
     rng = rng_for("sectors", adi.variant, sector_size)
     key = rng.randbytes(32)
     with adi.keyed(key) as h:
-        for nsectors in (0, 1, 3):
-            for first in SECTOR_FIRSTS:
+        # the AVX-512 tier makes XChaCha keys four sectors at a time: counts
+        # around one and two such groups
+        for nsectors in (0, 1, 2, 3, 4, 5, 8, 9):
+            for first in SECTOR_FIRSTS[:3] if nsectors not in (0, 1, 3) else SECTOR_FIRSTS:
                 pt = rng.randbytes(nsectors * sector_size)
                 want = b"".join(h.encrypt(pt[i * sector_size:(i + 1) * sector_size],
                                           plain64(first + i)) for i in range(nsectors))

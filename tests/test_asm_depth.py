@@ -50,6 +50,7 @@ MODULES = [
         "_gcry_chacha_amd64_avx512_blocks4",
         "_gcry_chacha_amd64_avx512_blocks1",
         "_gcry_hchacha_amd64_avx512",
+        "_gcry_hchacha4_amd64_avx512",
         "_gcry_chacha_amd64_avx2_blocks8",
         "_gcry_chacha_amd64_avx2_blocks4",
         "_gcry_chacha_amd64_avx2_blocks2",

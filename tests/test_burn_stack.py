@@ -161,6 +161,10 @@ KIND_CASES = [
      4096, False),
     ("adiantum", gcrylike.tweakable_open, "gcrylike.ciphers.adiantum", "gcry_adiantum_probe",
      4096, False),
+    # the sector call: 9 sectors of 512 bytes, the AVX-512 tier's XChaCha
+    # keys four at a time (two groups and a single one)
+    ("adiantum", gcrylike.tweakable_open, "gcrylike.ciphers.adiantum",
+     "gcry_adiantum_sectors_probe", 9 * 512, False),
     ("chacha20-poly1305", None, "gcrylike.ciphers.chacha20poly1305", "gcry_aead_encrypt",
      1000, True),
     # long enough for the AVX2 drivers' stitched routine (its frame holds

@@ -31,6 +31,7 @@ int gcry_adiantum_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n,
 int gcry_adiantum_crypt_sectors(void *ctx, uint8_t *buf, size_t nsectors, size_t sector_size,
                                 uint64_t first, int encrypting);
 int gcry_adiantum_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+int gcry_adiantum_sectors_probe(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 """
 
 ffibuilder = make_ffi(

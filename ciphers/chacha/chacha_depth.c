@@ -18,6 +18,9 @@ GCRY_DEPTH_THUNK (avx512_blocks4,
 GCRY_DEPTH_THUNK (avx512_blocks1,
                   _gcry_chacha_amd64_avx512_blocks1 (a->state, a->dst, a->src, 3, 20))
 GCRY_DEPTH_THUNK (avx512_hchacha, _gcry_hchacha_amd64_avx512 (a->state, a->dst, 20))
+/* four states from the src buffer */
+GCRY_DEPTH_THUNK (avx512_hchacha4,
+                  _gcry_hchacha4_amd64_avx512 ((const uint32_t *)a->src, a->dst, 20))
 GCRY_DEPTH_THUNK (avx2_blocks8, _gcry_chacha_amd64_avx2_blocks8 (a->state, a->dst, a->src, 16, 20))
 GCRY_DEPTH_THUNK (avx2_blocks4, _gcry_chacha_amd64_avx2_blocks4 (a->state, a->dst, a->src, 8, 20))
 GCRY_DEPTH_THUNK (avx2_blocks2, _gcry_chacha_amd64_avx2_blocks2 (a->state, a->dst, a->src, 4, 20))
@@ -35,6 +38,7 @@ static const gcry_depth_case cases[] = {
   { "_gcry_chacha_amd64_avx512_blocks4", avx512_blocks4 },
   { "_gcry_chacha_amd64_avx512_blocks1", avx512_blocks1 },
   { "_gcry_hchacha_amd64_avx512", avx512_hchacha },
+  { "_gcry_hchacha4_amd64_avx512", avx512_hchacha4 },
   { "_gcry_chacha_amd64_avx2_blocks8", avx2_blocks8 },
   { "_gcry_chacha_amd64_avx2_blocks4", avx2_blocks4 },
   { "_gcry_chacha_amd64_avx2_blocks2", avx2_blocks2 },
