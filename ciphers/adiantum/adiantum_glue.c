@@ -130,11 +130,11 @@ typedef struct {
   chacha_ctx stream;        /* XChaCha(K_S, C_M || 1 || 0^7), keyed by stage_key */
 } adiantum_msg;
 
-/* Stage 1, from the input alone: H_T, the hash of the input's L part and
- * C_M (encrypting: P_M = P_R + H, C_M = AES(P_M); decrypting: C_M =
- * C_R + H).  The NH pass (throughput-bound) comes first, the latency-bound
- * tweak hash, Poly1305 and AES block after it, so that in a batch they
- * overlap the next stage's XChaCha of the previous sector. */
+/* Stage 1, from the input alone: H_T, the hash of the input's L part, and
+ * the AES input (encrypting: P_M = P_R + H; decrypting: C_M = C_R + H).
+ * The NH pass (throughput-bound) comes first, the latency-bound tweak hash
+ * and Poly1305 after it, so that in a batch they overlap the next SIMD
+ * pass. */
 static unsigned int
 stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
              const uint8_t *tweak, size_t tweaklen, int encrypting)
@@ -149,16 +149,32 @@ stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_
   burn = gcry_max_burn (burn, tweak_hash (ctx, len_l, tweak, tweaklen, m->h_t));
   burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
   add128 (h, m->h_t, h_l, 0);
-  if (encrypting)
-    {
-      add128 (m->block, src + len_l, h, 0);                           /* P_M */
-      burn = gcry_max_burn (burn, aes256_encrypt_noburn (&ctx->aes, m->mid, m->block, 1));
-    }
-  else
-    add128 (m->mid, src + len_l, h, 0);                               /* C_M */
+  add128 (encrypting ? m->block : m->mid, src + len_l, h, 0);         /* P_M or C_M */
   gcry_wipememory (h_l, sizeof h_l);
   gcry_wipememory (h, sizeof h);
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
+}
+
+/* Stage 2a: the AES block of N messages in one call (C_M = AES(P_M), or
+ * P_M = AES^-1(C_M)): independent blocks overlap in the AES-NI pipeline. */
+static unsigned int
+stage_aes (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, int encrypting)
+{
+  uint8_t in[ADIANTUM_GROUP][16], out[ADIANTUM_GROUP][16];
+  unsigned int burn;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    memcpy (in[i], encrypting ? m[i].block : m[i].mid, 16);
+  if (encrypting)
+    burn = aes256_encrypt_noburn (&ctx->aes, out[0], in[0], n);
+  else
+    burn = aes256_decrypt_noburn (&ctx->aes, out[0], in[0], n);
+  for (i = 0; i < n; i++)
+    memcpy (encrypting ? m[i].mid : m[i].block, out[i], 16);
+  gcry_wipememory (in, n * 16);
+  gcry_wipememory (out, n * 16);
+  return burn + sizeof (in) + sizeof (out) + GCRY_C_FRAME;
 }
 
 /* Stage 2: the XChaCha keys of N messages (HChaCha: a single one is bound
@@ -186,9 +202,10 @@ stage_keys (const adiantum_ctx *ctx, adiantum_msg *m, size_t n)
   return burn + sizeof (streams) + sizeof (ivs) + sizeof (nonces) + GCRY_C_FRAME;
 }
 
-/* Stage 3: C_L (P_L) = input L ^ the stream, then its hash and C_R (P_R).
- * The stream runs over L rounded up to whole blocks where that fits: the
- * bytes past L get C_R (P_R) last (stage 1 read the input's R part). */
+/* Stage 3: C_L (P_L) = input L ^ the stream, then its hash and C_R = C_M -
+ * H (P_R = P_M - H).  The stream runs over L rounded up to whole blocks
+ * where that fits: the bytes past L get C_R (P_R) last (stage 1 read the
+ * input's R part). */
 static unsigned int
 stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_t *src,
             size_t n, int encrypting)
@@ -204,13 +221,7 @@ stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_
   burn = gcry_max_burn (burn, nhpoly1305_acc_chunks (&ctx->hash, &acc, dst, len_l));
   burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
   add128 (h, m->h_t, h_l, 0);
-  if (encrypting)
-    add128 (dst + len_l, m->mid, h, 1);                               /* C_R */
-  else
-    {
-      burn = gcry_max_burn (burn, aes256_decrypt_noburn (&ctx->aes, m->block, m->mid, 1));
-      add128 (dst + len_l, m->block, h, 1);                           /* P_R */
-    }
+  add128 (dst + len_l, encrypting ? m->mid : m->block, h, 1);       /* C_R or P_R */
   gcry_wipememory (h_l, sizeof h_l);
   gcry_wipememory (h, sizeof h);
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
@@ -224,6 +235,7 @@ crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t 
   unsigned int burn;
 
   burn = stage_front (ctx, &m, src, n, tweak, tweaklen, encrypting);
+  burn = gcry_max_burn (burn, stage_aes (ctx, &m, 1, encrypting));
   burn = gcry_max_burn (burn, stage_keys (ctx, &m, 1));
   burn = gcry_max_burn (burn, stage_back (ctx, &m, dst, src, n, encrypting));
   gcry_wipememory (&m, sizeof m);
@@ -316,6 +328,7 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
       size_t j;
 
       n = nsectors - i < ADIANTUM_GROUP ? nsectors - i : ADIANTUM_GROUP;
+      burn = gcry_max_burn (burn, stage_aes (ctx, m, n, encrypting));
       burn = gcry_max_burn (burn, stage_keys (ctx, m, n));
       next = nsectors - i - n < ADIANTUM_GROUP ? nsectors - i - n : ADIANTUM_GROUP;
       if (next)
