@@ -173,6 +173,10 @@ KIND_CASES = [
     ("aes256", gcrylike.block_cipher_open, "aes", "gcry_aes256_probe", 4096, False),
     ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_probe", 4096, False),
     ("chacha20-poly1305", None, "aead", "gcry_aead_encrypt", 1000, True),
+    # the sector call: 9 sectors of 512 bytes, the AVX-512 tier's XChaCha
+    # keys four at a time (two groups and a single one)
+    ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_sectors_probe", 9 * 512,
+     False),
     # long enough for the AVX2 drivers' stitched routine (its frame holds
     # r); decryption of whole 512-byte groups runs that routine alone
     ("chacha20-poly1305", None, "aead", "gcry_aead_encrypt", 3000, True),

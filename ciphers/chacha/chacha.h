@@ -44,6 +44,10 @@ int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
  * NONCE_WORD is word 13 from before the call. */
 void chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word);
 unsigned int chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
+/* 24-byte nonces IVS[i] for N XChaCha contexts keyed alike (one key, rounds
+ * and implementation), the AVX-512 tier's subkeys four at a time. */
+unsigned int xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[],
+                                        size_t n);
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xchacha);
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
@@ -65,6 +69,9 @@ unsigned int _gcry_chacha_amd64_avx512_blocks16 (uint32_t *, uint8_t *, const ui
 unsigned int _gcry_hchacha_amd64_ssse3 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 unsigned int _gcry_hchacha_amd64_avx2 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 unsigned int _gcry_hchacha_amd64_avx512 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
+/* four HChaCha at once: 4 x 16 state words in, 4 x 32 bytes out */
+unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
+                                          unsigned int rounds);
 #endif
 
 #endif

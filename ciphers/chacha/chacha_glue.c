@@ -147,13 +147,11 @@ gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
 }
 
 /* XChaCha: subkey = HChaCha(key, nonce[0:16]); the stream is ChaCha with
- * that subkey, a 64-bit counter from 0 and nonce[16:24] in words 14-15. */
-static unsigned int
-xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
+ * that subkey, a 64-bit counter from 0 and nonce[16:24] in words 14-15.
+ * First the HChaCha input state of CTX's key and IV ... */
+static void
+xchacha_hstate (const chacha_ctx *ctx, const uint8_t *iv, uint32_t state[16])
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
-  uint8_t subkey[32];
-  unsigned int burn;
   int i;
 
   for (i = 0; i < 4; i++)
@@ -163,16 +161,73 @@ xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
     }
   for (i = 0; i < 8; i++)
     state[4 + i] = ctx->key[i];
-  burn = hchacha_dispatch (state, subkey, ctx->rounds, ctx->impl);
+}
+
+/* ... then the stream state from its SUBKEY. */
+static void
+xchacha_use_subkey (chacha_ctx *ctx, const uint8_t *iv, const uint8_t subkey[32])
+{
+  int i;
+
   for (i = 0; i < 8; i++)
     ctx->input[4 + i] = gcry_load_le32 (subkey + 4 * i);
   ctx->input[12] = ctx->input[13] = 0;
   ctx->input[14] = gcry_load_le32 (iv + 16);
   ctx->input[15] = gcry_load_le32 (iv + 20);
   ctx->ctr64 = 1;
+  gcry_stream_rewind (&ctx->pos);
+}
+
+static unsigned int
+xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
+{
+  uint32_t state[16] GCRY_ALIGNED(64);
+  uint8_t subkey[32];
+  unsigned int burn;
+
+  xchacha_hstate (ctx, iv, state);
+  burn = hchacha_dispatch (state, subkey, ctx->rounds, ctx->impl);
+  xchacha_use_subkey (ctx, iv, subkey);
   gcry_wipememory (state, sizeof state);
   gcry_wipememory (subkey, sizeof subkey);
   return burn + sizeof (state) + sizeof (subkey) + GCRY_C_FRAME;
+}
+
+/* The 24-byte XChaCha nonces IVS[i] for N XChaCha contexts CTXS[i] keyed
+ * alike (one key, rounds and implementation: Adiantum's sectors).  On the
+ * AVX-512 tier four subkeys come from one HChaCha4 call, in about the time
+ * of one (a single HChaCha is bound by its rounds' latency); elsewhere one
+ * at a time.  Returns the burn depth. */
+unsigned int
+xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+{
+  unsigned int burn = 0;
+  size_t i = 0;
+
+#ifdef USE_AMD64
+  if (n >= 2 && ctxs[0]->impl == CHACHA_IMPL_AVX512)
+    {
+      uint32_t states[4][16] GCRY_ALIGNED(64);
+      uint8_t subkeys[4][32];
+      size_t j, k;
+
+      for (; i + 2 <= n; i += k)
+        {
+          k = n - i < 4 ? n - i : 4;
+          for (j = 0; j < 4; j++)          /* unused lanes: a copy of the first */
+            xchacha_hstate (ctxs[i + (j < k ? j : 0)], ivs[i + (j < k ? j : 0)], states[j]);
+          burn = _gcry_hchacha4_amd64_avx512 (&states[0][0], &subkeys[0][0], ctxs[i]->rounds);
+          for (j = 0; j < k; j++)
+            xchacha_use_subkey (ctxs[i + j], ivs[i + j], subkeys[j]);
+        }
+      gcry_wipememory (states, sizeof states);
+      gcry_wipememory (subkeys, sizeof subkeys);
+      burn += sizeof (states) + sizeof (subkeys);
+    }
+#endif
+  for (; i < n; i++)
+    burn = gcry_max_burn (burn, xchacha_setiv (ctxs[i], ivs[i]));
+  return burn + GCRY_C_FRAME;
 }
 
 /* setiv without the burn (the caller burns the returned depth); RC gets

@@ -24,6 +24,20 @@ typedef struct {
   unsigned int nh_impl;
 } nhpoly1305_ctx;
 
+/* NH outputs gathered before one Poly1305 call: 16 chunks = 32 Poly1305
+ * blocks, enough for its SIMD path. */
+#define NH_BATCH 16
+
+/* One message hashed under a keyed context that holds no data, in pieces
+ * (Adiantum hashes each 1 KiB of its stream output while it is in L1): the
+ * Poly1305 accumulator and the NH outputs not yet absorbed. */
+typedef struct {
+  uint64_t h[3];
+  unsigned int nhashes;                /* gathered, not yet absorbed */
+  unsigned int used;                   /* most slots filled at once */
+  uint8_t hashes[NH_BATCH * NH_HASH_BYTES];
+} nhpoly1305_acc;
+
 uint32_t gcry_nh_impls (void);
 unsigned int nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
                                        unsigned int nh_impl, unsigned int poly_impl);
@@ -33,5 +47,14 @@ unsigned int nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16]
 /* The hash of MSG alone under a keyed CTX that holds no data yet. */
 unsigned int nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg,
                                         size_t len, uint8_t out[16]);
+
+/* The message in pieces: init, then pieces of whole 1024-byte chunks
+ * (only the last piece may end in a partial chunk), then final, which
+ * writes the hash and wipes the accumulator. */
+void nhpoly1305_acc_init (nhpoly1305_acc *acc);
+unsigned int nhpoly1305_acc_chunks (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc,
+                                    const uint8_t *msg, size_t len);
+unsigned int nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc,
+                                   uint8_t out[16]);
 
 #endif

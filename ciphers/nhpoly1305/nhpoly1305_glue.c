@@ -3,10 +3,6 @@
  * outputs, and the MAC entry points with one stack burn each. */
 #include "nhpoly1305.h"
 
-/* NH outputs gathered before one Poly1305 call: 16 chunks = 32 Poly1305
- * blocks, enough for its SIMD path. */
-#define NH_BATCH 16
-
 uint32_t
 gcry_nh_impls (void)
 {
@@ -141,49 +137,112 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
   return burn + sizeof (poly) + sizeof (hash) + sizeof (last) + GCRY_C_FRAME;
 }
 
-/* NHPoly1305 of one whole message with a keyed, untouched CTX (Adiantum's
- * H_L): chunks are hashed straight from MSG, only a last partial chunk is
- * copied, and only the Poly1305 state is duplicated. */
+/* -- one message under a keyed, untouched context (Adiantum's H_L) ----
+ *
+ * Chunks are hashed straight from the message (only a last partial chunk
+ * is copied, to pad it), their NH outputs gathered in the accumulator and
+ * absorbed by Poly1305 NH_BATCH at a time or at the end, into an outside
+ * accumulator: the keyed context is neither copied nor changed. */
+
+void
+nhpoly1305_acc_init (nhpoly1305_acc *acc)
+{
+  acc->h[0] = acc->h[1] = acc->h[2] = 0;
+  acc->nhashes = acc->used = 0;
+}
+
+/* Absorb the gathered NH outputs. */
+static unsigned int
+acc_flush (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc)
+{
+  unsigned int burn;
+
+  if (acc->nhashes > acc->used)
+    acc->used = acc->nhashes;
+  burn = poly1305_blocks_into (&ctx->poly, acc->h, acc->hashes,
+                               acc->nhashes * (NH_HASH_BYTES / POLY1305_BLOCK));
+  acc->nhashes = 0;
+  return burn;
+}
+
+/* The last LEN (< NH_UNIT, not a multiple of 16) bytes, zero-padded to 16,
+ * in their own frame (the 1 KiB copy is counted here). */
+static GCRY_NOINLINE unsigned int
+nh_padded (const nhpoly1305_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *hash)
+{
+  uint8_t last[NH_UNIT];
+  size_t padded = (len + 15) & ~(size_t)15;
+  unsigned int burn;
+
+  memcpy (last, msg, len);
+  memset (last + len, 0, padded - len);
+  burn = nh_one (ctx->nh_impl, ctx->nhkey, last, padded, hash);
+  gcry_wipememory (last, padded);
+  return burn + sizeof (last) + GCRY_C_FRAME;
+}
+
+unsigned int
+nhpoly1305_acc_chunks (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc, const uint8_t *msg,
+                       size_t len)
+{
+  unsigned int burn = 0;
+
+  while (len)
+    {
+      uint8_t *slot = acc->hashes + acc->nhashes * NH_HASH_BYTES;
+      size_t nunits = len / NH_UNIT;
+
+      if (nunits > NH_BATCH - acc->nhashes)
+        nunits = NH_BATCH - acc->nhashes;
+      if (nunits)
+        {
+          burn = gcry_max_burn (burn, nh_units (ctx->nh_impl, ctx->nhkey, msg, nunits, slot));
+          acc->nhashes += (unsigned int)nunits;
+          msg += nunits * NH_UNIT;
+          len -= nunits * NH_UNIT;
+        }
+      else
+        {
+          /* the message's last, partial chunk */
+          if (len % NH_MSG_GRAIN)
+            burn = gcry_max_burn (burn, nh_padded (ctx, msg, len, slot));
+          else
+            burn = gcry_max_burn (burn, nh_one (ctx->nh_impl, ctx->nhkey, msg, len, slot));
+          acc->nhashes++;
+          len = 0;
+        }
+      if (acc->nhashes == NH_BATCH)
+        burn = gcry_max_burn (burn, acc_flush (ctx, acc));
+    }
+  return burn + GCRY_C_FRAME;
+}
+
+unsigned int
+nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc, uint8_t out[16])
+{
+  unsigned int burn = 0;
+
+  if (acc->nhashes)
+    burn = acc_flush (ctx, acc);
+  burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->poly, acc->h, out));
+  /* only the slots this message filled held NH outputs */
+  gcry_wipememory (acc->hashes, acc->used * NH_HASH_BYTES);
+  gcry_wipememory (acc->h, sizeof acc->h);
+  return burn + GCRY_C_FRAME;
+}
+
+/* NHPoly1305 of one whole message with a keyed, untouched CTX. */
 unsigned int
 nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t *msg, size_t len,
                            uint8_t out[16])
 {
-  poly1305_ctx poly;
-  uint8_t hashes[NH_BATCH * NH_HASH_BYTES];
-  uint8_t last[NH_UNIT];
-  unsigned int burn = 0;
-  size_t tail;
+  nhpoly1305_acc acc;
+  unsigned int burn;
 
-  poly1305_copy (&poly, &ctx->poly);
-  while (len >= NH_UNIT)
-    {
-      size_t nunits = len / NH_UNIT;
-      if (nunits > NH_BATCH)
-        nunits = NH_BATCH;
-      burn = gcry_max_burn (burn, nh_units (ctx->nh_impl, ctx->nhkey, msg, nunits, hashes));
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hashes,
-                                                          nunits * NH_HASH_BYTES));
-      msg += nunits * NH_UNIT;
-      len -= nunits * NH_UNIT;
-    }
-  if (len)
-    {
-      tail = (len + 15) & ~(size_t)15;
-      if (tail == len)
-        burn = gcry_max_burn (burn, nh_one (ctx->nh_impl, ctx->nhkey, msg, len, hashes));
-      else
-        {
-          memcpy (last, msg, len);
-          memset (last + len, 0, tail - len);
-          burn = gcry_max_burn (burn, nh_one (ctx->nh_impl, ctx->nhkey, last, tail, hashes));
-          gcry_wipememory (last, tail);
-        }
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hashes, NH_HASH_BYTES));
-    }
-  burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  poly1305_wipe (&poly);
-  gcry_wipememory (hashes, sizeof hashes);
-  return burn + sizeof (poly) + sizeof (hashes) + sizeof (last) + GCRY_C_FRAME;
+  nhpoly1305_acc_init (&acc);
+  burn = nhpoly1305_acc_chunks (ctx, &acc, msg, len);
+  burn = gcry_max_burn (burn, nhpoly1305_acc_final (ctx, &acc, out));
+  return burn + sizeof (acc) + GCRY_C_FRAME;
 }
 
 /* -- MAC entry points ---------------------------------------------- */

@@ -50,6 +50,11 @@ unsigned int poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t
 unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
 unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
 int poly1305_impl_ok (unsigned int impl);
+/* An accumulator H[3] (zeroed to start) kept outside the keyed context KEY,
+ * which stays unchanged: whole blocks in, then the tag with KEY's s. */
+unsigned int poly1305_blocks_into (const poly1305_ctx *key, uint64_t h[3],
+                                   const uint8_t *m, size_t nblocks);
+unsigned int poly1305_tag_of (const poly1305_ctx *key, const uint64_t h[3], uint8_t tag[16]);
 void poly1305_wipe (poly1305_ctx *ctx);
 /* DST = SRC, the SIMD table only if SRC has one. */
 void poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src);

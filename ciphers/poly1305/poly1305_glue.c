@@ -144,48 +144,71 @@ poly1305_wipe (poly1305_ctx *ctx)
   ctx->table_ready = 0;
 }
 
-/* Whole blocks: SIMD for long runs, one block at a time for the rest. */
+/* Whole blocks into the accumulator H under CTX's r, with the SIMD routine
+ * (and CTX's powers, which must exist) for NBLOCKS of at least its width,
+ * the scalar code for the rest. */
+static unsigned int
+absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nblocks)
+{
+  unsigned int burn = 0;
+
+#ifdef USE_AMD64
+  size_t nb = 0;
+
+  if (ctx->impl == POLY1305_IMPL_AVX512IFMA && nblocks >= 8)
+    {
+      nb = nblocks & ~(size_t)7;
+      burn = _gcry_poly1305_amd64_avx512ifma_blocks (h, ctx->table, m, nb);
+    }
+  else if (ctx->impl == POLY1305_IMPL_AVX2 && nblocks >= 4)
+    {
+      nb = nblocks & ~(size_t)3;
+      burn = _gcry_poly1305_amd64_avx2_blocks (h, ctx->table, m, nb);
+    }
+  else if (ctx->impl == POLY1305_IMPL_SSE2 && nblocks >= 4)
+    {
+      nb = nblocks & ~(size_t)1;
+      burn = _gcry_poly1305_amd64_sse2_blocks (h, ctx->table, m, nb);
+    }
+  m += nb * POLY1305_BLOCK;
+  nblocks -= nb;
+#endif
+  if (nblocks)
+    burn = gcry_max_burn (burn, scalar_blocks (ctx->impl, h, ctx->r, m, nblocks, 1));
+  return burn;
+}
+
+/* Whole blocks: SIMD for long runs (the powers computed when a run is long
+ * enough to pay for them), one block at a time for the rest. */
 static unsigned int
 absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 {
   unsigned int burn = 0;
 
 #ifdef USE_AMD64
-  /* with the powers already computed, SIMD pays from its own width on */
-  if (ctx->impl == POLY1305_IMPL_AVX512IFMA
-      && nblocks >= (ctx->table_ready ? 8 : POLY1305_IFMA_MIN_BLOCKS))
-    {
-      size_t nb = nblocks & ~(size_t)7;
-      burn = ensure_table (ctx);
-      burn = gcry_max_burn (burn, _gcry_poly1305_amd64_avx512ifma_blocks (ctx->h, ctx->table,
-                                                                          m, nb));
-      m += nb * POLY1305_BLOCK;
-      nblocks -= nb;
-    }
-  else if (ctx->impl >= POLY1305_IMPL_SSE2 && ctx->impl <= POLY1305_IMPL_AVX2
-           && nblocks >= (ctx->table_ready ? 4 : POLY1305_SIMD_MIN_BLOCKS))
-    {
-      size_t nb = 0;
-      burn = ensure_table (ctx);
-      if (ctx->impl == POLY1305_IMPL_AVX2)
-        {
-          nb = nblocks & ~(size_t)3;
-          burn = gcry_max_burn (burn, _gcry_poly1305_amd64_avx2_blocks (ctx->h, ctx->table,
-                                                                        m, nb));
-        }
-      else if (ctx->impl == POLY1305_IMPL_SSE2)
-        {
-          nb = nblocks & ~(size_t)1;
-          burn = gcry_max_burn (burn, _gcry_poly1305_amd64_sse2_blocks (ctx->h, ctx->table,
-                                                                        m, nb));
-        }
-      m += nb * POLY1305_BLOCK;
-      nblocks -= nb;
-    }
+  if (!ctx->table_ready
+      && ((ctx->impl == POLY1305_IMPL_AVX512IFMA && nblocks >= POLY1305_IFMA_MIN_BLOCKS)
+          || (ctx->impl >= POLY1305_IMPL_SSE2 && ctx->impl <= POLY1305_IMPL_AVX2
+              && nblocks >= POLY1305_SIMD_MIN_BLOCKS)))
+    burn = ensure_table (ctx);
+  if (ctx->table_ready)
+    return gcry_max_burn (burn, absorb_into (ctx, ctx->h, m, nblocks));
 #endif
-  if (nblocks)
-    burn = gcry_max_burn (burn, scalar_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
-  return burn;
+  return gcry_max_burn (burn, scalar_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
+}
+
+/* NBLOCKS whole blocks into an accumulator H kept outside KEY (a keyed,
+ * prepared or not, context left unchanged): many short messages under one
+ * key without a context copy each.  SIMD only where KEY has its powers. */
+unsigned int
+poly1305_blocks_into (const poly1305_ctx *key, uint64_t h[3], const uint8_t *m,
+                      size_t nblocks)
+{
+#ifdef USE_AMD64
+  if (key->table_ready)
+    return absorb_into (key, h, m, nblocks) + GCRY_C_FRAME;
+#endif
+  return scalar_blocks (key->impl, h, key->r, m, nblocks, 1) + GCRY_C_FRAME;
 }
 
 unsigned int
@@ -232,27 +255,16 @@ poly1305_pad16_noburn (poly1305_ctx *ctx)
   return poly1305_update_noburn (ctx, zeros, POLY1305_BLOCK - ctx->buflen);
 }
 
-/* The tag of everything absorbed so far; CTX is left as it was. */
-unsigned int
-poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16])
+/* TAG = (H mod 2^130 - 5) + S mod 2^128; H is not changed. */
+static void
+finish (const uint64_t hin[3], const uint64_t s[2], uint8_t tag[16])
 {
   uint64_t h[3], g0, g1, g2, mask, c;
-  uint8_t last[POLY1305_BLOCK];
-  unsigned int burn = 0;
   int i;
 
-  h[0] = ctx->h[0];
-  h[1] = ctx->h[1];
-  h[2] = ctx->h[2];
-  if (ctx->buflen)
-    {
-      /* last partial block: the message bytes, a 1 byte, zeros; no 2^128 */
-      memset (last, 0, sizeof last);
-      memcpy (last, ctx->buf, ctx->buflen);
-      last[ctx->buflen] = 1;
-      burn = scalar_blocks (ctx->impl, h, ctx->r, last, 1, 0);
-    }
-
+  h[0] = hin[0];
+  h[1] = hin[1];
+  h[2] = hin[2];
   /* fold bits at and above 2^130 (twice: the first fold may carry) */
   for (i = 0; i < 2; i++)
     {
@@ -274,15 +286,45 @@ poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16])
   h[1] = (h[1] & ~mask) | (g1 & mask);
 
   /* tag = (h + s) mod 2^128 */
-  h[0] += ctx->s[0];
-  c = h[0] < ctx->s[0];
-  h[1] += ctx->s[1] + c;
+  h[0] += s[0];
+  c = h[0] < s[0];
+  h[1] += s[1] + c;
   gcry_store_le64 (tag, h[0]);
   gcry_store_le64 (tag + 8, h[1]);
-
   gcry_wipememory (h, sizeof h);
-  gcry_wipememory (last, sizeof last);
-  return burn + sizeof (last) + sizeof (h) + GCRY_C_FRAME;
+}
+
+/* The tag of everything absorbed so far; CTX is left as it was. */
+unsigned int
+poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16])
+{
+  uint64_t h[3];
+  uint8_t last[POLY1305_BLOCK];
+  unsigned int burn = 0;
+
+  h[0] = ctx->h[0];
+  h[1] = ctx->h[1];
+  h[2] = ctx->h[2];
+  if (ctx->buflen)
+    {
+      /* last partial block: the message bytes, a 1 byte, zeros; no 2^128 */
+      memset (last, 0, sizeof last);
+      memcpy (last, ctx->buf, ctx->buflen);
+      last[ctx->buflen] = 1;
+      burn = scalar_blocks (ctx->impl, h, ctx->r, last, 1, 0);
+      gcry_wipememory (last, sizeof last);
+    }
+  finish (h, ctx->s, tag);
+  gcry_wipememory (h, sizeof h);
+  return burn + sizeof (last) + 2 * sizeof (h) + 2 * GCRY_C_FRAME;
+}
+
+/* The tag of an outside accumulator H (poly1305_blocks_into) under KEY's s. */
+unsigned int
+poly1305_tag_of (const poly1305_ctx *key, const uint64_t h[3], uint8_t tag[16])
+{
+  finish (h, key->s, tag);
+  return 3 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
 }
 
 int
