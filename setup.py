@@ -5,6 +5,7 @@ setuptools cannot express declaratively: the cffi modules, ``.S`` support in
 build_ext, and keeping the cffi build scripts out of the wheel.
 """
 
+import glob
 import os
 import platform
 import sys
@@ -67,6 +68,22 @@ def stable_abi_only(extensions):
             and not hasattr(sys, "gettotalrefcount"))
 
 
+class BuildExtWithoutStaleFastPath(gcrylike_build.build_ext()):
+    """gcrylike.build's build_ext, which also removes a fast path left in the
+    build (or, in place, the source) folder by an earlier build when this one
+    skips it: a stale version-specific module would otherwise go into a
+    wheel tagged abi3."""
+
+    def run(self):
+        super().run()
+        if FASTCALL:
+            return
+        folder = "gcrylike" if self.inplace else os.path.join(self.build_lib, "gcrylike")
+        for stale in glob.glob(os.path.join(folder, "_fastcall.*")):
+            print(f"gcrylike: removing {stale} (the fast path is not built)")
+            os.remove(stale)
+
+
 class BdistWheelStableAbi(bdist_wheel):
     """Tag the wheel ``cp310-abi3`` when nothing in it is version-specific
     (built without the fast path); with the fast path it stays ``cpXY-cpXY``."""
@@ -84,6 +101,6 @@ setup(
     ext_modules=list(FASTCALL),  # a copy: cffi appends its modules to this list
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too
-    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts,
+    cmdclass={"build_ext": BuildExtWithoutStaleFastPath, "build_py": BuildPyWithoutBuildScripts,
               "bdist_wheel": BdistWheelStableAbi},
 )
