@@ -866,7 +866,8 @@ def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
 
 def _check_record_numbers(rec: dict) -> None:
     for key in ("size", "size_min", "size_max", "ns_per_byte", "mib_per_s", "cycles_per_byte",
-                "mhz", "ns_per_call", "ratio", "versus_ns_per_call"):
+                "mhz", "ns_per_call", "ratio", "versus_ns_per_call", "threads", "cpu_ns_thread",
+                "cpu_ns_process"):
         if rec[key] is not None:
             assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
     if rec["record"] == "slope":
@@ -1153,8 +1154,10 @@ def test_bench_thread_rows(capsys, tmp_path):
                          ("sectors of 4 KiB, encrypt_sectors\\(buf, 0, 4096, threads=n\\)",
                           sector)):
         assert re.search(rf"^ +threads \|  16 MiB per call, {what} \[{re.escape(driver)}\], "
-                         rf"wall clock:\n +\|  1 thread: [\d.]+ ms \(\d+ MiB/s\)\n"
-                         rf" +\|  {n} threads: [\d.]+ ms \(\d+ MiB/s\)\n"
+                         rf"wall clock:\n +\|  1 thread: [\d.]+ ms \(\d+ MiB/s\); "
+                         rf"CPU [\d.]+ ms on this thread of [\d.]+ ms in all\n"
+                         rf" +\|  {n} threads: [\d.]+ ms \(\d+ MiB/s\); "
+                         rf"CPU [\d.]+ ms on this thread of [\d.]+ ms in all\n"
                          rf" +\|  speed-up 1 -> {n} threads: x[\d.]+\n", out, re.M), out
     assert f"# threads: one 16 MiB call on 1 thread and on {n} " in out
     records = json.loads(path.read_text())["records"]
@@ -1162,6 +1165,11 @@ def test_bench_thread_rows(capsys, tmp_path):
         rows = [r for r in records if r["record"] == "threads" and r["operation"] == op]
         assert [r["threads"] for r in rows] == [1, n] and {r["driver"] for r in rows} == {driver}
         assert all(r["size"] == threads.THREAD_BYTES for r in rows)
+        # the work is shared out: N threads leave the calling thread about
+        # 1/N of it (CPU time, whatever other processes do to the wall clock)
+        one, many = rows
+        assert one["cpu_ns_thread"] <= one["cpu_ns_process"] * 1.05
+        assert many["cpu_ns_thread"] < 0.8 * many["cpu_ns_process"], many
         (ratio,) = [r for r in records if r["style"] == "threads" and r["operation"] == op]
         assert ratio["record"] == "ratio" and ratio["threads"] == n
         assert ratio["ratio"] == pytest.approx(rows[0]["ns_per_call"] / rows[1]["ns_per_call"],

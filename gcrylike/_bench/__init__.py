@@ -32,8 +32,9 @@ ours that does the same work (for MACs and AEADs: our one-shot
 ``out= buffer``, and to new bytes).  Where the process may use several
 CPUs, stream ciphers and Adiantum get thread rows (:mod:`.threads`: one
 16 MiB call on 1 thread and on N).  The header says whether our data calls
-take the native fast path (``gcrylike._fastcall``) or cffi.  ``--json``, ``--csv`` and ``--plot`` write the slope
-run's figures as records or as a throughput plot (:mod:`.report`).
+take the native fast path (``gcrylike._fastcall``) or cffi.  ``--json``,
+``--csv`` and ``--plot`` write the slope run's figures as records or as a
+throughput plot (:mod:`.report`).
 
 The modules, by concern:
 

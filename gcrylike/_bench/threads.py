@@ -6,6 +6,7 @@ wall clock: the calling thread's CPU time would leave out the helpers' work."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -79,15 +80,31 @@ def sector_calls(spec: Any, driver: str, buf: bytearray,
     return {n: call(n) for n in counts}, h
 
 
-def measure_threads(spec: Any, driver: str, n: int, st: Settings) -> dict[int, float]:
-    """Wall-clock ns per call of the thread rows of ``spec`` on ``driver``,
-    ``{1: ns, n: ns}``; set_threads is left as it was."""
+#: Calls whose CPU time is split into the calling thread's and the process's.
+CPU_CALLS = 3
+
+
+def cpu_split(fn: Callable[[], Any], calls: int = CPU_CALLS) -> tuple[float, float]:
+    """(this thread's, the whole process's) CPU ns per call of ``fn``: how
+    the work was shared, whether or not the other threads found a free CPU."""
+    t0, p0 = time.thread_time_ns(), time.process_time_ns()
+    for _ in range(calls):
+        fn()
+    return (time.thread_time_ns() - t0) / calls, (time.process_time_ns() - p0) / calls
+
+
+def measure_threads(spec: Any, driver: str, n: int,
+                    st: Settings) -> dict[int, tuple[float, float, float]]:
+    """The thread rows of ``spec`` on ``driver``: ``{threads: (wall ns per
+    call, this thread's CPU ns, the process's CPU ns)}`` for 1 and ``n``
+    threads; set_threads is left as it was."""
     buf = bytearray(THREAD_BYTES)
     make = sector_calls if spec.kind == "tweakable" else stream_calls
     previous = gcrylike.set_threads(None)
     fns, handle = make(spec, driver, buf, (1, n))
     try:
-        return time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, CLOCKS["wall"])
+        wall = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, CLOCKS["wall"])
+        return {k: (wall[k], *cpu_split(fn)) for k, fn in fns.items()}
     finally:
         handle.close()
         gcrylike.set_threads(previous)

@@ -53,6 +53,8 @@ FIELDS = (
     "versus_ns_per_call",  # ratio: our time per call
     "style",  # ratio: "in place", "out= buffer", "new bytes", "sectors" or "threads"
     "threads",  # threads: native threads of the call; ratio (threads): the N compared with 1
+    "cpu_ns_thread",  # threads: this thread's CPU time per call
+    "cpu_ns_process",  # threads: the process's CPU time per call (every thread)
 )
 
 
@@ -144,14 +146,16 @@ class Recorder:
                       versus_ns_per_call=per[best], style="sectors")
 
     def threads(self, spec: Any, operation: str, driver: str, size: int,
-                times: dict[int, float]) -> None:
+                times: dict[int, tuple[float, float, float]]) -> None:
         one, many = sorted(times)
-        for n, ns in times.items():
+        for n, (ns, mine, total) in times.items():
             self._add(spec, record="threads", role="impl", driver=driver, operation=operation,
-                      size=size, ns_per_call=ns, mib_per_s=_mib(size, ns), threads=n)
+                      size=size, ns_per_call=ns, mib_per_s=_mib(size, ns), threads=n,
+                      cpu_ns_thread=mine, cpu_ns_process=total)
+        wall_one, wall_many = times[one][0], times[many][0]
         self._add(spec, record="ratio", role="impl", driver=driver, operation=operation,
-                  size=size, ns_per_call=times[many], ratio=times[one] / times[many],
-                  versus=driver, versus_ns_per_call=times[one], style="threads", threads=many)
+                  size=size, ns_per_call=wall_many, ratio=wall_one / wall_many,
+                  versus=driver, versus_ns_per_call=wall_one, style="threads", threads=many)
 
     def spec_end(self, spec: Any) -> None:
         pass

@@ -109,7 +109,7 @@ class TableReport:
         self.console.line(ratio_line(points, ours.driver, label, self.width))
 
     def threads(self, spec: Any, operation: str, driver: str, size: int,
-                times: dict[int, float]) -> None:
+                times: dict[int, tuple[float, float, float]]) -> None:
         (one, many), w = sorted(times), self.width
         self.thread_count = many
         what = ("sectors of 4 KiB, encrypt_sectors(buf, 0, 4096, threads=n)"
@@ -117,11 +117,13 @@ class TableReport:
         self.console.line(f" {'threads':>{w}} |  {size // 2**20} MiB per call, {what} "
                           f"[{driver}], wall clock:")
         for n in (one, many):
-            ns = times[n]
+            ns, mine, total = times[n]
             self.console.line(f" {'':>{w}} |  {n} thread{'s' if n > 1 else ''}: "
-                              f"{ns / 1e6:.2f} ms ({size / ns * 1e9 / 2**20:.0f} MiB/s)")
+                              f"{ns / 1e6:.2f} ms ({size / ns * 1e9 / 2**20:.0f} MiB/s); "
+                              f"CPU {mine / 1e6:.2f} ms on this thread of "
+                              f"{total / 1e6:.2f} ms in all")
         self.console.line(f" {'':>{w}} |  speed-up {one} -> {many} threads: "
-                          f"x{times[one] / times[many]:.2f}")
+                          f"x{times[one][0] / times[many][0]:.2f}")
 
     def sectors(self, spec: Any, batch: tuple[int, int], per: dict[str, float],
                 chosen: list[str], best: str | None, reference: str | None) -> None:
@@ -174,7 +176,9 @@ class TableReport:
                          "most 8), elapsed time, as threads' work is not this thread's CPU "
                          "time: the speed-up of splitting one large call (a stream's "
                          "keystream, a batch of sectors); on a machine shared with other "
-                         "work it falls short of the thread count.")
+                         "work it falls short of the thread count.  CPU: this thread's and "
+                         "the process's CPU time per call, over 3 more calls: how the work "
+                         "was shared out, whether or not the other threads found a free CPU.")
         elif ("cipher", IMPL) in shown or ("tweakable", IMPL) in shown:
             lines.append(f"threads: no thread rows, {why_no_threads()}.")
         if clock.mhz:
