@@ -5,6 +5,7 @@ setuptools cannot express declaratively: the cffi modules, ``.S`` support in
 build_ext, and keeping the cffi build scripts out of the wheel.
 """
 
+import glob
 import os
 import platform
 import sys
@@ -38,6 +39,16 @@ class BuildPyWithoutBuildScripts(build_py):
         modules = super().find_package_modules(package, package_dir)
         return [m for m in modules if m[1] not in self._BUILD_SCRIPTS]
 
+    def run(self):
+        super().run()
+        if not WITH_FASTCALL:
+            # a build without the fast path must not ship one an earlier
+            # build left in build/lib (the wheel takes all that is there)
+            platlib = self.get_finalized_command("build").build_platlib
+            for stale in glob.glob(os.path.join(platlib, "gcrylike", "_fastcall*")):
+                print(f"gcrylike: removing stale {stale}")
+                os.remove(stale)
+
 
 def fastcall_extensions():
     """gcrylike._fastcall, the native fast path of the data calls
@@ -53,9 +64,11 @@ def fastcall_extensions():
 
 
 gcrylike_build.use_amd64()  # decide (and print) once, before any extension
+FASTCALL = fastcall_extensions()
+WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
 
 setup(
-    ext_modules=fastcall_extensions(),
+    ext_modules=FASTCALL,
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too
     cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts},
