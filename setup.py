@@ -40,6 +40,16 @@ class BuildPyWithoutBuildScripts(build_py):
         modules = super().find_package_modules(package, package_dir)
         return [m for m in modules if m[1] not in self._BUILD_SCRIPTS]
 
+    def run(self):
+        super().run()
+        if not WITH_FASTCALL:
+            # a build without the fast path must not ship one an earlier
+            # build left in build/lib (the wheel takes all that is there)
+            platlib = self.get_finalized_command("build").build_platlib
+            for stale in glob.glob(os.path.join(platlib, "gcrylike", "_fastcall*")):
+                print(f"gcrylike: removing stale {stale}")
+                os.remove(stale)
+
 
 def fastcall_extensions():
     """gcrylike._fastcall, the native fast path of the data calls
@@ -59,29 +69,14 @@ def fastcall_extensions():
 LIMITED_API_FLOOR = "cp310"
 
 
-def stable_abi_only(extensions):
+def stable_abi_only(with_fastcall):
     """Whether every extension of the wheel is built for the stable ABI:
     cffi builds its modules so on a release CPython (``*.abi3.so``); the
     fast path uses CPython APIs outside it (vectorcall, member descriptors,
-    bound methods, static types: docs/building.rst) and is version-specific."""
-    return (platform.python_implementation() == "CPython" and not extensions
+    bound methods, static types: docs/building.rst) and is version-specific.
+    (BuildPyWithoutBuildScripts removes one an earlier build left.)"""
+    return (platform.python_implementation() == "CPython" and not with_fastcall
             and not hasattr(sys, "gettotalrefcount"))
-
-
-class BuildExtWithoutStaleFastPath(gcrylike_build.build_ext()):
-    """gcrylike.build's build_ext, which also removes a fast path left in the
-    build (or, in place, the source) folder by an earlier build when this one
-    skips it: a stale version-specific module would otherwise go into a
-    wheel tagged abi3."""
-
-    def run(self):
-        super().run()
-        if FASTCALL:
-            return
-        folder = "gcrylike" if self.inplace else os.path.join(self.build_lib, "gcrylike")
-        for stale in glob.glob(os.path.join(folder, "_fastcall.*")):
-            print(f"gcrylike: removing {stale} (the fast path is not built)")
-            os.remove(stale)
 
 
 class BdistWheelStableAbi(bdist_wheel):
@@ -89,18 +84,19 @@ class BdistWheelStableAbi(bdist_wheel):
     (built without the fast path); with the fast path it stays ``cpXY-cpXY``."""
 
     def finalize_options(self):
-        if not self.py_limited_api and stable_abi_only(FASTCALL):
+        if not self.py_limited_api and stable_abi_only(WITH_FASTCALL):
             self.py_limited_api = LIMITED_API_FLOOR
         super().finalize_options()
 
 
 gcrylike_build.use_amd64()  # decide (and print) once, before any extension
 FASTCALL = fastcall_extensions()
+WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
 
 setup(
-    ext_modules=list(FASTCALL),  # a copy: cffi appends its modules to this list
+    ext_modules=FASTCALL,
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too
-    cmdclass={"build_ext": BuildExtWithoutStaleFastPath, "build_py": BuildPyWithoutBuildScripts,
+    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts,
               "bdist_wheel": BdistWheelStableAbi},
 )

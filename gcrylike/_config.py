@@ -25,6 +25,11 @@ class Config:
     plugin_errors: dict[str, str]
     #: algorithm name -> its kind ("cipher", "mac", "aead", ...)
     kinds: dict[str, str] = field(default_factory=dict)
+    #: How data calls reach native code: "fastcall" (the gcrylike._fastcall
+    #: extension, one C call per data call) or "cffi"
+    data_path: str = "cffi"
+    #: Why data calls take cffi ("" on the fast path)
+    data_path_reason: str = ""
 
     def format(self) -> str:
         def order(names):
@@ -37,6 +42,8 @@ class Config:
             f"hwflist:{order(self.active_features)}",
             f"hwf-detected:{order(self.detected_features)}",
             f"hwf-denied:{order(self.denied_features)}",
+            f"data-path:{self.data_path}"
+            + (f" ({self.data_path_reason})" if self.data_path_reason else ""),
         ]
         lines += [f"{self.kinds.get(name, 'cipher')}:{name}:{driver}"
                   for name, driver in self.chosen.items()]
@@ -51,6 +58,22 @@ def use_amd64() -> bool:
     return bool(lib.gcry_build_use_amd64())
 
 
+def data_path() -> tuple[str, str]:
+    """("fastcall", "") when data calls take the native fast path
+    (gcrylike._fastcall), else ("cffi", why not)."""
+    import sys
+
+    from . import _fast
+
+    if _fast.AVAILABLE:
+        return "fastcall", ""
+    if _fast._DISABLED:
+        return "cffi", "GCRYLIKE_NO_FASTCALL is set"
+    if sys.implementation.name != "cpython":
+        return "cffi", f"no fast path on {sys.implementation.name}"
+    return "cffi", "gcrylike._fastcall is not built"
+
+
 def config() -> Config:
     """Build switches, CPU features (detected, denied, active) and the driver
     each algorithm would use now."""
@@ -63,6 +86,7 @@ def config() -> Config:
             chosen[spec.name] = _registry.choose(spec).driver
         except Exception as exc:  # report, don't fail: this is a diagnostic
             chosen[spec.name] = f"none ({exc})"
+    path, why = data_path()
     return Config(
         version=__version__,
         use_amd64=use_amd64(),
@@ -73,4 +97,6 @@ def config() -> Config:
         chosen=chosen,
         plugin_errors=_registry.plugin_errors(),
         kinds=kinds,
+        data_path=path,
+        data_path_reason=why,
     )

@@ -320,12 +320,16 @@ def test_bench_peers_rows(capsys):
                   rf"\s+STREAM dec \|\s*{ROW}.*\n"
                   r"\s+ours/peer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+"
                   r"   64 B x[\d.]+ .*\n"
-                  # pycryptodome also returns new bytes: the second call style
+                  # from bytes into a separate buffer (pycryptodome's output=)
+                  r"\s+out= buffer \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+"
+                  r"   64 B x[\d.]+ .*\n"
+                  # pycryptodome also returns new bytes: the third call style
                   r"\s+new bytes \|  1 KiB x[\d.]+   8 KiB x[\d.]+   64 KiB x[\d.]+"
                   r"   64 B x[\d.]+ \((\d+) vs (\d+) ns/call\)", out, re.M)
     assert m, out
     assert int(m[1]) > 0 and int(m[2]) > 0
     assert "Bindings differ" in out and "new bytes: the same ratios" in out
+    assert "out= buffer: the same ratios" in out
 
 
 def test_bench_new_bytes_only_where_the_peer_has_that_call(capsys):
@@ -862,7 +866,8 @@ def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
 
 def _check_record_numbers(rec: dict) -> None:
     for key in ("size", "size_min", "size_max", "ns_per_byte", "mib_per_s", "cycles_per_byte",
-                "mhz", "ns_per_call", "ratio", "versus_ns_per_call"):
+                "mhz", "ns_per_call", "ratio", "versus_ns_per_call", "threads", "cpu_ns_thread",
+                "cpu_ns_process"):
         if rec[key] is not None:
             assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
     if rec["record"] == "slope":
@@ -885,7 +890,7 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
     out = captured.out
     assert f"wrote {jpath}" in captured.err and f"wrote {cpath}" in captured.err
     doc = json.loads(jpath.read_text())
-    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 1
+    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 2
     assert doc["fields"] == list(FIELDS)
     assert doc["settings"]["sizes"] == list(options.QUICK_SIZES)
     assert doc["command"][-2:] == ["salsa20", "poly1305"]
@@ -901,7 +906,7 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
     records = doc["records"]
     for rec in records:
         assert list(rec) == list(FIELDS), rec
-        assert rec["record"] in ("slope", "point", "ratio", "sectors")
+        assert rec["record"] in ("slope", "point", "ratio", "sectors", "threads")
         assert rec["algorithm"] in ("SALSA20", "POLY1305")
         assert rec["role"] in ("impl", "one-shot", "peer") and rec["driver"]
         _check_record_numbers(rec)
@@ -925,10 +930,15 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
                  and (p["target"], p["operation"]) == (rec["target"], rec["operation"])]
         assert sizes == list(options.QUICK_SIZES), rec
     # each ours/peer line: one ratio record per size it shows
-    ratio_lines = re.findall(r"^ +(ours/peer|new bytes) \|  (.*)\[ours: ", out, re.M)
-    ratios = [r for r in records if r["record"] == "ratio"]
+    ratio_lines = re.findall(r"^ +(ours/peer|out= buffer|new bytes) \|  (.*)\[ours: ", out,
+                             re.M)
+    ratios = [r for r in records if r["record"] == "ratio" and r["style"] != "threads"]
     assert len(ratios) == sum(len(re.findall(r" x[\d.]+", parts)) for _, parts in ratio_lines)
-    assert all(r["versus"] and r["style"] in ("in place", "new bytes") for r in ratios)
+    assert all(r["versus"] and r["style"] in ("in place", "out= buffer", "new bytes")
+               for r in ratios)
+    assert {r["style"] for r in ratios} >= {"in place", "out= buffer"}
+    assert m["data_path"] == gcrylike.config().data_path
+    assert m["threads_default"] == gcrylike._fast.DEFAULT_THREADS
 
     # the CSV: the same header and records, as strings
     header, rows = read_csv(str(cpath))
@@ -1032,5 +1042,175 @@ def test_plot_has_one_line_per_driver_and_peer(tmp_path):
     assert [t.get_text() for t in panels["POLY1305"].get_legend().get_texts()] == [
         "poly-x one-shot"]
     assert "Test CPU" in fig.get_suptitle() and "dashed: peers" in fig.get_suptitle()
+    assert "ours via" not in fig.get_suptitle()  # the header does not say
+    fig = plot(records, {"machine": {"data_path": "fastcall"}}, str(tmp_path / "f.png"))
+    assert "ours via gcrylike._fastcall" in fig.get_suptitle()
     fig = plot(records[3::4], {}, str(tmp_path / "o.png"))  # ours only: no peer key
     assert "peers" not in fig.get_suptitle()
+
+
+# -- the data path, the out= buffer call style, the thread rows ------------------------
+
+
+def test_bench_header_names_the_data_path(capsys):
+    """The table's header and the bindings note say which path our data
+    calls take, and it is the one our handles really take."""
+    from gcrylike._bench.report.table import path_words
+
+    driver = _runnable("CHACHA20")[0]
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "--impl", driver,
+                 "chacha20"]) == 0
+    out = capsys.readouterr().out
+    path = gcrylike.config().data_path
+    words = path_words()
+    assert out.splitlines()[1] == f"# ours: data calls through {words}"
+    assert words.startswith("gcrylike._fastcall" if path == "fastcall" else "cffi (")
+    assert f"# Bindings differ: ours goes through {words} and" in out
+    assert "goes through cffi" not in out or path == "cffi"
+    assert f"{driver}: data calls through" not in out  # the handle agrees with the header
+
+
+def test_bench_without_the_fast_path(tmp_path):
+    """GCRYLIKE_NO_FASTCALL=1: the header, the records and the notes say cffi,
+    and there are no thread rows (cffi keeps every call on its thread)."""
+    import os
+    import subprocess
+
+    path = tmp_path / "r.json"
+    env = {**os.environ, "GCRYLIKE_NO_FASTCALL": "1"}
+    driver = _runnable("CHACHA20")[-1]
+    run = subprocess.run([sys.executable, "-m", "gcrylike", "bench", "--quick", "--repeats",
+                          "1", "--impl", driver, "--json", str(path), "chacha20"],
+                         env=env, cwd="/", capture_output=True, text=True, check=True)
+    out = run.stdout
+    assert "# ours: data calls through cffi (GCRYLIKE_NO_FASTCALL is set)" in out, out
+    assert " threads |" not in out
+    assert "# threads: no thread rows" in out
+    doc = json.loads(path.read_text())
+    assert doc["machine"]["data_path"] == "cffi"
+    assert doc["machine"]["data_path_reason"] == "GCRYLIKE_NO_FASTCALL is set"
+    assert not [r for r in doc["records"] if r["record"] == "threads"]
+
+
+def test_out_buffer_calls_write_the_separate_buffer():
+    """The out= buffer binders: ours encrypt(data, out=buf) and a peer's
+    call from the same bytes into the scratch buffer, each leaving the
+    ciphertext there and the data buffer untouched."""
+    from gcrylike._bench.theirs import peer_target
+
+    spec = gcrylike._registry.lookup("CHACHA20")
+    bufs = targets.Buffers(4096)
+    before = bytes(bufs.buf)
+    n = 1000
+    mine = ours.stream_target(spec, _runnable("CHACHA20")[0], bufs)
+    try:
+        mine.apart(n)()
+        h = ours.keyed(gcrylike.cipher_open("chacha20"), targets.key_for(spec.key_sizes),
+                       targets.NONCE[:spec.iv_sizes[0]])
+        assert bytes(bufs.scratch(n)) == h.encrypt(bufs.data(n))
+        h.close()
+    finally:
+        mine.close()
+    assert bytes(bufs.buf) == before
+    tried = 0
+    for peer, offer in _peers.peers_for("CHACHA20"):
+        if offer.reference or peer.unavailable_reason():
+            continue
+        bufs.scratch(n)[:] = bytes(n)
+        theirs = peer_target(spec, peer, offer, bufs)
+        try:
+            theirs.apart(n)()
+        finally:
+            theirs.close()
+        nonce = targets.NONCE[:_peers.common_nonce_size(spec.iv_sizes, offer)]
+        expect = _ours("CHACHA20", targets.key_for(spec.key_sizes), nonce, [bufs.data(n)])[0]
+        assert bytes(bufs.scratch(n)) == expect, peer.name
+        assert bytes(bufs.buf) == before, peer.name
+        tried += 1
+    if not tried:
+        pytest.skip("no ChaCha20 peer installed")
+
+
+def test_bench_thread_rows(capsys, tmp_path):
+    """A 16 MiB stream call and encrypt_sectors over 16 MiB, on 1 thread and
+    on set_threads's default, with the speed-up, in the table and the records."""
+    from gcrylike._bench import threads
+
+    n = threads.thread_count()
+    if n < 2:
+        pytest.skip(f"no thread rows here: {threads.why_no_threads()}")
+    path = tmp_path / "t.json"
+    prev = gcrylike.set_threads(1)  # the rows measure 1 and the default whatever this is
+    try:
+        stream = _runnable("CHACHA20")[0]
+        sector = _runnable("ADIANTUM(XCHACHA12,AES)")[0]
+        assert main(["bench", "--quick", "--repeats", "1", "--impl", stream, "--impl", sector,
+                     "--json", str(path), "chacha20", "adiantum"]) == 0
+        assert gcrylike.set_threads(prev) == 1  # left as it was
+    finally:
+        gcrylike.set_threads(prev)
+    out = capsys.readouterr().out
+    for what, driver in (("one encrypt\\(buf, out=buf\\)", stream),
+                         ("sectors of 4 KiB, encrypt_sectors\\(buf, 0, 4096, threads=n\\)",
+                          sector)):
+        assert re.search(rf"^ +threads \|  16 MiB per call, {what} \[{re.escape(driver)}\], "
+                         rf"wall clock:\n +\|  1 thread: [\d.]+ ms \(\d+ MiB/s\); "
+                         rf"CPU [\d.]+ ms on this thread of [\d.]+ ms in all\n"
+                         rf" +\|  {n} threads: [\d.]+ ms \(\d+ MiB/s\); "
+                         rf"CPU [\d.]+ ms on this thread of [\d.]+ ms in all\n"
+                         rf" +\|  speed-up 1 -> {n} threads: x[\d.]+\n", out, re.M), out
+    assert f"# threads: one 16 MiB call on 1 thread and on {n} " in out
+    records = json.loads(path.read_text())["records"]
+    for op, driver in (("encrypt", stream), ("encrypt_sectors", sector)):
+        rows = [r for r in records if r["record"] == "threads" and r["operation"] == op]
+        assert [r["threads"] for r in rows] == [1, n] and {r["driver"] for r in rows} == {driver}
+        assert all(r["size"] == threads.THREAD_BYTES for r in rows)
+        # the work is shared out: N threads leave the calling thread about
+        # 1/N of it (CPU time, whatever other processes do to the wall clock)
+        one, many = rows
+        assert one["cpu_ns_thread"] <= one["cpu_ns_process"] * 1.05
+        assert many["cpu_ns_thread"] < 0.8 * many["cpu_ns_process"], many
+        (ratio,) = [r for r in records if r["style"] == "threads" and r["operation"] == op]
+        assert ratio["record"] == "ratio" and ratio["threads"] == n
+        assert ratio["ratio"] == pytest.approx(rows[0]["ns_per_call"] / rows[1]["ns_per_call"],
+                                               rel=1e-6)
+        for r in (*rows, ratio):
+            _check_record_numbers(r)
+
+
+def test_thread_calls_compute_the_same_bytes():
+    """The calls the thread rows time encrypt as one call on one thread
+    does, whatever the count (and set_threads comes back as it was)."""
+    from gcrylike._bench import threads
+
+    for algo, make in (("CHACHA20", threads.stream_calls),
+                       ("ADIANTUM(XCHACHA12,AES)", threads.sector_calls)):
+        spec = gcrylike._registry.lookup(algo)
+        driver = _runnable(algo)[0]
+        outputs = []
+        for count in (1, 3):
+            buf = bytearray(random.Random(5).randbytes(4 << 20))
+            fns, handle = make(spec, driver, buf, (count,))
+            prev = gcrylike.set_threads(None)
+            try:
+                fns[count]()
+            finally:
+                handle.close()
+                gcrylike.set_threads(prev)
+            outputs.append(bytes(buf))
+        assert outputs[0] == outputs[1], algo
+        assert outputs[0] != random.Random(5).randbytes(4 << 20)
+
+
+def test_no_thread_rows_on_one_cpu(capsys, monkeypatch):
+    from gcrylike._bench import threads
+
+    monkeypatch.setattr(threads.os, "sched_getaffinity", lambda pid: {0})
+    assert threads.thread_count() == 1
+    assert threads.why_no_threads() == "this process may use one CPU only"
+    monkeypatch.setattr("gcrylike._bench.slope.thread_count", threads.thread_count)
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", _runnable("SALSA20")[-1],
+                 "salsa20"]) == 0
+    out = capsys.readouterr().out
+    assert " threads |" not in out
+    assert "# threads: no thread rows, this process may use one CPU only." in out

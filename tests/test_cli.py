@@ -43,6 +43,35 @@ def test_config(capsys):
         assert f"{spec.kind}:{spec.name}:{cfg.chosen[spec.name]}" in out.splitlines()
 
 
+def test_config_names_the_data_path(capsys):
+    """``data-path:`` says whether data calls take gcrylike._fastcall or cffi:
+    what a keyed handle really does."""
+    assert main(["config"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    cfg = gcrylike.config()
+    h = gcrylike.cipher_open("chacha20")
+    h.setkey(bytes(32))
+    h.setiv(bytes(12))
+    try:
+        assert cfg.data_path == h._path
+    finally:
+        h.close()
+    assert cfg.data_path in ("fastcall", "cffi")
+    assert (cfg.data_path_reason == "") == (cfg.data_path == "fastcall")
+    line = next(ln for ln in out if ln.startswith("data-path:"))
+    assert line.split(":", 1)[1].split(" ")[0] == cfg.data_path
+
+
+def test_config_data_path_without_the_fast_path():
+    import os
+    import subprocess
+
+    env = {**os.environ, "GCRYLIKE_NO_FASTCALL": "1"}
+    out = subprocess.run([sys.executable, "-m", "gcrylike", "config"], env=env, cwd="/",
+                         capture_output=True, text=True, check=True).stdout
+    assert "data-path:cffi (GCRYLIKE_NO_FASTCALL is set)" in out.splitlines()
+
+
 def test_hwf_deny_option(capsys):
     prev = gcrylike.set_hwf_deny([])
     try:

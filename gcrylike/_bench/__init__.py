@@ -28,8 +28,13 @@ their bytes-per-update splits), and ``--peers`` adds other installed
 libraries (:mod:`.peers`) in the same format, each compared with the API of
 ours that does the same work (for MACs and AEADs: our one-shot
 ``gcrylike.mac`` / ``ChaCha20Poly1305.encrypt``, shown as its own
-"ours one-shot" row).  ``--json``, ``--csv`` and ``--plot`` write the slope
-run's figures as records or as a throughput plot (:mod:`.report`).
+"ours one-shot" row; stream ciphers also from bytes into a separate buffer,
+``out= buffer``, and to new bytes).  Where the process may use several
+CPUs, stream ciphers and Adiantum get thread rows (:mod:`.threads`: one
+16 MiB call on 1 thread and on N).  The header says whether our data calls
+take the native fast path (``gcrylike._fastcall``) or cffi.  ``--json``,
+``--csv`` and ``--plot`` write the slope run's figures as records or as a
+throughput plot (:mod:`.report`).
 
 The modules, by concern:
 
@@ -38,7 +43,7 @@ The modules, by concern:
 * :mod:`.targets` (what a measured thing is), :mod:`.ours` (our drivers and
   one-shot API), :mod:`.peers` (one module per peer library),
   :mod:`.theirs` (a peer offer as a target), :mod:`.selection` (which
-  targets a run measures);
+  targets a run measures); :mod:`.threads` (the thread rows);
 * :mod:`.slope` and :mod:`.tcrypt`: the two kinds of run;
 * :mod:`.report`: the table, the JSON/CSV records, the plot;
   :mod:`.machine` the header they share; :mod:`.console` stdout and the

@@ -41,9 +41,13 @@ def stream_target(spec: Any, driver: str, bufs: Buffers) -> Target:
     def fresh(n: int) -> Callable[[], Any]:
         return functools.partial(h.encrypt, bufs.data(n))
 
+    def apart(n: int) -> Callable[[], Any]:
+        data, out, encrypt = bufs.data(n), bufs.scratch(n), h.encrypt
+        return lambda: encrypt(data, out=out)
+
     return Target(f"{driver} (ours)", driver, {f"{mode} enc": enc, f"{mode} dec": dec},
                   h.close, IMPL, 8 * len(key), tcrypt=((f"{mode} enc", "encryption"),),
-                  fresh=fresh)
+                  fresh=fresh, apart=apart, path=h._path)
 
 
 def block_target(spec: Any, driver: str, bufs: Buffers) -> Target:
@@ -60,7 +64,7 @@ def block_target(spec: Any, driver: str, bufs: Buffers) -> Target:
         return in_place(h.decrypt_blocks, v)
 
     return Target(f"{driver} (ours)", driver, {"ECB enc": enc, "ECB dec": dec}, h.close,
-                  IMPL, 8 * len(key), tcrypt=(("ECB enc", "encryption"),))
+                  IMPL, 8 * len(key), tcrypt=(("ECB enc", "encryption"),), path=h._path)
 
 
 def mac_target(spec: Any, driver: str, bufs: Buffers) -> Target:
@@ -89,7 +93,7 @@ def mac_target(spec: Any, driver: str, bufs: Buffers) -> Target:
         return call
 
     return Target(f"{driver} (ours)", driver, {"MAC": lambda n: split(n, n)}, h.close, IMPL,
-                  8 * len(key), split=split)
+                  8 * len(key), split=split, path=h._path)
 
 
 def aead_target(spec: Any, driver: str, bufs: Buffers) -> Target:
@@ -140,7 +144,8 @@ def aead_target(spec: Any, driver: str, bufs: Buffers) -> Target:
     return Target(f"{driver} (ours)", driver,
                   {f"{mode} enc": enc, f"{mode} dec": dec, f"{mode} auth": auth}, h.close,
                   IMPL, 8 * len(key),
-                  tcrypt=((f"{mode} enc", "encryption"), (f"{mode} dec", "decryption")))
+                  tcrypt=((f"{mode} enc", "encryption"), (f"{mode} dec", "decryption")),
+                  path=h._path)
 
 
 def secretbox_target(spec: Any, driver: str, bufs: Buffers) -> Target:
@@ -193,7 +198,7 @@ def tweakable_target(spec: Any, driver: str, bufs: Buffers) -> Target:
     return Target(f"{driver} (ours)", driver, {"SECTOR enc": enc, "SECTOR dec": dec}, h.close,
                   IMPL, 8 * len(key),
                   tcrypt=(("SECTOR enc", "encryption"), ("SECTOR dec", "decryption")),
-                  tcrypt_sizes=SECTOR_SIZES, points=SECTOR_POINTS)
+                  tcrypt_sizes=SECTOR_SIZES, points=SECTOR_POINTS, path=h._path)
 
 
 #: Our per-driver target for each kind of spec the bench knows.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .. import _registry
+from .. import _config, _registry
 from . import peers
 from .console import Console
 from .cpuclock import Clock
@@ -27,6 +27,7 @@ from .targets import (
     Target,
     key_for,
 )
+from .threads import THREAD_BYTES, measure_threads, thread_count
 from .timing import time_per_call
 
 #: The slope table's sections (bench-slope prints one table per kind) and
@@ -51,6 +52,8 @@ class Sink(Protocol):
               points: dict[int, tuple[float, float]], style: str) -> None: ...
     def sectors(self, spec: Any, batch: tuple[int, int], per: dict[str, float],
                 chosen: list[str], best: str | None, reference: str | None) -> None: ...
+    def threads(self, spec: Any, operation: str, driver: str, size: int,
+                times: dict[int, tuple[float, float, float]]) -> None: ...
     def spec_end(self, spec: Any) -> None: ...
     def end(self, clock: Clock, peers: bool, st: Settings,
             shown: set[tuple[str, str]]) -> None: ...
@@ -80,15 +83,27 @@ def measure(target: Target, st: Settings) -> Result:
     return Result(target, fits, points)
 
 
+#: Call styles of the ours/peer comparison -> the Target attribute binding
+#: it (None: the main operation, in place).  A style is compared where both
+#: sides have it.
+STYLES = {"in place": None, "out= buffer": "apart", "new bytes": "fresh"}
+
+
+def _binder(target: Target, style: str) -> Any:
+    attr = STYLES[style]
+    return target.bind if attr is None else getattr(target, attr)
+
+
 def compare(ours: Target, peer: Target, st: Settings,
-            fresh: bool = False) -> dict[int, tuple[float, float]]:
-    """Time per call (ns) of the main operation of ``ours`` and ``peer`` (with
-    ``fresh``, of their bytes-to-new-bytes calls) at each of ``ours.points``,
-    measured turn about in the same batches so both see the same machine."""
+            style: str = "in place") -> dict[int, tuple[float, float]]:
+    """Time per call (ns) of the main operation of ``ours`` and ``peer`` in
+    call ``style`` (see :data:`STYLES`) at each of ``ours.points``, measured
+    turn about in the same batches so both see the same machine."""
     fns = {}
+    mine, theirs = _binder(ours, style), _binder(peer, style)
     for n in ours.points:
-        fns[("ours", n)] = ours.fresh(n) if fresh and ours.fresh else ours.bind(n)
-        fns[("peer", n)] = peer.fresh(n) if fresh and peer.fresh else peer.bind(n)
+        fns[("ours", n)] = mine(n)
+        fns[("peer", n)] = theirs(n)
     t = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
     return {n: (t[("ours", n)], t[("peer", n)]) for n in ours.points}
 
@@ -111,6 +126,9 @@ class SlopeRun:
         #: (kind, role) of every row group shown, for the footer's notes
         self.shown: set[tuple[str, str]] = set()
         self._done = 0
+        #: N of the thread rows (1: none, this process has one CPU)
+        self.thread_count = thread_count()
+        self._path = _config.data_path()[0]
 
     def run(self) -> None:
         st = self.st
@@ -177,6 +195,9 @@ class SlopeRun:
                     self.shown.add((spec.kind, target.role))
                     if target.role == PEER:
                         self._compare(spec, yardstick.get(target.api), target)
+                    elif target.path and target.path != self._path:
+                        note(f"{target.driver}: data calls through {target.path}, "
+                             f"not {self._path}")
                 except measure_errors(target) as exc:
                     note(f"{target.driver}: failed ({type(exc).__name__}: {exc})")
                     continue
@@ -196,17 +217,28 @@ class SlopeRun:
             default = _registry.choose(spec).driver  # what a user gets
             self._progress(spec, "encrypt_sectors")
             self._sector_batches(spec, drivers, default if default in drivers else best_driver())
+            self._threads(spec, default if default in drivers else best_driver(),
+                          "encrypt_sectors")
+        elif spec.kind == "cipher" and spec.block_size == 1:
+            self._threads(spec, best_driver(), "encrypt")
         out.spec_end(spec)
+
+    def _threads(self, spec: Any, driver: str | None, operation: str) -> None:
+        """One 16 MiB call on 1 thread and on N (see :mod:`.threads`)."""
+        if driver is None or self.thread_count < 2:
+            return
+        self._progress(spec, f"{operation} on 1 and {self.thread_count} threads")
+        times = measure_threads(spec, driver, self.thread_count, self.st)
+        self.out.threads(spec, operation, driver, THREAD_BYTES, times)
 
     def _compare(self, spec: Any, ref: Target | None, target: Target) -> None:
         if ref is None:
             self.out.note(spec, f"{target.driver}: nothing of ours to compare with")
             return
         self._progress(spec, f"ours/peer: {target.title}")
-        self.out.ratio(spec, ref, target, compare(ref, target, self.st), "in place")
-        if ref.fresh and target.fresh:
-            self.out.ratio(spec, ref, target, compare(ref, target, self.st, fresh=True),
-                           "new bytes")
+        for style in STYLES:
+            if _binder(ref, style) and _binder(target, style):
+                self.out.ratio(spec, ref, target, compare(ref, target, self.st, style), style)
 
     def _sector_batches(self, spec: Any, drivers: list[str], best: str | None) -> None:
         """Per-sector cost of ``encrypt_sectors`` on batches of 4 KiB sectors

@@ -60,6 +60,13 @@ class Target:
     #: (ours ``encrypt(data)``, a peer's ``update(data)``), for a second
     #: comparison beside the in-place one; None where the API has no such call.
     fresh: Binder | None = None
+    #: Stream ciphers: the main operation from a ``bytes`` object into a
+    #: separate preallocated buffer (ours ``encrypt(data, out=buf)``, a peer's
+    #: ``update_into(data, buf)``), a third comparison; None where not offered.
+    apart: Binder | None = None
+    #: Ours: how the handle's data calls reach native code ("fastcall",
+    #: "cffi"; see ``gcrylike.config().data_path``); "" for peers.
+    path: str = ""
 
     def __post_init__(self) -> None:
         self.tcrypt_sizes = self.tcrypt_sizes or TCRYPT_SIZES

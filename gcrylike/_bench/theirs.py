@@ -65,4 +65,5 @@ def peer_target(spec: Any, peer: peers.Peer, offer: peers.Offer,
     bind_fresh = crypter.fresh
     return Target(title, driver, {f"{mode} enc": enc, f"{mode} dec": dec}, crypter.close, PEER,
                   8 * len(key), tcrypt=((f"{mode} enc", "encryption"),),
-                  fresh=None if bind_fresh is None else lambda n: bind_fresh(bufs.data(n)))
+                  fresh=None if bind_fresh is None else lambda n: bind_fresh(bufs.data(n)),
+                  apart=lambda n: crypter.bind(bufs.data(n), bufs.scratch(n), False))

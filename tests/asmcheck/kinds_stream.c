@@ -73,8 +73,8 @@ static const char *const COUNTER_MODES[] = {
   "random", "carry across 2^32", "last blocks before 2^64", "zero"
 };
 
-static void
-random_state (check *t, const core *c, uint32_t st[16], size_t n, unsigned int mode)
+void
+core_random_state (check *t, const core *c, uint32_t st[16], size_t n, unsigned int mode)
 {
   uint8_t key[32], nonce[8];
   uint64_t ctr;
@@ -149,7 +149,7 @@ blocks_case (check *t, const row *r, const core *c, size_t n, unsigned int round
   size_t len = n * 64;
   uint8_t *src, *dst;
 
-  random_state (t, c, st0, n, mode);
+  core_random_state (t, c, st0, n, mode);
   st = place_state (t, st0);
   src = guarded_place (t, &buf_src, len, ps);
   dst = inplace ? src : guarded_place (t, &buf_dst, len, pd);
@@ -247,7 +247,7 @@ compare_hash (check *t, const row *r, const core *c)
   for (i = 0; i < 48; i++)
     {
       unsigned int rounds = ROUNDS[i % 3];
-      random_state (t, c, st, 1, i % 4);
+      core_random_state (t, c, st, 1, i % 4);
       if (i % 8 == 7)                   /* any words at all */
         rnd_bytes (t, st, sizeof st);
       set_case (t, "random state %u, %u rounds", i, rounds);
@@ -255,24 +255,31 @@ compare_hash (check *t, const row *r, const core *c)
     }
 }
 
-/* HChaCha / HSalsa20 of KEY and the 16-byte INPUT: the input sits where
- * the counter and nonce do. */
+/* The state of a hash vector (its input where the counter and nonce
+ * sit) and the output it must give. */
 void
-vector_hash (check *t, const row *r, const core *c, const char *key, const char *input,
-             unsigned int rounds, const char *out)
+hash_vector_state (const core *c, const hash_vector *v, uint32_t st[16], uint8_t want[32])
 {
-  uint8_t k[32], in[16], want[32];
-  uint32_t st[16];
+  uint8_t k[32], in[16];
   unsigned int i;
 
-  hex_to_bytes (key, k, 32);
-  hex_to_bytes (input, in, 16);
-  hex_to_bytes (out, want, 32);
+  hex_to_bytes (v->key, k, 32);
+  hex_to_bytes (v->input, in, 16);
+  hex_to_bytes (v->out, want, 32);
   core_state (c, st, k, 32, in, 8, 0);
   for (i = 0; i < 4; i++)
     st[c->in_words[i]] = gcry_load_le32 (in + 4 * i);
-  set_case (t, "vector key %.16s.., input %.16s..", key, input);
-  hash_case (t, r, c, st, rounds, want);
+}
+
+static void
+vector_hash (check *t, const row *r, const core *c, const hash_vector *v)
+{
+  uint8_t want[32];
+  uint32_t st[16];
+
+  hash_vector_state (c, v, st, want);
+  set_case (t, "vector key %.16s.., input %.16s..", v->key, v->input);
+  hash_case (t, r, c, st, v->rounds, want);
 }
 
 /* A keystream vector: block CTR of KEY and NONCE (zero plaintext), as
@@ -394,21 +401,25 @@ hchacha_compare (check *t, const row *r)
 
 /* draft-irtf-cfrg-xchacha 2.2.1, and the XChaCha20/12 subkeys of the
  * adiantum vector (the keys of CHACHA_VECTORS above) */
+const hash_vector HCHACHA_VECTORS[] = {
+  { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "000000090000004a0000000031415927", 20,
+    "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc" },
+  { "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
+    "c7cfe494e56c8f8cdf2c69a53e9e5953", 20,
+    "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46" },
+  { "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
+    "c7cfe494e56c8f8cdf2c69a53e9e5953", 12,
+    "d5f12ed8ab375b7cee51aa566dd5705e3a2862dca1e33259cbf6ffd8c4f269c4" },
+};
+const size_t HCHACHA_NVECTORS = ARRAY_SIZE (HCHACHA_VECTORS);
+
 static void
 hchacha_vectors (check *t, const row *r)
 {
-  vector_hash (t, r, &CORE_CHACHA,
-               "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-               "000000090000004a0000000031415927", 20,
-               "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc");
-  vector_hash (t, r, &CORE_CHACHA,
-               "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
-               "c7cfe494e56c8f8cdf2c69a53e9e5953", 20,
-               "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46");
-  vector_hash (t, r, &CORE_CHACHA,
-               "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
-               "c7cfe494e56c8f8cdf2c69a53e9e5953", 12,
-               "d5f12ed8ab375b7cee51aa566dd5705e3a2862dca1e33259cbf6ffd8c4f269c4");
+  size_t i;
+  for (i = 0; i < HCHACHA_NVECTORS; i++)
+    vector_hash (t, r, &CORE_CHACHA, &HCHACHA_VECTORS[i]);
 }
 
 static void
@@ -418,21 +429,24 @@ hsalsa20_compare (check *t, const row *r)
 }
 
 /* NaCl core1 and core2, and selftests/vectors_xsalsa20.py's third */
+static const hash_vector HSALSA20_VECTORS[] = {
+  { "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742",
+    "00000000000000000000000000000000", 20,
+    "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389" },
+  { "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389",
+    "69696ee955b62b73cd62bda875fc73d6", 20,
+    "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4" },
+  { "2e4a765ab976a77f7df2bbd467ccc37ea88afb2c4aec5d219cabc3cae5b90255",
+    "1b36be8154cb9d6551400b008c992404", 20,
+    "4d77d1d764d71eb48328959df772525855c706df33aa1a462253b15508578b23" },
+};
+
 static void
 hsalsa20_vectors (check *t, const row *r)
 {
-  vector_hash (t, r, &CORE_SALSA20,
-               "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742",
-               "00000000000000000000000000000000", 20,
-               "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389");
-  vector_hash (t, r, &CORE_SALSA20,
-               "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389",
-               "69696ee955b62b73cd62bda875fc73d6", 20,
-               "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4");
-  vector_hash (t, r, &CORE_SALSA20,
-               "2e4a765ab976a77f7df2bbd467ccc37ea88afb2c4aec5d219cabc3cae5b90255",
-               "1b36be8154cb9d6551400b008c992404", 20,
-               "4d77d1d764d71eb48328959df772525855c706df33aa1a462253b15508578b23");
+  size_t i;
+  for (i = 0; i < ARRAY_SIZE (HSALSA20_VECTORS); i++)
+    vector_hash (t, r, &CORE_SALSA20, &HSALSA20_VECTORS[i]);
 }
 
 /* the depth probe's calls */

@@ -10,6 +10,8 @@
 typedef unsigned int (*blocks_fn) (uint32_t *state, uint8_t *dst, const uint8_t *src,
                                    size_t nblocks, unsigned int rounds);
 typedef unsigned int (*hash_fn) (const uint32_t *state, uint8_t *out32, unsigned int rounds);
+/* four HChaCha at once: four states one after the other, their outputs in order */
+typedef unsigned int (*hash4_fn) (const uint32_t *states, uint8_t *out128, unsigned int rounds);
 
 /* Where a cipher keeps its words, and its portable reference. */
 typedef struct {
@@ -34,10 +36,24 @@ typedef struct {
   const char *block;
 } stream_vector;
 
+/* HChaCha / HSalsa20 of KEY and the 16-byte INPUT (hex): OUT. */
+typedef struct {
+  const char *key, *input;
+  unsigned int rounds;
+  const char *out;
+} hash_vector;
+
+extern const hash_vector HCHACHA_VECTORS[];
+extern const size_t HCHACHA_NVECTORS;
+
 
 uint64_t core_counter (const core *c, const uint32_t st[16]);
 void core_state (const core *c, uint32_t st[16], const uint8_t *key, size_t keylen,
                  const uint8_t *nonce, size_t noncelen, uint64_t ctr);
+/* A random state: random key (either size), nonce, and a counter of the
+ * kind MODE (0-3) asks for, N blocks ahead (kinds_stream.c). */
+void core_random_state (check *t, const core *c, uint32_t st[16], size_t n, unsigned int mode);
+void hash_vector_state (const core *c, const hash_vector *v, uint32_t st[16], uint8_t want[32]);
 void core_ref_blocks (const core *c, uint32_t st[16], uint8_t *dst, const uint8_t *src,
                       size_t n, unsigned int rounds);
 uint32_t *place_state (check *t, const uint32_t st[16]);

@@ -50,6 +50,7 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_amd64_avx512_blocks8, AVX2 | F512 | VL512, 8, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
+  ROW (_gcry_hchacha4_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha4, NULL),
 
   /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16_gpr runs
    * groups of 17 from 272 blocks */

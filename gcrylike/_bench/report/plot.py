@@ -110,10 +110,12 @@ def _caption(header: dict[str, Any], peers: bool) -> str:
     if m.get("mhz"):
         given = m.get("mhz_source") == "--cpu-mhz"
         mhz = f", core clock {m['mhz']:.0f} MHz" + ("" if given else " (estimated)")
+    path = m.get("data_path")
+    via = f", ours via {'gcrylike._fastcall' if path == 'fastcall' else path}" if path else ""
     return (f"gcrylike {v.get('gcrylike', '?')} bench: throughput per call from Python "
             f"({st.get('stat', 'median')} of {_batches(st.get('repeats'))}, "
             f"{st.get('clock', 'cpu')} clock){'; solid: ours, dashed: peers' if peers else ''}\n"
-            f"{cpu}{mhz}, {header.get('date', '')[:10]}")
+            f"{cpu}{mhz}{via}, {header.get('date', '')[:10]}")
 
 
 def _batches(n: Any) -> str:

@@ -28,10 +28,10 @@ from ..slope import SECTIONS
 from ..targets import Result, Target
 
 #: Schema name and version written into both formats.
-FORMAT, SCHEMA = "gcrylike-bench", 1
+FORMAT, SCHEMA = "gcrylike-bench", 2
 
 FIELDS = (
-    "record",  # slope | point | ratio | sectors
+    "record",  # slope | point | ratio | sectors | threads
     "section",  # Cipher, MAC, Storage, Other
     "algorithm",
     "kind",  # cipher, block, aead, secretbox, mac, tweakable
@@ -51,7 +51,10 @@ FIELDS = (
     "ratio",  # ratio: time of theirs over time of ours at size (x > 1: ours faster)
     "versus",  # ratio: our driver compared with
     "versus_ns_per_call",  # ratio: our time per call
-    "style",  # ratio: "in place", "new bytes" or "sectors"
+    "style",  # ratio: "in place", "out= buffer", "new bytes", "sectors" or "threads"
+    "threads",  # threads: native threads of the call; ratio (threads): the N compared with 1
+    "cpu_ns_thread",  # threads: this thread's CPU time per call
+    "cpu_ns_process",  # threads: the process's CPU time per call (every thread)
 )
 
 
@@ -141,6 +144,18 @@ class Recorder:
                       operation="encrypt_sectors", size=size, ns_per_call=per[reference],
                       ratio=per[reference] / per[best], versus=best,
                       versus_ns_per_call=per[best], style="sectors")
+
+    def threads(self, spec: Any, operation: str, driver: str, size: int,
+                times: dict[int, tuple[float, float, float]]) -> None:
+        one, many = sorted(times)
+        for n, (ns, mine, total) in times.items():
+            self._add(spec, record="threads", role="impl", driver=driver, operation=operation,
+                      size=size, ns_per_call=ns, mib_per_s=_mib(size, ns), threads=n,
+                      cpu_ns_thread=mine, cpu_ns_process=total)
+        wall_one, wall_many = times[one][0], times[many][0]
+        self._add(spec, record="ratio", role="impl", driver=driver, operation=operation,
+                  size=size, ns_per_call=wall_many, ratio=wall_one / wall_many,
+                  versus=driver, versus_ns_per_call=wall_one, style="threads", threads=many)
 
     def spec_end(self, spec: Any) -> None:
         pass

@@ -11,21 +11,31 @@ from typing import Any
 
 import gcrylike
 
+from ... import _config
 from ..console import Console
 from ..cpuclock import Clock
 from ..fit import NOISY_R2, Fit
 from ..options import Settings
-from ..targets import PEER, Result, Target
+from ..targets import IMPL, PEER, Result, Target
+from ..threads import why_no_threads
 
 MIN_LABEL = 16
 HEADER = "  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz    call ns"
 #: Row labels not taken from a spec's name: the longest sets a floor too.
-_OTHER_LABELS = ("encrypt_sectors", "ours/peer", "new bytes")
+_OTHER_LABELS = ("encrypt_sectors", "ours/peer", "new bytes", "out= buffer", "threads")
 
 
 def label_width(specs: Sequence[Any]) -> int:
     """Width of the label column: the longest algorithm name or row label."""
     return max(MIN_LABEL, *(len(s.name) for s in specs), *map(len, _OTHER_LABELS))
+
+
+def path_words() -> str:
+    """How our data calls reach native code, for the header and notes."""
+    path, why = _config.data_path()
+    if path == "fastcall":
+        return "gcrylike._fastcall (the native fast path: one C call per data call)"
+    return f"cffi ({why})"
 
 
 def size_name(n: int) -> str:
@@ -69,11 +79,14 @@ class TableReport:
     def __init__(self, console: Console, width: int) -> None:
         self.console = console
         self.width = width
+        #: N of the thread rows printed (0: none)
+        self.thread_count = 0
 
     def begin(self, st: Settings) -> None:
         self.console.line(f"# gcrylike {gcrylike.__version__} bench-slope: sizes "
                           f"{describe_sizes(st.sizes)}, {st.stat} of {st.repeats} batches of "
                           f"~{st.batch_ns / 1e6:g} ms per size, {st.clock} clock")
+        self.console.line(f"# ours: data calls through {path_words()}")
 
     def section(self, name: str) -> None:
         self.console.line(f"{name}:")
@@ -94,6 +107,23 @@ class TableReport:
               points: dict[int, tuple[float, float]], style: str) -> None:
         label = "ours/peer" if style == "in place" else style
         self.console.line(ratio_line(points, ours.driver, label, self.width))
+
+    def threads(self, spec: Any, operation: str, driver: str, size: int,
+                times: dict[int, tuple[float, float, float]]) -> None:
+        (one, many), w = sorted(times), self.width
+        self.thread_count = many
+        what = ("sectors of 4 KiB, encrypt_sectors(buf, 0, 4096, threads=n)"
+                if operation == "encrypt_sectors" else "one encrypt(buf, out=buf)")
+        self.console.line(f" {'threads':>{w}} |  {size // 2**20} MiB per call, {what} "
+                          f"[{driver}], wall clock:")
+        for n in (one, many):
+            ns, mine, total = times[n]
+            self.console.line(f" {'':>{w}} |  {n} thread{'s' if n > 1 else ''}: "
+                              f"{ns / 1e6:.2f} ms ({size / ns * 1e9 / 2**20:.0f} MiB/s); "
+                              f"CPU {mine / 1e6:.2f} ms on this thread of "
+                              f"{total / 1e6:.2f} ms in all")
+        self.console.line(f" {'':>{w}} |  speed-up {one} -> {many} threads: "
+                          f"x{times[one][0] / times[many][0]:.2f}")
 
     def sectors(self, spec: Any, batch: tuple[int, int], per: dict[str, float],
                 chosen: list[str], best: str | None, reference: str | None) -> None:
@@ -140,6 +170,17 @@ class TableReport:
                          "decrypt(message) of a valid one (made once per size); data a bytes "
                          "object.  These rows are our one-shot API: peers are compared with the "
                          "fastest of them.")
+        if self.thread_count:
+            lines.append(f"threads: one 16 MiB call on 1 thread and on {self.thread_count} "
+                         "(gcrylike.set_threads's default: the CPUs this process may use, at "
+                         "most 8), elapsed time, as threads' work is not this thread's CPU "
+                         "time: the speed-up of splitting one large call (a stream's "
+                         "keystream, a batch of sectors); on a machine shared with other "
+                         "work it falls short of the thread count.  CPU: this thread's and "
+                         "the process's CPU time per call, over 3 more calls: how the work "
+                         "was shared out, whether or not the other threads found a free CPU.")
+        elif ("cipher", IMPL) in shown or ("tweakable", IMPL) in shown:
+            lines.append(f"threads: no thread rows, {why_no_threads()}.")
         if clock.mhz:
             src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
         else:
@@ -160,12 +201,17 @@ class TableReport:
                          "the 'ours one-shot' row for one-shot peers (for the secretbox, whose "
                          "rows are that one-shot API, its fastest SECRETBOX enc row).")
             if "cipher" in peer_kinds:
+                lines.append("out= buffer: the same ratios from a bytes object into a separate "
+                             "preallocated buffer (ours h.encrypt(data, out=buf), cryptography's "
+                             "update_into(data, buf), pycryptodome's encrypt(data, output=buf), "
+                             "libsodium and libgcrypt from one buffer into another).")
                 lines.append("new bytes: the same ratios for a stream cipher's other call style, "
                              "bytes in and a new bytes object out (ours h.encrypt(data), the "
                              "peer's update(data) or encrypt(data)), for peers that have it; "
-                             "the rows above are in place.")
-            lines.append("Bindings differ: ours goes through cffi and our Python API; libsodium "
-                         "and libgcrypt through ctypes with pre-converted buffers (and, for "
+                             "the ours/peer line is in place.")
+            lines.append(f"Bindings differ: ours goes through {path_words()} and our Python "
+                         "API; libsodium and libgcrypt through ctypes with pre-converted "
+                         "buffers (and, for "
                          "MACs/AEADs, output written into a preallocated buffer where ours "
                          "returns a new bytes object), pycryptodome and cryptography through "
                          "their own bindings.  That shows in call ns and at 64 B, not in ns/B.")
