@@ -11,6 +11,7 @@ import platform
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
@@ -59,8 +60,33 @@ def fastcall_extensions():
         print("gcrylike: fast path (gcrylike._fastcall) not built: cffi path only")
         return []
     return [Extension("gcrylike._fastcall", ["gcrylike/_native/fastcall.c"],
-                      extra_compile_args=["-O2", "-pthread"], extra_link_args=["-pthread"],
+                      extra_compile_args=["-O2", "-pthread", *gcrylike_build.warning_flags()],
+                      extra_link_args=["-pthread"],
                       optional=True)]
+
+
+#: The oldest CPython whose stable ABI the cffi modules need (requires-python).
+LIMITED_API_FLOOR = "cp310"
+
+
+def stable_abi_only(with_fastcall):
+    """Whether every extension of the wheel is built for the stable ABI:
+    cffi builds its modules so on a release CPython (``*.abi3.so``); the
+    fast path uses CPython APIs outside it (vectorcall, member descriptors,
+    bound methods, static types: docs/building.rst) and is version-specific.
+    (BuildPyWithoutBuildScripts removes one an earlier build left.)"""
+    return (platform.python_implementation() == "CPython" and not with_fastcall
+            and not hasattr(sys, "gettotalrefcount"))
+
+
+class BdistWheelStableAbi(bdist_wheel):
+    """Tag the wheel ``cp310-abi3`` when nothing in it is version-specific
+    (built without the fast path); with the fast path it stays ``cpXY-cpXY``."""
+
+    def finalize_options(self):
+        if not self.py_limited_api and stable_abi_only(WITH_FASTCALL):
+            self.py_limited_api = LIMITED_API_FLOOR
+        super().finalize_options()
 
 
 gcrylike_build.use_amd64()  # decide (and print) once, before any extension
@@ -71,5 +97,6 @@ setup(
     ext_modules=FASTCALL,
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too
-    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts},
+    cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts,
+              "bdist_wheel": BdistWheelStableAbi},
 )

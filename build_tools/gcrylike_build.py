@@ -33,6 +33,7 @@ _helper = _load_helper()
 use_amd64 = _helper.use_amd64
 decide = _helper.decide
 extra_cflags = _helper.extra_cflags
+warning_flags = _helper.warning_flags
 env_true = _helper.env_true
 STAMP = _helper.STAMP
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# first: from a source checkout, a clear error rather than a missing _core
+from . import _source_tree  # noqa: F401
+
+# isort: split
 from . import _hwf, _registry
 from ._aead import AeadHandle, AeadInfo, ChaCha20Poly1305, XChaCha20Poly1305
 from ._block import BlockCipherHandle, BlockInfo, block_cipher_open

@@ -21,9 +21,10 @@ whose compiler assembles a probe ``.S`` using AVX2, AVX512-IFMA and the
 directives gcrylike's files need, and never when ``GCRYLIKE_NO_ASM`` is set.
 ``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
 extension's compile and link flags (the ``sanitize`` tox env builds with
-AddressSanitizer and UBSan this way).  Both are written to a stamp file
-that every extension lists in ``depends``, so switching either rebuilds
-them.
+AddressSanitizer and UBSan this way).  Every extension is compiled with
+``-Wall -Wextra``, and ``-Werror`` when ``GCRYLIKE_WERROR`` is set.  All
+three are written to a stamp file that every extension lists in
+``depends``, so switching any of them rebuilds them.
 
 This module imports nothing of gcrylike's package (gcrylike's own
 ``setup.py`` loads it from the source tree, where the package has no
@@ -42,7 +43,8 @@ from collections.abc import Sequence
 from typing import Any
 
 # build_ext is made on first access (module __getattr__ below)
-__all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi", "use_amd64"]  # noqa: F822
+__all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi",  # noqa: F822
+           "use_amd64", "warning_flags"]
 
 #: The stamp every extension depends on, relative to the directory the
 #: build runs in (the project's root).
@@ -127,10 +129,19 @@ def extra_cflags() -> list[str]:
     return shlex.split(os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""))
 
 
+def warning_flags() -> list[str]:
+    """The warnings every extension is compiled with: ``-Wall -Wextra``, and
+    ``-Werror`` when ``GCRYLIKE_WERROR`` is set (the tox envs' builds, so a
+    new warning fails them; a switch of its own, so that it combines with
+    whatever ``GCRYLIKE_EXTRA_CFLAGS`` holds)."""
+    return ["-Wall", "-Wextra", *(["-Werror"] if env_true("GCRYLIKE_WERROR") else [])]
+
+
 def _write_stamp(flag: bool) -> None:
     """Rewrite the stamp only when the decision or the extra flags change
     (forces a rebuild)."""
-    text = f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
+    text = (f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
+            f"warnings={shlex.join(warning_flags())}\n")
     try:
         with open(STAMP) as f:
             if f.read() == text:
@@ -164,9 +175,10 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     ``macros`` are defined for every source.  Paths are relative to the
     directory the build runs in, as setuptools wants them, or to ``root``
     when given (a build from elsewhere: they are then made absolute).
-    Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden`` and
-    ``GCRYLIKE_EXTRA_CFLAGS``; every header of the include directories is a
-    dependency, so changing one rebuilds."""
+    Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden``, the
+    warnings of :func:`warning_flags` and ``GCRYLIKE_EXTRA_CFLAGS``; every
+    header of the include directories is a dependency, so changing one
+    rebuilds."""
     from cffi import FFI
 
     amd64, _ = use_amd64()
@@ -188,7 +200,7 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
         include_dirs=dirs,
         define_macros=macros,
         extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden",
-                            *extra_compile_args, *extra_cflags()],
+                            *warning_flags(), *extra_compile_args, *extra_cflags()],
         extra_link_args=extra_cflags(),
         # a changed header rebuilds the module too (an incremental build
         # otherwise keeps objects compiled against the old one)

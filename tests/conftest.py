@@ -26,6 +26,7 @@ with :class:`Driver` or a small driver class that opens their kind of handle.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
@@ -33,6 +34,28 @@ from typing import TypeVar
 import pytest
 
 import gcrylike
+
+#: the repository (or unpacked sdist) root
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _run_outside_the_source_tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``python -c`` and ``-m`` put the working directory first on
+    ``sys.path``; when pytest runs in the repository root (a checkout or an
+    unpacked sdist) that is the source tree, whose ``gcrylike/`` has no
+    compiled extensions, and every test that starts a Python subprocess would
+    import it.  The session runs from a scratch directory instead, as under
+    tox (tests name their files from ``__file__``, never the cwd)."""
+    start = os.getcwd()
+    if os.path.realpath(start) != os.path.realpath(ROOT):
+        yield
+        return
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    try:
+        yield
+    finally:
+        os.chdir(start)
 
 ROUTE_IMPL = "impl"
 ROUTE_HWF = "hwf"

@@ -57,6 +57,7 @@ def _fingerprint(ct: bool) -> str:
                         h.update(hashlib.sha256(f.read()).digest())
     for part in (sys.version, sysconfig.get_config_var("CC") or "", cffi.__version__,
                  os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""),
+                 os.environ.get("GCRYLIKE_WERROR", ""),
                  f"amd64={gcrylike.config().use_amd64} ct={ct}"):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:16]

@@ -144,15 +144,14 @@ poly1305_wipe (poly1305_ctx *ctx)
   ctx->table_ready = 0;
 }
 
+#ifdef USE_AMD64
 /* Whole blocks into the accumulator H under CTX's r, with the SIMD routine
  * (and CTX's powers, which must exist) for NBLOCKS of at least its width,
- * the scalar code for the rest. */
+ * the scalar code for the rest.  Only the assembly build has powers. */
 static unsigned int
 absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nblocks)
 {
   unsigned int burn = 0;
-
-#ifdef USE_AMD64
   size_t nb = 0;
 
   if (ctx->impl == POLY1305_IMPL_AVX512IFMA && nblocks >= 8)
@@ -172,11 +171,11 @@ absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nb
     }
   m += nb * POLY1305_BLOCK;
   nblocks -= nb;
-#endif
   if (nblocks)
     burn = gcry_max_burn (burn, scalar_blocks (ctx->impl, h, ctx->r, m, nblocks, 1));
   return burn;
 }
+#endif
 
 /* Whole blocks: SIMD for long runs (the powers computed when a run is long
  * enough to pay for them), one block at a time for the rest. */

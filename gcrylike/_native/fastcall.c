@@ -153,7 +153,7 @@ overlaps (const char *d, const char *s, Py_ssize_t n)
 }
 
 static PyObject *
-Binding_new (PyTypeObject *type, PyObject *args, PyObject *kw)
+Binding_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
 {
   PyObject *keep, *fns;
   unsigned long long addr;
@@ -204,7 +204,7 @@ Binding_dealloc (Binding *b)
  * calls find no context and send the caller to its general path, which
  * says HandleClosed. */
 static PyObject *
-Binding_detach (Binding *b, PyObject *unused)
+Binding_detach (Binding *b, PyObject *Py_UNUSED (unused))
 {
   b->ctx = NULL;
   Py_CLEAR (b->keep);
@@ -215,7 +215,7 @@ Binding_detach (Binding *b, PyObject *unused)
  * a data call, lock()/unlock() around what changes or frees the context
  * (no call may run then, shared or not). */
 static PyObject *
-Binding_enter (Binding *b, PyObject *unused)
+Binding_enter (Binding *b, PyObject *Py_UNUSED (unused))
 {
   if (enter (b) < 0)
     return NULL;
@@ -223,14 +223,14 @@ Binding_enter (Binding *b, PyObject *unused)
 }
 
 static PyObject *
-Binding_exit (Binding *b, PyObject *const *args, Py_ssize_t nargs)
+Binding_exit (Binding *b, PyObject *const *Py_UNUSED (args), Py_ssize_t Py_UNUSED (nargs))
 {
   leave (b);
   Py_RETURN_NONE;
 }
 
 static PyObject *
-Binding_lock (Binding *b, PyObject *unused)
+Binding_lock (Binding *b, PyObject *Py_UNUSED (unused))
 {
   if (b->users)
     {
@@ -243,7 +243,7 @@ Binding_lock (Binding *b, PyObject *unused)
 }
 
 static PyObject *
-Binding_unlock (Binding *b, PyObject *unused)
+Binding_unlock (Binding *b, PyObject *Py_UNUSED (unused))
 {
   b->users = 0;
   b->excl = 0;
@@ -547,7 +547,7 @@ DataMethod_vectorcall (PyObject *callable, PyObject *const *args, size_t nargsf,
 }
 
 static PyObject *
-DataMethod_new (PyTypeObject *type, PyObject *args, PyObject *kw)
+DataMethod_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
 {
   PyObject *general, *owner, *slot;
   int which;
@@ -583,7 +583,7 @@ DataMethod_dealloc (DataMethod *m)
 }
 
 static PyObject *
-DataMethod_get (PyObject *self, PyObject *obj, PyObject *type)
+DataMethod_get (PyObject *self, PyObject *obj, PyObject *Py_UNUSED (type))
 {
   if (obj == NULL || obj == Py_None)
     {
@@ -602,7 +602,7 @@ DataMethod_forward (DataMethod *m, void *name)
 }
 
 static PyObject *
-DataMethod_wrapped (DataMethod *m, void *unused)
+DataMethod_wrapped (DataMethod *m, void *Py_UNUSED (unused))
 {
   Py_INCREF (m->general);
   return m->general;
@@ -657,7 +657,7 @@ Binding_update (Binding *b, PyObject *data)
 
 /* read(): fn[3](ctx, out, unit) into new bytes (MAC digest, AEAD gettag). */
 static PyObject *
-Binding_read (Binding *b, PyObject *unused)
+Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
 {
   read_fn fn = (read_fn)b->fn[3];
   PyObject *result;
@@ -961,25 +961,25 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-Binding_get_users (Binding *b, void *closure)
+Binding_get_users (Binding *b, void *Py_UNUSED (closure))
 {
   return PyLong_FromSsize_t (b->users);
 }
 
 static PyObject *
-Binding_get_calls (Binding *b, void *closure)
+Binding_get_calls (Binding *b, void *Py_UNUSED (closure))
 {
   return PyLong_FromUnsignedLongLong (b->calls);
 }
 
 static PyObject *
-Binding_get_busy (Binding *b, void *closure)
+Binding_get_busy (Binding *b, void *Py_UNUSED (closure))
 {
   return PyBool_FromLong (b->users && !b->shared);
 }
 
 static PyObject *
-Binding_get_attached (Binding *b, void *closure)
+Binding_get_attached (Binding *b, void *Py_UNUSED (closure))
 {
   return PyBool_FromLong (b->ctx != NULL);
 }
@@ -1035,7 +1035,7 @@ static PyTypeObject BindingType = {
 
 /* mac(fn_addr, key, data, digest_size, token): a one-shot MAC hook. */
 static PyObject *
-fc_mac (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+fc_mac (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
   mac_fn fn;
   Py_buffer key, msg;
@@ -1075,7 +1075,7 @@ fc_mac (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-fc_set_errors (PyObject *mod, PyObject *busy)
+fc_set_errors (PyObject *Py_UNUSED (mod), PyObject *busy)
 {
   Py_INCREF (busy);
   Py_XSETREF (Busy, busy);
@@ -1083,7 +1083,7 @@ fc_set_errors (PyObject *mod, PyObject *busy)
 }
 
 static PyObject *
-fc_set_gil_threshold (PyObject *mod, PyObject *arg)
+fc_set_gil_threshold (PyObject *Py_UNUSED (mod), PyObject *arg)
 {
   Py_ssize_t n = PyLong_AsSsize_t (arg), old = gil_threshold;
   if (n == -1 && PyErr_Occurred ())
@@ -1094,7 +1094,7 @@ fc_set_gil_threshold (PyObject *mod, PyObject *arg)
 
 /* set_threads(n): threads a large stream request may use; returns the old. */
 static PyObject *
-fc_set_threads (PyObject *mod, PyObject *arg)
+fc_set_threads (PyObject *Py_UNUSED (mod), PyObject *arg)
 {
   Py_ssize_t n = PyLong_AsSsize_t (arg), old = stream_threads;
   if (n == -1 && PyErr_Occurred ())
@@ -1106,7 +1106,7 @@ fc_set_threads (PyObject *mod, PyObject *arg)
 /* set_split(min, share): split stream requests of at least MIN bytes, each
  * thread taking at least SHARE; returns the old pair (tests lower them). */
 static PyObject *
-fc_set_split (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+fc_set_split (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
   Py_ssize_t m, s;
   PyObject *old;
@@ -1124,7 +1124,7 @@ fc_set_split (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-fc_set_min_bytes_per_thread (PyObject *mod, PyObject *arg)
+fc_set_min_bytes_per_thread (PyObject *Py_UNUSED (mod), PyObject *arg)
 {
   Py_ssize_t n = PyLong_AsSsize_t (arg), old = min_bytes_per_thread;
   if (n == -1 && PyErr_Occurred ())
@@ -1135,7 +1135,7 @@ fc_set_min_bytes_per_thread (PyObject *mod, PyObject *arg)
 
 /* A no-op with the GIL released: the cost the threshold weighs (bench). */
 static PyObject *
-fc_gil_roundtrip (PyObject *mod, PyObject *unused)
+fc_gil_roundtrip (PyObject *Py_UNUSED (mod), PyObject *Py_UNUSED (unused))
 {
   Py_BEGIN_ALLOW_THREADS
   Py_END_ALLOW_THREADS
@@ -1145,7 +1145,7 @@ fc_gil_roundtrip (PyObject *mod, PyObject *unused)
 /* _hold(binding, delta): count a call as running (tests only: HandleBusy
  * without racing a thread). */
 static PyObject *
-fc_hold (PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
   Py_ssize_t delta;
 
@@ -1178,6 +1178,7 @@ static PyMethodDef fc_methods[] = {
 static struct PyModuleDef fc_module = {
   PyModuleDef_HEAD_INIT, "gcrylike._fastcall",
   "Direct calls of native cipher hooks (see gcrylike/_fast.py).", -1, fc_methods,
+  NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
