@@ -1,6 +1,7 @@
-/* salsa20-amd64-avx512.S - Salsa20 keystream XOR (16 blocks in zmm, from
- * 272 blocks on 17 at a time with one more in general-purpose registers;
- * 8 blocks in ymm) and HSalsa20 for amd64 with AVX512F + AVX512VL.
+/* salsa20-amd64-avx512.S - Salsa20 keystream XOR (16 blocks in zmm, two
+ * such groups interleaved while there are 32 blocks; a variant taking 17
+ * at a time from 272 blocks, one in general-purpose registers; 8 blocks in
+ * ymm) and HSalsa20 for amd64 with AVX512F + AVX512VL.
  *
  * Written for gcrylike from D. J. Bernstein, "Salsa20 specification" and
  * "Extending the Salsa20 nonce" (HSalsa20 / XSalsa20).
@@ -39,11 +40,13 @@
  *           `rounds` rounds, no feed-forward, little-endian.
  *
  * Burn convention (as the rest of gcrylike): each routine returns the
- * number of stack bytes below its entry rsp that it wrote.  blocks16,
- * blocks8, HSalsa20 and blocks16_gpr below 272 blocks use no stack (32
- * vector registers hold everything) and return 0; blocks16_gpr from 272
- * blocks keeps its scalar block's spills, keystream and the pointers in a
- * frame: 176 bytes.
+ * number of stack bytes below its entry rsp that it wrote.  blocks8,
+ * HSalsa20 and blocks16 below 32 blocks use no stack (32 vector registers
+ * hold everything) and return 0; blocks16 from 32 blocks (two groups: one
+ * word spilled, and room to free output scratch) returns 576, as does
+ * blocks16_gpr below 272 blocks (it runs blocks16 there); blocks16_gpr from
+ * 272 blocks keeps its scalar block's spills, keystream and the pointers in
+ * a frame: 176 bytes.
  * Every vector register that held state or keystream is cleared before
  * return: vzeroall for zmm0-15, vpxord for the zmm16-31 used (vzeroall
  * does not reach them).  k1 holds only counter carries.  The 17-block
@@ -65,6 +68,8 @@
 /**********************************************************************
  * blocks16 / blocks8: 16 (8) blocks in parallel, transposed form: zmm_i
  * (ymm_i) = word x_i, dword lane j = block j of the group (counter c+j).
+ * (blocks16 runs two groups at a time while it can: "blocks16 pairs"
+ * below; this single-group loop takes the odd group left.)
  *
  *   v0..v15   words              v16      step temporary
  *   v17, v18  counter lanes of the group (low, high dwords), advanced
@@ -148,7 +153,9 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
  * against 0.460 for blocks16.)  Where 512-bit instructions run whole
  * (Intel), the vector double round is shorter and the scalar steps would
  * compete for its ports (llvm-mca icelake-server / sapphirerapids: 32 ->
- * 55 cycles a double round), so the glue calls this only on Zen 4.
+ * 55 cycles a double round).  blocks16's two interleaved groups are faster
+ * again on Zen 4 (1024 blocks: 0.412 TSC ticks/B), so the glue calls this
+ * only when a test forces it.
  *
  * Scalar block words: x0 ebx, x1 ecx, x3 esi, x4 edi, x5 ebp, x6 r8d,
  * x7 r9d, x9 r10d, x10 r11d, x11 r12d, x12 r13d, x13 r14d, x14 r15d,
@@ -256,6 +263,112 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 	.endif
 .endm
 
+/**********************************************************************
+ * blocks16 pairs: while there are 32 blocks, two groups of 16 at a time,
+ * their double rounds interleaved step by step.  One group alone is bound
+ * by the latency of its four-step chains (Zen 4: about 42 TSC ticks a
+ * double round); two independent groups fill the vector pipes (about 74
+ * ticks for both: 12% less a block in the rounds).
+ *
+ *   zmm0..zmm15   group A (blocks 0-15): word x_i in zmm_i
+ *   zmm16..zmm30  group B (blocks 16-31): word x_i in zmm(16+i), i < 15
+ *   S2_SLOT       group B's x15 (no register is left for it)
+ *   zmm31         the step temporary of both groups
+ * The counter lanes are rebuilt from r9 (the 64-bit counter of group A)
+ * when needed, as no register is left to keep them.  For group A's
+ * output, group B's words 7..14 (zmm23..zmm30) go to the frame to free
+ * nine scratch registers; group B is then gathered into zmm0..zmm15 and
+ * leaves as a single group does.
+ *
+ * Frame (rsp after the sub, all below the entry rsp): 0..511 group B's
+ * words 7..14 during group A's output, 512..575 S2_SLOT.  Burn depth 576.
+ **********************************************************************/
+
+#define S2_FRAME	576
+#define S2_SLOT		512(%rsp)
+
+GCRY_RODATA
+.balign 64
+/* Counter offsets of group B's lanes. */
+.Ls2_lanes16:
+	.long 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+.text
+
+/* Counter lanes lo/hi of a group from r9 (the 64-bit counter) plus the
+ * dword offsets at LANES (0..15 or 16..31); a lane whose low dword wrapped
+ * (lo < its offset) carries.  Clobbers r10, k1. */
+.macro S2_CTR lo, hi, lanes
+	vpbroadcastd %r9d, \lo
+	movq	%r9, %r10
+	shrq	$32, %r10
+	vpbroadcastd %r10d, \hi
+	vpaddd	\lanes(%rip), \lo, \lo
+	vpcmpud	$1, \lanes(%rip), \lo, %k1
+	vpaddd	.Ls512_one(%rip){1to16}, \hi, \hi{%k1}
+.endm
+
+/* x ^= (p + q) <<< k, words x, p, q of group A (zmm numbers), then the
+ * same step on group B: bx, bp, bq its zmm numbers, or S for S2_SLOT
+ * (p and q are never both S; x = S is read, updated and written back). */
+.macro S2_STEP x, p, q, k, bx, bp, bq
+	S512_STEP zmm, %zmm31, \x, \p, \q, \k
+	.ifc \bp, S
+	vpaddd	S2_SLOT, %zmm\bq, %zmm31
+	.else
+	.ifc \bq, S
+	vpaddd	S2_SLOT, %zmm\bp, %zmm31
+	.else
+	vpaddd	%zmm\bq, %zmm\bp, %zmm31
+	.endif
+	.endif
+	vprold	$\k, %zmm31, %zmm31
+	.ifc \bx, S
+	vpxord	S2_SLOT, %zmm31, %zmm31
+	vmovdqu64 %zmm31, S2_SLOT
+	.else
+	vpxord	%zmm31, %zmm\bx, %zmm\bx
+	.endif
+.endm
+
+/* One double round of both groups, in the step order of SALSA512_DROUND
+ * (columns, then rows; A's step then B's). */
+.macro S2_DROUND
+	/* column round: (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
+	S2_STEP  4,  0, 12,  7,  20, 16, 28
+	S2_STEP  9,  5,  1,  7,  25, 21, 17
+	S2_STEP 14, 10,  6,  7,  30, 26, 22
+	S2_STEP  3, 15, 11,  7,  19,  S, 27
+	S2_STEP  8,  4,  0,  9,  24, 20, 16
+	S2_STEP 13,  9,  5,  9,  29, 25, 21
+	S2_STEP  2, 14, 10,  9,  18, 30, 26
+	S2_STEP  7,  3, 15,  9,  23, 19,  S
+	S2_STEP 12,  8,  4, 13,  28, 24, 20
+	S2_STEP  1, 13,  9, 13,  17, 29, 25
+	S2_STEP  6,  2, 14, 13,  22, 18, 30
+	S2_STEP 11,  7,  3, 13,  27, 23, 19
+	S2_STEP  0, 12,  8, 18,  16, 28, 24
+	S2_STEP  5,  1, 13, 18,  21, 17, 29
+	S2_STEP 10,  6,  2, 18,  26, 22, 18
+	S2_STEP 15, 11,  7, 18,   S, 27, 23
+	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
+	S2_STEP  1,  0,  3,  7,  17, 16, 19
+	S2_STEP  6,  5,  4,  7,  22, 21, 20
+	S2_STEP 11, 10,  9,  7,  27, 26, 25
+	S2_STEP 12, 15, 14,  7,  28,  S, 30
+	S2_STEP  2,  1,  0,  9,  18, 17, 16
+	S2_STEP  7,  6,  5,  9,  23, 22, 21
+	S2_STEP  8, 11, 10,  9,  24, 27, 26
+	S2_STEP 13, 12, 15,  9,  29, 28,  S
+	S2_STEP  3,  2,  1, 13,  19, 18, 17
+	S2_STEP  4,  7,  6, 13,  20, 23, 22
+	S2_STEP  9,  8, 11, 13,  25, 24, 27
+	S2_STEP 14, 13, 12, 13,  30, 29, 28
+	S2_STEP  0,  3,  2, 18,  16, 19, 18
+	S2_STEP  5,  4,  7, 18,  21, 20, 23
+	S2_STEP 10,  9,  8, 18,  26, 25, 24
+	S2_STEP 15, 14, 13, 18,   S, 30, 29
+.endm
+
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 .Ls16_enter:
 	xorl	%eax, %eax
@@ -263,8 +376,107 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	jz	.Ls16_done
 	movq	32(%rdi), %r9			/* 64-bit block counter */
 	shrl	$1, %r8d			/* r8d = double rounds */
-	S512_CTR_INIT 16, %zmm17, %zmm18, %rdi
+	movq	%rcx, %r11
+	shrq	$1, %r11			/* r11 = pairs of groups */
+	jz	.Ls16_single
+	andl	$1, %ecx			/* rcx = the group left after them */
+	subq	$S2_FRAME, %rsp
+	.cfi_adjust_cfa_offset S2_FRAME
+
+.balign 32
+.Ls2_pair:
+	/* Both groups' input: words broadcast, counter lanes in words 8-9
+	 * (group B's x15 to the slot through the temporary). */
+	S2_CTR	%zmm8, %zmm9, .Ls512_lanes
+	S2_CTR	%zmm24, %zmm25, .Ls2_lanes16
+	vpbroadcastd 60(%rdi), %zmm31
+	vmovdqu64 %zmm31, S2_SLOT
+	.irp i, 0,1,2,3,4,5,6,7,10,11,12,13,14,15
+	vpbroadcastd (4*\i)(%rdi), %zmm\i
+	.endr
+	vmovdqa64 %zmm0, %zmm16
+	vmovdqa64 %zmm1, %zmm17
+	vmovdqa64 %zmm2, %zmm18
+	vmovdqa64 %zmm3, %zmm19
+	vmovdqa64 %zmm4, %zmm20
+	vmovdqa64 %zmm5, %zmm21
+	vmovdqa64 %zmm6, %zmm22
+	vmovdqa64 %zmm7, %zmm23
+	vmovdqa64 %zmm10, %zmm26
+	vmovdqa64 %zmm11, %zmm27
+	vmovdqa64 %zmm12, %zmm28
+	vmovdqa64 %zmm13, %zmm29
+	vmovdqa64 %zmm14, %zmm30
+
+	movl	%r8d, %r10d			/* r10d = double rounds left */
+	testl	%r10d, %r10d
+	jz	.Ls2_rounds_done
+.balign 32
+.Ls2_dround:
+	S2_DROUND
+	subl	$1, %r10d
+	jnz	.Ls2_dround
+
+.Ls2_rounds_done:
+	/* Group A (blocks 0-15) out, with group B's words 7..14 in the frame
+	 * and zmm23..zmm31 as lanes and scratch. */
+	vmovdqu64 %zmm23, 0(%rsp)
+	vmovdqu64 %zmm24, 64(%rsp)
+	vmovdqu64 %zmm25, 128(%rsp)
+	vmovdqu64 %zmm26, 192(%rsp)
+	vmovdqu64 %zmm27, 256(%rsp)
+	vmovdqu64 %zmm28, 320(%rsp)
+	vmovdqu64 %zmm29, 384(%rsp)
+	vmovdqu64 %zmm30, 448(%rsp)
+	S2_CTR	%zmm23, %zmm24, .Ls512_lanes
+	S512_FEED zmm, 16, %zmm23, %zmm24, %rdi
+	S512_TRANSPOSE_OUT zmm, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27, S512_OUT16, %zmm28, %zmm29, %zmm30, %zmm31, %rdx, %rsi
+
+	/* Group B (blocks 16-31) gathered into zmm0..zmm15, out as a single
+	 * group (lanes zmm17/18, scratch zmm19..zmm27). */
+	vmovdqa64 %zmm16, %zmm0
+	vmovdqa64 %zmm17, %zmm1
+	vmovdqa64 %zmm18, %zmm2
+	vmovdqa64 %zmm19, %zmm3
+	vmovdqa64 %zmm20, %zmm4
+	vmovdqa64 %zmm21, %zmm5
+	vmovdqa64 %zmm22, %zmm6
+	vmovdqu64 0(%rsp), %zmm7
+	vmovdqu64 64(%rsp), %zmm8
+	vmovdqu64 128(%rsp), %zmm9
+	vmovdqu64 192(%rsp), %zmm10
+	vmovdqu64 256(%rsp), %zmm11
+	vmovdqu64 320(%rsp), %zmm12
+	vmovdqu64 384(%rsp), %zmm13
+	vmovdqu64 448(%rsp), %zmm14
+	vmovdqu64 S2_SLOT, %zmm15
+	S2_CTR	%zmm17, %zmm18, .Ls2_lanes16
+	addq	$(16*64), %rdx
+	addq	$(16*64), %rsi
+	S512_FEED zmm, 16, %zmm17, %zmm18, %rdi
+	S512_TRANSPOSE_OUT zmm, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, S512_OUT16, %zmm24, %zmm25, %zmm26, %zmm27, %rdx, %rsi
+
+	addq	$32, %r9
+	addq	$(16*64), %rdx
+	addq	$(16*64), %rsi
+	subq	$1, %r11
+	jnz	.Ls2_pair
+
+	addq	$S2_FRAME, %rsp
+	.cfi_adjust_cfa_offset -S2_FRAME
+	vpxord	%xmm28, %xmm28, %xmm28		/* pair-only registers */
+	vpxord	%xmm29, %xmm29, %xmm29
+	vpxord	%xmm30, %xmm30, %xmm30
+	vpxord	%xmm31, %xmm31, %xmm31
+	movl	$S2_FRAME, %eax			/* burn depth: the frame */
+	testq	%rcx, %rcx
+	jz	.Ls16_store
+
+.Ls16_single:
+	/* Groups of 16 one at a time (after the pairs: one). */
+	S2_CTR	%zmm17, %zmm18, .Ls512_lanes
 	S512_LOOP zmm, 16, S512_OUT16, s16
+.Ls16_store:
 	movq	%r9, 32(%rdi)			/* words 8-9 only */
 	S512_CLEAR
 .Ls16_done:

@@ -14,7 +14,6 @@ reason when the driver cannot run here.
 
 from __future__ import annotations
 
-import os
 import random
 import struct
 
@@ -363,15 +362,15 @@ def gpr_copy():
     mod.lib.gcry_salsa20_avx512_gpr(previous)
 
 
-def test_groups_of_17_only_on_zen4(gpr_copy):
+def test_groups_of_17_only_when_forced(gpr_copy):
+    """Two interleaved groups of 16 beat the groups of 17 on every CPU
+    measured, so the glue takes them only when a test forces it."""
     if info_of(avx512("salsa20")) is None:
         pytest.skip("no amd64 assembly in this build")
-    if not os.path.exists("/proc/cpuinfo"):
-        pytest.skip("no /proc/cpuinfo to compare with")
-    with open("/proc/cpuinfo") as f:
-        info = f.read()
-    amd_19h = "AuthenticAMD" in info and "\ncpu family\t: 25\n" in info
-    assert gpr_copy.lib.gcry_salsa20_avx512_gpr(-1) == int(amd_19h)
+    gpr_copy.lib.gcry_salsa20_avx512_gpr(0)
+    assert gpr_copy.lib.gcry_salsa20_avx512_gpr(-1) == 0
+    assert gpr_copy.lib.gcry_salsa20_avx512_gpr(1) == 0
+    assert gpr_copy.lib.gcry_salsa20_avx512_gpr(-1) == 1
 
 
 @pytest.mark.parametrize("on", [False, True])

@@ -41,8 +41,8 @@ _DRIVERS = (
     ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), _AVX2,
      "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C"),
     ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl"}), _AVX512,
-     "sixteen blocks in parallel in zmm (seventeen on Zen 4), the last 2-16 from one 16- "
-     "or 8-block call, a single block in C"),
+     "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
+     "last 2-16 from one 16- or 8-block call, a single block in C"),
 )
 
 #: The specs :func:`hsalsa20` may take a driver of (one token space).

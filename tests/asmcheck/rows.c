@@ -52,14 +52,14 @@ const row asmcheck_rows[] = {
   ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
   ROW (_gcry_hchacha4_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha4, NULL),
 
-  /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16_gpr runs
-   * groups of 17 from 272 blocks */
+  /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16 runs two
+   * groups at a time from 32 blocks, blocks16_gpr groups of 17 from 272 */
   ROW (_gcry_salsa20_amd64_sse2_blocks4, SSE2, 4, kind_salsa20_blocks, NULL),
   ROW (_gcry_hsalsa20_amd64_sse2, SSE2, 1, kind_hsalsa20, NULL),
   ROW (_gcry_salsa20_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_blocks, NULL),
   ROW (_gcry_hsalsa20_amd64_avx2, AVX2, 1, kind_hsalsa20, NULL),
   ROW (_gcry_salsa20_amd64_avx512_blocks8, F512 | VL512, 8, kind_salsa20_blocks, NULL),
-  ROW (_gcry_salsa20_amd64_avx512_blocks16, F512 | VL512, 16, kind_salsa20_blocks, NULL),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16, F512 | VL512, 16, kind_salsa20_blocks, 32),
   ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, F512 | VL512, 16, kind_salsa20_blocks,
              272),
   ROW (_gcry_hsalsa20_amd64_avx512, F512 | VL512, 1, kind_hsalsa20, NULL),
