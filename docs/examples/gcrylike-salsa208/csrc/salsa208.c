@@ -127,6 +127,8 @@ xor_keystream (unsigned int impl, uint8_t *dst, const uint8_t *src,
       burn = _s208_xor_sse2 (dst, src, ks, n / 16);
       i = n & ~(size_t)15;
     }
+#else
+  (void)impl;                   /* portable build: one implementation */
 #endif
   for (; i < n; i++)
     dst[i] = src[i] ^ ks[i];
