@@ -210,56 +210,35 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 	xorl	%eax, \x
 .endm
 
+/* STEP of S512_ROUND for the scalar block: its steps number 0..15 in
+ * the round's order (s17_i counts them), and only those from s17_lo to
+ * below s17_hi are done.  (v, t unused.) */
+.macro S17_PICK v, t, x, p, q, k
+	.if (s17_i >= s17_lo) && (s17_i < s17_hi)
+	SSTEP	\x, \p, \q, \k
+	.endif
+	.set	s17_i, s17_i + 1
+.endm
+
 /* The scalar double round in twelve parts, Q = 0..11 (the hook points of
- * SALSA512_DROUND): each half-round's 16 steps in step-major order, split
- * 3, 3, 3, 3, 2, 2. */
+ * SALSA512_DROUND): each round's 16 steps in the vector round's order
+ * (step-major), split 3, 3, 3, 3, 2, 2. */
 .macro S17_HOOK q
-	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
-	.if (\q) == 0
-	SSTEP	SW4,  SW0,  SW12, 7
-	SSTEP	SW9,  SW5,  SW1,  7
-	SSTEP	SW14, SW10, SW6,  7
-	.elseif (\q) == 1
-	SSTEP	SW3,  SW15, SW11, 7
-	SSTEP	SW8,  SW4,  SW0,  9
-	SSTEP	SW13, SW9,  SW5,  9
-	.elseif (\q) == 2
-	SSTEP	SW2,  SW14, SW10, 9
-	SSTEP	SW7,  SW3,  SW15, 9
-	SSTEP	SW12, SW8,  SW4,  13
-	.elseif (\q) == 3
-	SSTEP	SW1,  SW13, SW9,  13
-	SSTEP	SW6,  SW2,  SW14, 13
-	SSTEP	SW11, SW7,  SW3,  13
-	.elseif (\q) == 4
-	SSTEP	SW0,  SW12, SW8,  18
-	SSTEP	SW5,  SW1,  SW13, 18
-	.elseif (\q) == 5
-	SSTEP	SW10, SW6,  SW2,  18
-	SSTEP	SW15, SW11, SW7,  18
-	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
-	.elseif (\q) == 6
-	SSTEP	SW1,  SW0,  SW3,  7
-	SSTEP	SW6,  SW5,  SW4,  7
-	SSTEP	SW11, SW10, SW9,  7
-	.elseif (\q) == 7
-	SSTEP	SW12, SW15, SW14, 7
-	SSTEP	SW2,  SW1,  SW0,  9
-	SSTEP	SW7,  SW6,  SW5,  9
-	.elseif (\q) == 8
-	SSTEP	SW8,  SW11, SW10, 9
-	SSTEP	SW13, SW12, SW15, 9
-	SSTEP	SW3,  SW2,  SW1,  13
-	.elseif (\q) == 9
-	SSTEP	SW4,  SW7,  SW6,  13
-	SSTEP	SW9,  SW8,  SW11, 13
-	SSTEP	SW14, SW13, SW12, 13
-	.elseif (\q) == 10
-	SSTEP	SW0,  SW3,  SW2,  18
-	SSTEP	SW5,  SW4,  SW7,  18
+	.set	s17_i, 0
+	.set	s17_j, (\q) % 6			/* part of the round */
+	.if s17_j < 4
+	.set	s17_lo, 3 * s17_j
+	.set	s17_hi, 3 * s17_j + 3
 	.else
-	SSTEP	SW10, SW9,  SW8,  18
-	SSTEP	SW15, SW14, SW13, 18
+	.set	s17_lo, 2 * s17_j + 4
+	.set	s17_hi, 2 * s17_j + 6
+	.endif
+	.if (\q) < 6
+	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
+	S512_ROUND -, -, SALSA512_NOHOOK, 0, S17_PICK, S512_COLUMN_QRS(SW)
+	.else
+	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
+	S512_ROUND -, -, SALSA512_NOHOOK, 0, S17_PICK, S512_ROW_QRS(SW)
 	.endif
 .endm
 
@@ -307,67 +286,36 @@ GCRY_RODATA
 	vpaddd	.Ls512_one(%rip){1to16}, \hi, \hi{%k1}
 .endm
 
-/* x ^= (p + q) <<< k, words x, p, q of group A (zmm numbers), then the
- * same step on group B: bx, bp, bq its zmm numbers, or S for S2_SLOT
- * (p and q are never both S; x = S is read, updated and written back). */
-.macro S2_STEP x, p, q, k, bx, bp, bq
-	S512_STEP zmm, %zmm31, \x, \p, \q, \k
-	.ifc \bp, S
-	vpaddd	S2_SLOT, %zmm\bq, %zmm31
+/* x ^= (p + q) <<< k on group B's words bx, bp, bq (zmm numbers 16 + i;
+ * 31 stands for x15 in S2_SLOT), t the temporary.  p and q are never
+ * both x15; x15 as x is read, updated and written back. */
+.macro S2_BSTEP t, bx, bp, bq, k
+	.if \bp == 31
+	vpaddd	S2_SLOT, %zmm\bq, \t
+	.elseif \bq == 31
+	vpaddd	S2_SLOT, %zmm\bp, \t
 	.else
-	.ifc \bq, S
-	vpaddd	S2_SLOT, %zmm\bp, %zmm31
-	.else
-	vpaddd	%zmm\bq, %zmm\bp, %zmm31
+	vpaddd	%zmm\bq, %zmm\bp, \t
 	.endif
-	.endif
-	vprold	$\k, %zmm31, %zmm31
-	.ifc \bx, S
-	vpxord	S2_SLOT, %zmm31, %zmm31
-	vmovdqu64 %zmm31, S2_SLOT
+	vprold	$\k, \t, \t
+	.if \bx == 31
+	vpxord	S2_SLOT, \t, \t
+	vmovdqu64 \t, S2_SLOT
 	.else
-	vpxord	%zmm31, %zmm\bx, %zmm\bx
+	vpxord	\t, %zmm\bx, %zmm\bx
 	.endif
 .endm
 
-/* One double round of both groups, in the step order of SALSA512_DROUND
- * (columns, then rows; A's step then B's). */
-.macro S2_DROUND
-	/* column round: (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
-	S2_STEP  4,  0, 12,  7,  20, 16, 28
-	S2_STEP  9,  5,  1,  7,  25, 21, 17
-	S2_STEP 14, 10,  6,  7,  30, 26, 22
-	S2_STEP  3, 15, 11,  7,  19,  S, 27
-	S2_STEP  8,  4,  0,  9,  24, 20, 16
-	S2_STEP 13,  9,  5,  9,  29, 25, 21
-	S2_STEP  2, 14, 10,  9,  18, 30, 26
-	S2_STEP  7,  3, 15,  9,  23, 19,  S
-	S2_STEP 12,  8,  4, 13,  28, 24, 20
-	S2_STEP  1, 13,  9, 13,  17, 29, 25
-	S2_STEP  6,  2, 14, 13,  22, 18, 30
-	S2_STEP 11,  7,  3, 13,  27, 23, 19
-	S2_STEP  0, 12,  8, 18,  16, 28, 24
-	S2_STEP  5,  1, 13, 18,  21, 17, 29
-	S2_STEP 10,  6,  2, 18,  26, 22, 18
-	S2_STEP 15, 11,  7, 18,   S, 27, 23
-	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
-	S2_STEP  1,  0,  3,  7,  17, 16, 19
-	S2_STEP  6,  5,  4,  7,  22, 21, 20
-	S2_STEP 11, 10,  9,  7,  27, 26, 25
-	S2_STEP 12, 15, 14,  7,  28,  S, 30
-	S2_STEP  2,  1,  0,  9,  18, 17, 16
-	S2_STEP  7,  6,  5,  9,  23, 22, 21
-	S2_STEP  8, 11, 10,  9,  24, 27, 26
-	S2_STEP 13, 12, 15,  9,  29, 28,  S
-	S2_STEP  3,  2,  1, 13,  19, 18, 17
-	S2_STEP  4,  7,  6, 13,  20, 23, 22
-	S2_STEP  9,  8, 11, 13,  25, 24, 27
-	S2_STEP 14, 13, 12, 13,  30, 29, 28
-	S2_STEP  0,  3,  2, 18,  16, 19, 18
-	S2_STEP  5,  4,  7, 18,  21, 20, 23
-	S2_STEP 10,  9,  8, 18,  26, 25, 24
-	S2_STEP 15, 14, 13, 18,   S, 30, 29
+/* The STEP of SALSA512_DROUND for both groups: x ^= (p + q) <<< k on
+ * words x, p, q of group A (zmm x), then of group B (zmm 16+x; altmacro
+ * for the register number arithmetic). */
+.macro S2_STEP v, t, x, p, q, k
+	S512_STEP \v, \t, \x, \p, \q, \k
+	.altmacro
+	S2_BSTEP <\t>, %(\x+16), %(\p+16), %(\q+16), \k
+	.noaltmacro
 .endm
+
 
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 .Ls16_enter:
@@ -413,7 +361,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	jz	.Ls2_rounds_done
 .balign 32
 .Ls2_dround:
-	S2_DROUND
+	/* One double round of both groups: SALSA512_DROUND's step order
+	 * (columns, then rows), each step A's then B's. */
+	SALSA512_DROUND zmm, %zmm31, step=S2_STEP
 	subl	$1, %r10d
 	jnz	.Ls2_dround
 
