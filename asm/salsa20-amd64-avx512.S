@@ -210,6 +210,44 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 	xorl	%eax, \x
 .endm
 
+/* M w, off for each pair (scalar word operand w, its byte offset off in
+ * the state) of the list, in order. */
+.macro S17_EACH m, w, off, rest:vararg
+	\m	\w, \off
+	.ifnb \rest
+	S17_EACH \m, \rest
+	.endif
+.endm
+
+/* The scalar word w from the state (rdi). */
+.macro S17_LOADW w, off
+	movl	\off(%rdi), \w
+.endm
+
+/* Feed-forward of the scalar word w (state in rax) into the frame's
+ * keystream block. */
+.macro S17_FEEDW w, off
+	addl	\off(%rax), \w
+	movl	\w, F_KS+\off(%rsp)
+.endm
+
+/* Save (restore, in the reverse order) callee-saved registers, with
+ * their unwind notes. */
+.macro S17_PUSH regs:vararg
+	.irp r, \regs
+	pushq	%\r
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %\r, 0
+	.endr
+.endm
+.macro S17_POP regs:vararg
+	.irp r, \regs
+	popq	%\r
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %\r
+	.endr
+.endm
+
 /* STEP of S512_ROUND for the scalar block: its steps number 0..15 in
  * the round's order (s17_i counts them), and only those from s17_lo to
  * below s17_hi are done.  (v, t unused.) */
@@ -306,6 +344,17 @@ GCRY_RODATA
 	.endif
 .endm
 
+/* zmm(B) = zmm(A), A and B register-number expressions (altmacro
+ * evaluates them). */
+.macro S2_ZMOV a, b
+	.altmacro
+	S2_ZMOVN %(\a), %(\b)
+	.noaltmacro
+.endm
+.macro S2_ZMOVN a, b
+	vmovdqa64 %zmm\a, %zmm\b
+.endm
+
 /* The STEP of SALSA512_DROUND for both groups: x ^= (p + q) <<< k on
  * words x, p, q of group A (zmm x), then of group B (zmm 16+x; altmacro
  * for the register number arithmetic). */
@@ -342,19 +391,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	.irp i, 0,1,2,3,4,5,6,7,10,11,12,13,14,15
 	vpbroadcastd (4*\i)(%rdi), %zmm\i
 	.endr
-	vmovdqa64 %zmm0, %zmm16
-	vmovdqa64 %zmm1, %zmm17
-	vmovdqa64 %zmm2, %zmm18
-	vmovdqa64 %zmm3, %zmm19
-	vmovdqa64 %zmm4, %zmm20
-	vmovdqa64 %zmm5, %zmm21
-	vmovdqa64 %zmm6, %zmm22
-	vmovdqa64 %zmm7, %zmm23
-	vmovdqa64 %zmm10, %zmm26
-	vmovdqa64 %zmm11, %zmm27
-	vmovdqa64 %zmm12, %zmm28
-	vmovdqa64 %zmm13, %zmm29
-	vmovdqa64 %zmm14, %zmm30
+	.irp i, 0,1,2,3,4,5,6,7,10,11,12,13,14
+	S2_ZMOV	\i, \i+16			/* group B's copy */
+	.endr
 
 	movl	%r8d, %r10d			/* r10d = double rounds left */
 	testl	%r10d, %r10d
@@ -370,35 +409,21 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 .Ls2_rounds_done:
 	/* Group A (blocks 0-15) out, with group B's words 7..14 in the frame
 	 * and zmm23..zmm31 as lanes and scratch. */
-	vmovdqu64 %zmm23, 0(%rsp)
-	vmovdqu64 %zmm24, 64(%rsp)
-	vmovdqu64 %zmm25, 128(%rsp)
-	vmovdqu64 %zmm26, 192(%rsp)
-	vmovdqu64 %zmm27, 256(%rsp)
-	vmovdqu64 %zmm28, 320(%rsp)
-	vmovdqu64 %zmm29, 384(%rsp)
-	vmovdqu64 %zmm30, 448(%rsp)
+	.irp i, 23,24,25,26,27,28,29,30
+	vmovdqu64 %zmm\i, (64*(\i-23))(%rsp)
+	.endr
 	S2_CTR	%zmm23, %zmm24, .Ls512_lanes
 	S512_FEED zmm, 16, %zmm23, %zmm24, %rdi
 	S512_TRANSPOSE_OUT zmm, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27, S512_OUT16, %zmm28, %zmm29, %zmm30, %zmm31, %rdx, %rsi
 
 	/* Group B (blocks 16-31) gathered into zmm0..zmm15, out as a single
 	 * group (lanes zmm17/18, scratch zmm19..zmm27). */
-	vmovdqa64 %zmm16, %zmm0
-	vmovdqa64 %zmm17, %zmm1
-	vmovdqa64 %zmm18, %zmm2
-	vmovdqa64 %zmm19, %zmm3
-	vmovdqa64 %zmm20, %zmm4
-	vmovdqa64 %zmm21, %zmm5
-	vmovdqa64 %zmm22, %zmm6
-	vmovdqu64 0(%rsp), %zmm7
-	vmovdqu64 64(%rsp), %zmm8
-	vmovdqu64 128(%rsp), %zmm9
-	vmovdqu64 192(%rsp), %zmm10
-	vmovdqu64 256(%rsp), %zmm11
-	vmovdqu64 320(%rsp), %zmm12
-	vmovdqu64 384(%rsp), %zmm13
-	vmovdqu64 448(%rsp), %zmm14
+	.irp i, 0,1,2,3,4,5,6
+	S2_ZMOV	\i+16, \i
+	.endr
+	.irp i, 7,8,9,10,11,12,13,14
+	vmovdqu64 (64*(\i-7))(%rsp), %zmm\i
+	.endr
 	vmovdqu64 S2_SLOT, %zmm15
 	S2_CTR	%zmm17, %zmm18, .Ls2_lanes16
 	addq	$(16*64), %rdx
@@ -448,24 +473,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	movq	%rdx, %r10
 	movq	%r11, %rdx
 
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
+	S17_PUSH rbp, rbx, r12, r13, r14, r15
 	subq	$FRAME17, %rsp
 	.cfi_adjust_cfa_offset FRAME17
 
@@ -492,19 +500,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	movl	%eax, %r10d			/* x9 */
 	movl	8(%rdi), %eax
 	movl	%eax, F_X2
-	movl	0(%rdi), %ebx
-	movl	4(%rdi), %ecx
-	movl	12(%rdi), %esi
-	movl	20(%rdi), %ebp
-	movl	24(%rdi), %r8d
-	movl	28(%rdi), %r9d
-	movl	40(%rdi), %r11d
-	movl	44(%rdi), %r12d
-	movl	48(%rdi), %r13d
-	movl	52(%rdi), %r14d
-	movl	56(%rdi), %r15d
-	movl	60(%rdi), %edx
-	movl	16(%rdi), %edi
+	S17_EACH S17_LOADW, SW0, 0, SW1, 4, SW3, 12, SW5, 20, SW6, 24, SW7, 28, \
+		SW10, 40, SW11, 44, SW12, 48, SW13, 52, SW14, 56, SW15, 60, \
+		SW4, 16
 
 	movl	F_DR, %eax
 	movl	%eax, F_DRLEFT
@@ -520,23 +518,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 .Ls17_rounds_done:
 	/* Scalar feed-forward into the frame's keystream block. */
 	movq	F_STATE, %rax
-	addl	0(%rax), %ebx
-	movl	%ebx, F_KS+0(%rsp)
-	addl	4(%rax), %ecx
-	movl	%ecx, F_KS+4(%rsp)
-	movl	F_X2, %ebx
-	addl	8(%rax), %ebx
-	movl	%ebx, F_KS+8(%rsp)
-	addl	12(%rax), %esi
-	movl	%esi, F_KS+12(%rsp)
-	addl	16(%rax), %edi
-	movl	%edi, F_KS+16(%rsp)
-	addl	20(%rax), %ebp
-	movl	%ebp, F_KS+20(%rsp)
-	addl	24(%rax), %r8d
-	movl	%r8d, F_KS+24(%rsp)
-	addl	28(%rax), %r9d
-	movl	%r9d, F_KS+28(%rsp)
+	S17_EACH S17_FEEDW, SW0, 0, SW1, 4
+	movl	F_X2, %ebx			/* x2 through ebx (x0 is stored) */
+	S17_EACH S17_FEEDW, %ebx, 8, SW3, 12, SW4, 16, SW5, 20, SW6, 24, SW7, 28
 	movq	F_CTR, %rcx
 	addq	$16, %rcx
 	movl	F_X8, %ebx
@@ -545,18 +529,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	shrq	$32, %rcx
 	addl	%ecx, %r10d
 	movl	%r10d, F_KS+36(%rsp)
-	addl	40(%rax), %r11d
-	movl	%r11d, F_KS+40(%rsp)
-	addl	44(%rax), %r12d
-	movl	%r12d, F_KS+44(%rsp)
-	addl	48(%rax), %r13d
-	movl	%r13d, F_KS+48(%rsp)
-	addl	52(%rax), %r14d
-	movl	%r14d, F_KS+52(%rsp)
-	addl	56(%rax), %r15d
-	movl	%r15d, F_KS+56(%rsp)
-	addl	60(%rax), %edx
-	movl	%edx, F_KS+60(%rsp)
+	S17_EACH S17_FEEDW, SW10, 40, SW11, 44, SW12, 48, SW13, 52, SW14, 56, SW15, 60
 
 	/* Pointers back; the scalar block (block 16) xored and stored. */
 	movq	%rax, %rdi
@@ -605,24 +578,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	xorl	%r11d, %r11d
 	addq	$FRAME17, %rsp
 	.cfi_adjust_cfa_offset -FRAME17
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	S17_POP r15, r14, r13, r12, rbx, rbp
 	movl	$(6*8 + FRAME17), %eax		/* burn depth */
 	ret
 GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
