@@ -84,61 +84,54 @@ GCRY_RODATA
  *   r10d double rounds left, r11 pairs of groups left (zmm).
  **********************************************************************/
 
-/* The six steps of a round, each done on every quarter round (register
- * numbers a,b,c,d) of the list before the next step: the quarter rounds
- * of a round are independent, so each step is as many independent
- * instructions as the list has quarter rounds. */
-.macro ADD_AB V, a, b, c, d, rest:vararg	/* a += b */
+/* The six steps of a round, each done on one quarter round (register
+ * numbers a,b,c,d; r the rotation count of ROL_D/ROL_B, "-" for the
+ * others). */
+.macro ADD_AB V, a, b, c, d, r		/* a += b */
 	vpaddd	%\V\()mm\b, %\V\()mm\a, %\V\()mm\a
-	.ifnb \rest
-	ADD_AB	\V, \rest
-	.endif
 .endm
-.macro ADD_CD V, a, b, c, d, rest:vararg	/* c += d */
+.macro ADD_CD V, a, b, c, d, r		/* c += d */
 	vpaddd	%\V\()mm\d, %\V\()mm\c, %\V\()mm\c
-	.ifnb \rest
-	ADD_CD	\V, \rest
-	.endif
 .endm
-.macro XOR_DA V, a, b, c, d, rest:vararg	/* d ^= a */
+.macro XOR_DA V, a, b, c, d, r		/* d ^= a */
 	vpxord	%\V\()mm\a, %\V\()mm\d, %\V\()mm\d
-	.ifnb \rest
-	XOR_DA	\V, \rest
-	.endif
 .endm
-.macro XOR_BC V, a, b, c, d, rest:vararg	/* b ^= c */
+.macro XOR_BC V, a, b, c, d, r		/* b ^= c */
 	vpxord	%\V\()mm\c, %\V\()mm\b, %\V\()mm\b
-	.ifnb \rest
-	XOR_BC	\V, \rest
-	.endif
 .endm
-.macro ROL_D V, r, a, b, c, d, rest:vararg	/* d <<<= r */
+.macro ROL_D V, a, b, c, d, r		/* d <<<= r */
 	vprold	$\r, %\V\()mm\d, %\V\()mm\d
+.endm
+.macro ROL_B V, a, b, c, d, r		/* b <<<= r */
+	vprold	$\r, %\V\()mm\b, %\V\()mm\b
+.endm
+
+/* STEP (one of the six above, with R) on every quarter round (a,b,c,d)
+ * of the list before the next step: the quarter rounds of a round are
+ * independent, so each step is as many independent instructions as the
+ * list has quarter rounds. */
+.macro EACH_QR V, step, r, a, b, c, d, rest:vararg
+	\step	\V, \a, \b, \c, \d, \r
 	.ifnb \rest
-	ROL_D	\V, \r, \rest
+	EACH_QR	\V, \step, \r, \rest
 	.endif
 .endm
-.macro ROL_B V, r, a, b, c, d, rest:vararg	/* b <<<= r */
-	vprold	$\r, %\V\()mm\b, %\V\()mm\b
-	.ifnb \rest
-	ROL_B	\V, \r, \rest
-	.endif
+
+/* Half of each quarter round (a,b,c,d) of the list, step by step:
+ * a += b; d ^= a; d <<<= RD; c += d; b ^= c; b <<<= RB. */
+.macro HALF_QROUND V, rd, rb, quads:vararg
+	EACH_QR	\V, ADD_AB, -, \quads
+	EACH_QR	\V, XOR_DA, -, \quads
+	EACH_QR	\V, ROL_D, \rd, \quads
+	EACH_QR	\V, ADD_CD, -, \quads
+	EACH_QR	\V, XOR_BC, -, \quads
+	EACH_QR	\V, ROL_B, \rb, \quads
 .endm
 
 /* One round: the quarter rounds (a,b,c,d), ... interleaved step by step. */
 .macro QROUND V, quads:vararg
-	ADD_AB	\V, \quads
-	XOR_DA	\V, \quads
-	ROL_D	\V, 16, \quads
-	ADD_CD	\V, \quads
-	XOR_BC	\V, \quads
-	ROL_B	\V, 12, \quads
-	ADD_AB	\V, \quads
-	XOR_DA	\V, \quads
-	ROL_D	\V, 8, \quads
-	ADD_CD	\V, \quads
-	XOR_BC	\V, \quads
-	ROL_B	\V, 7, \quads
+	HALF_QROUND \V, 16, 12, \quads
+	HALF_QROUND \V, 8, 7, \quads
 .endm
 
 /* Start a group in registers r0..r15 (words 0-15): the state words

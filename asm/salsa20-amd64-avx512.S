@@ -64,6 +64,7 @@
 #ifdef __x86_64__
 
 #include "salsa20-amd64-avx512.h"
+#include "hsalsa20-amd64-xmm.h"
 
 /**********************************************************************
  * blocks16 / blocks8: 16 (8) blocks in parallel, transposed form: zmm_i
@@ -210,56 +211,73 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 	xorl	%eax, \x
 .endm
 
+/* M w, off for each pair (scalar word operand w, its byte offset off in
+ * the state) of the list, in order. */
+.macro S17_EACH m, w, off, rest:vararg
+	\m	\w, \off
+	.ifnb \rest
+	S17_EACH \m, \rest
+	.endif
+.endm
+
+/* The scalar word w from the state (rdi). */
+.macro S17_LOADW w, off
+	movl	\off(%rdi), \w
+.endm
+
+/* Feed-forward of the scalar word w (state in rax) into the frame's
+ * keystream block. */
+.macro S17_FEEDW w, off
+	addl	\off(%rax), \w
+	movl	\w, F_KS+\off(%rsp)
+.endm
+
+/* Save (restore, in the reverse order) callee-saved registers, with
+ * their unwind notes. */
+.macro S17_PUSH regs:vararg
+	.irp r, \regs
+	pushq	%\r
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %\r, 0
+	.endr
+.endm
+.macro S17_POP regs:vararg
+	.irp r, \regs
+	popq	%\r
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %\r
+	.endr
+.endm
+
+/* STEP of S512_ROUND for the scalar block: its steps number 0..15 in
+ * the round's order (s17_i counts them), and only those from s17_lo to
+ * below s17_hi are done.  (v, t unused.) */
+.macro S17_PICK v, t, x, p, q, k
+	.if (s17_i >= s17_lo) && (s17_i < s17_hi)
+	SSTEP	\x, \p, \q, \k
+	.endif
+	.set	s17_i, s17_i + 1
+.endm
+
 /* The scalar double round in twelve parts, Q = 0..11 (the hook points of
- * SALSA512_DROUND): each half-round's 16 steps in step-major order, split
- * 3, 3, 3, 3, 2, 2. */
+ * SALSA512_DROUND): each round's 16 steps in the vector round's order
+ * (step-major), split 3, 3, 3, 3, 2, 2. */
 .macro S17_HOOK q
-	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
-	.if (\q) == 0
-	SSTEP	SW4,  SW0,  SW12, 7
-	SSTEP	SW9,  SW5,  SW1,  7
-	SSTEP	SW14, SW10, SW6,  7
-	.elseif (\q) == 1
-	SSTEP	SW3,  SW15, SW11, 7
-	SSTEP	SW8,  SW4,  SW0,  9
-	SSTEP	SW13, SW9,  SW5,  9
-	.elseif (\q) == 2
-	SSTEP	SW2,  SW14, SW10, 9
-	SSTEP	SW7,  SW3,  SW15, 9
-	SSTEP	SW12, SW8,  SW4,  13
-	.elseif (\q) == 3
-	SSTEP	SW1,  SW13, SW9,  13
-	SSTEP	SW6,  SW2,  SW14, 13
-	SSTEP	SW11, SW7,  SW3,  13
-	.elseif (\q) == 4
-	SSTEP	SW0,  SW12, SW8,  18
-	SSTEP	SW5,  SW1,  SW13, 18
-	.elseif (\q) == 5
-	SSTEP	SW10, SW6,  SW2,  18
-	SSTEP	SW15, SW11, SW7,  18
-	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
-	.elseif (\q) == 6
-	SSTEP	SW1,  SW0,  SW3,  7
-	SSTEP	SW6,  SW5,  SW4,  7
-	SSTEP	SW11, SW10, SW9,  7
-	.elseif (\q) == 7
-	SSTEP	SW12, SW15, SW14, 7
-	SSTEP	SW2,  SW1,  SW0,  9
-	SSTEP	SW7,  SW6,  SW5,  9
-	.elseif (\q) == 8
-	SSTEP	SW8,  SW11, SW10, 9
-	SSTEP	SW13, SW12, SW15, 9
-	SSTEP	SW3,  SW2,  SW1,  13
-	.elseif (\q) == 9
-	SSTEP	SW4,  SW7,  SW6,  13
-	SSTEP	SW9,  SW8,  SW11, 13
-	SSTEP	SW14, SW13, SW12, 13
-	.elseif (\q) == 10
-	SSTEP	SW0,  SW3,  SW2,  18
-	SSTEP	SW5,  SW4,  SW7,  18
+	.set	s17_i, 0
+	.set	s17_j, (\q) % 6			/* part of the round */
+	.if s17_j < 4
+	.set	s17_lo, 3 * s17_j
+	.set	s17_hi, 3 * s17_j + 3
 	.else
-	SSTEP	SW10, SW9,  SW8,  18
-	SSTEP	SW15, SW14, SW13, 18
+	.set	s17_lo, 2 * s17_j + 4
+	.set	s17_hi, 2 * s17_j + 6
+	.endif
+	.if (\q) < 6
+	/* column round: (a,b,c,d) = (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
+	S512_ROUND -, -, SALSA512_NOHOOK, 0, S17_PICK, S512_COLUMN_QRS(SW)
+	.else
+	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
+	S512_ROUND -, -, SALSA512_NOHOOK, 0, S17_PICK, S512_ROW_QRS(SW)
 	.endif
 .endm
 
@@ -307,67 +325,47 @@ GCRY_RODATA
 	vpaddd	.Ls512_one(%rip){1to16}, \hi, \hi{%k1}
 .endm
 
-/* x ^= (p + q) <<< k, words x, p, q of group A (zmm numbers), then the
- * same step on group B: bx, bp, bq its zmm numbers, or S for S2_SLOT
- * (p and q are never both S; x = S is read, updated and written back). */
-.macro S2_STEP x, p, q, k, bx, bp, bq
-	S512_STEP zmm, %zmm31, \x, \p, \q, \k
-	.ifc \bp, S
-	vpaddd	S2_SLOT, %zmm\bq, %zmm31
+/* x ^= (p + q) <<< k on group B's words bx, bp, bq (zmm numbers 16 + i;
+ * 31 stands for x15 in S2_SLOT), t the temporary.  p and q are never
+ * both x15; x15 as x is read, updated and written back. */
+.macro S2_BSTEP t, bx, bp, bq, k
+	.if \bp == 31
+	vpaddd	S2_SLOT, %zmm\bq, \t
+	.elseif \bq == 31
+	vpaddd	S2_SLOT, %zmm\bp, \t
 	.else
-	.ifc \bq, S
-	vpaddd	S2_SLOT, %zmm\bp, %zmm31
-	.else
-	vpaddd	%zmm\bq, %zmm\bp, %zmm31
+	vpaddd	%zmm\bq, %zmm\bp, \t
 	.endif
-	.endif
-	vprold	$\k, %zmm31, %zmm31
-	.ifc \bx, S
-	vpxord	S2_SLOT, %zmm31, %zmm31
-	vmovdqu64 %zmm31, S2_SLOT
+	vprold	$\k, \t, \t
+	.if \bx == 31
+	vpxord	S2_SLOT, \t, \t
+	vmovdqu64 \t, S2_SLOT
 	.else
-	vpxord	%zmm31, %zmm\bx, %zmm\bx
+	vpxord	\t, %zmm\bx, %zmm\bx
 	.endif
 .endm
 
-/* One double round of both groups, in the step order of SALSA512_DROUND
- * (columns, then rows; A's step then B's). */
-.macro S2_DROUND
-	/* column round: (0,4,8,12) (5,9,13,1) (10,14,2,6) (15,3,7,11) */
-	S2_STEP  4,  0, 12,  7,  20, 16, 28
-	S2_STEP  9,  5,  1,  7,  25, 21, 17
-	S2_STEP 14, 10,  6,  7,  30, 26, 22
-	S2_STEP  3, 15, 11,  7,  19,  S, 27
-	S2_STEP  8,  4,  0,  9,  24, 20, 16
-	S2_STEP 13,  9,  5,  9,  29, 25, 21
-	S2_STEP  2, 14, 10,  9,  18, 30, 26
-	S2_STEP  7,  3, 15,  9,  23, 19,  S
-	S2_STEP 12,  8,  4, 13,  28, 24, 20
-	S2_STEP  1, 13,  9, 13,  17, 29, 25
-	S2_STEP  6,  2, 14, 13,  22, 18, 30
-	S2_STEP 11,  7,  3, 13,  27, 23, 19
-	S2_STEP  0, 12,  8, 18,  16, 28, 24
-	S2_STEP  5,  1, 13, 18,  21, 17, 29
-	S2_STEP 10,  6,  2, 18,  26, 22, 18
-	S2_STEP 15, 11,  7, 18,   S, 27, 23
-	/* row round: (0,1,2,3) (5,6,7,4) (10,11,8,9) (15,12,13,14) */
-	S2_STEP  1,  0,  3,  7,  17, 16, 19
-	S2_STEP  6,  5,  4,  7,  22, 21, 20
-	S2_STEP 11, 10,  9,  7,  27, 26, 25
-	S2_STEP 12, 15, 14,  7,  28,  S, 30
-	S2_STEP  2,  1,  0,  9,  18, 17, 16
-	S2_STEP  7,  6,  5,  9,  23, 22, 21
-	S2_STEP  8, 11, 10,  9,  24, 27, 26
-	S2_STEP 13, 12, 15,  9,  29, 28,  S
-	S2_STEP  3,  2,  1, 13,  19, 18, 17
-	S2_STEP  4,  7,  6, 13,  20, 23, 22
-	S2_STEP  9,  8, 11, 13,  25, 24, 27
-	S2_STEP 14, 13, 12, 13,  30, 29, 28
-	S2_STEP  0,  3,  2, 18,  16, 19, 18
-	S2_STEP  5,  4,  7, 18,  21, 20, 23
-	S2_STEP 10,  9,  8, 18,  26, 25, 24
-	S2_STEP 15, 14, 13, 18,   S, 30, 29
+/* zmm(B) = zmm(A), A and B register-number expressions (altmacro
+ * evaluates them). */
+.macro S2_ZMOV a, b
+	.altmacro
+	S2_ZMOVN %(\a), %(\b)
+	.noaltmacro
 .endm
+.macro S2_ZMOVN a, b
+	vmovdqa64 %zmm\a, %zmm\b
+.endm
+
+/* The STEP of SALSA512_DROUND for both groups: x ^= (p + q) <<< k on
+ * words x, p, q of group A (zmm x), then of group B (zmm 16+x; altmacro
+ * for the register number arithmetic). */
+.macro S2_STEP v, t, x, p, q, k
+	S512_STEP \v, \t, \x, \p, \q, \k
+	.altmacro
+	S2_BSTEP <\t>, %(\x+16), %(\p+16), %(\q+16), \k
+	.noaltmacro
+.endm
+
 
 GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 .Ls16_enter:
@@ -394,61 +392,39 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16)
 	.irp i, 0,1,2,3,4,5,6,7,10,11,12,13,14,15
 	vpbroadcastd (4*\i)(%rdi), %zmm\i
 	.endr
-	vmovdqa64 %zmm0, %zmm16
-	vmovdqa64 %zmm1, %zmm17
-	vmovdqa64 %zmm2, %zmm18
-	vmovdqa64 %zmm3, %zmm19
-	vmovdqa64 %zmm4, %zmm20
-	vmovdqa64 %zmm5, %zmm21
-	vmovdqa64 %zmm6, %zmm22
-	vmovdqa64 %zmm7, %zmm23
-	vmovdqa64 %zmm10, %zmm26
-	vmovdqa64 %zmm11, %zmm27
-	vmovdqa64 %zmm12, %zmm28
-	vmovdqa64 %zmm13, %zmm29
-	vmovdqa64 %zmm14, %zmm30
+	.irp i, 0,1,2,3,4,5,6,7,10,11,12,13,14
+	S2_ZMOV	\i, \i+16			/* group B's copy */
+	.endr
 
 	movl	%r8d, %r10d			/* r10d = double rounds left */
 	testl	%r10d, %r10d
 	jz	.Ls2_rounds_done
 .balign 32
 .Ls2_dround:
-	S2_DROUND
+	/* One double round of both groups: SALSA512_DROUND's step order
+	 * (columns, then rows), each step A's then B's. */
+	SALSA512_DROUND zmm, %zmm31, step=S2_STEP
 	subl	$1, %r10d
 	jnz	.Ls2_dround
 
 .Ls2_rounds_done:
 	/* Group A (blocks 0-15) out, with group B's words 7..14 in the frame
 	 * and zmm23..zmm31 as lanes and scratch. */
-	vmovdqu64 %zmm23, 0(%rsp)
-	vmovdqu64 %zmm24, 64(%rsp)
-	vmovdqu64 %zmm25, 128(%rsp)
-	vmovdqu64 %zmm26, 192(%rsp)
-	vmovdqu64 %zmm27, 256(%rsp)
-	vmovdqu64 %zmm28, 320(%rsp)
-	vmovdqu64 %zmm29, 384(%rsp)
-	vmovdqu64 %zmm30, 448(%rsp)
+	.irp i, 23,24,25,26,27,28,29,30
+	vmovdqu64 %zmm\i, (64*(\i-23))(%rsp)
+	.endr
 	S2_CTR	%zmm23, %zmm24, .Ls512_lanes
 	S512_FEED zmm, 16, %zmm23, %zmm24, %rdi
 	S512_TRANSPOSE_OUT zmm, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27, S512_OUT16, %zmm28, %zmm29, %zmm30, %zmm31, %rdx, %rsi
 
 	/* Group B (blocks 16-31) gathered into zmm0..zmm15, out as a single
 	 * group (lanes zmm17/18, scratch zmm19..zmm27). */
-	vmovdqa64 %zmm16, %zmm0
-	vmovdqa64 %zmm17, %zmm1
-	vmovdqa64 %zmm18, %zmm2
-	vmovdqa64 %zmm19, %zmm3
-	vmovdqa64 %zmm20, %zmm4
-	vmovdqa64 %zmm21, %zmm5
-	vmovdqa64 %zmm22, %zmm6
-	vmovdqu64 0(%rsp), %zmm7
-	vmovdqu64 64(%rsp), %zmm8
-	vmovdqu64 128(%rsp), %zmm9
-	vmovdqu64 192(%rsp), %zmm10
-	vmovdqu64 256(%rsp), %zmm11
-	vmovdqu64 320(%rsp), %zmm12
-	vmovdqu64 384(%rsp), %zmm13
-	vmovdqu64 448(%rsp), %zmm14
+	.irp i, 0,1,2,3,4,5,6
+	S2_ZMOV	\i+16, \i
+	.endr
+	.irp i, 7,8,9,10,11,12,13,14
+	vmovdqu64 (64*(\i-7))(%rsp), %zmm\i
+	.endr
 	vmovdqu64 S2_SLOT, %zmm15
 	S2_CTR	%zmm17, %zmm18, .Ls2_lanes16
 	addq	$(16*64), %rdx
@@ -498,24 +474,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	movq	%rdx, %r10
 	movq	%r11, %rdx
 
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
+	S17_PUSH rbp, rbx, r12, r13, r14, r15
 	subq	$FRAME17, %rsp
 	.cfi_adjust_cfa_offset FRAME17
 
@@ -542,19 +501,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	movl	%eax, %r10d			/* x9 */
 	movl	8(%rdi), %eax
 	movl	%eax, F_X2
-	movl	0(%rdi), %ebx
-	movl	4(%rdi), %ecx
-	movl	12(%rdi), %esi
-	movl	20(%rdi), %ebp
-	movl	24(%rdi), %r8d
-	movl	28(%rdi), %r9d
-	movl	40(%rdi), %r11d
-	movl	44(%rdi), %r12d
-	movl	48(%rdi), %r13d
-	movl	52(%rdi), %r14d
-	movl	56(%rdi), %r15d
-	movl	60(%rdi), %edx
-	movl	16(%rdi), %edi
+	S17_EACH S17_LOADW, SW0, 0, SW1, 4, SW3, 12, SW5, 20, SW6, 24, SW7, 28, \
+		SW10, 40, SW11, 44, SW12, 48, SW13, 52, SW14, 56, SW15, 60, \
+		SW4, 16
 
 	movl	F_DR, %eax
 	movl	%eax, F_DRLEFT
@@ -570,23 +519,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 .Ls17_rounds_done:
 	/* Scalar feed-forward into the frame's keystream block. */
 	movq	F_STATE, %rax
-	addl	0(%rax), %ebx
-	movl	%ebx, F_KS+0(%rsp)
-	addl	4(%rax), %ecx
-	movl	%ecx, F_KS+4(%rsp)
-	movl	F_X2, %ebx
-	addl	8(%rax), %ebx
-	movl	%ebx, F_KS+8(%rsp)
-	addl	12(%rax), %esi
-	movl	%esi, F_KS+12(%rsp)
-	addl	16(%rax), %edi
-	movl	%edi, F_KS+16(%rsp)
-	addl	20(%rax), %ebp
-	movl	%ebp, F_KS+20(%rsp)
-	addl	24(%rax), %r8d
-	movl	%r8d, F_KS+24(%rsp)
-	addl	28(%rax), %r9d
-	movl	%r9d, F_KS+28(%rsp)
+	S17_EACH S17_FEEDW, SW0, 0, SW1, 4
+	movl	F_X2, %ebx			/* x2 through ebx (x0 is stored) */
+	S17_EACH S17_FEEDW, %ebx, 8, SW3, 12, SW4, 16, SW5, 20, SW6, 24, SW7, 28
 	movq	F_CTR, %rcx
 	addq	$16, %rcx
 	movl	F_X8, %ebx
@@ -595,18 +530,7 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	shrq	$32, %rcx
 	addl	%ecx, %r10d
 	movl	%r10d, F_KS+36(%rsp)
-	addl	40(%rax), %r11d
-	movl	%r11d, F_KS+40(%rsp)
-	addl	44(%rax), %r12d
-	movl	%r12d, F_KS+44(%rsp)
-	addl	48(%rax), %r13d
-	movl	%r13d, F_KS+48(%rsp)
-	addl	52(%rax), %r14d
-	movl	%r14d, F_KS+52(%rsp)
-	addl	56(%rax), %r15d
-	movl	%r15d, F_KS+56(%rsp)
-	addl	60(%rax), %edx
-	movl	%edx, F_KS+60(%rsp)
+	S17_EACH S17_FEEDW, SW10, 40, SW11, 44, SW12, 48, SW13, 52, SW14, 56, SW15, 60
 
 	/* Pointers back; the scalar block (block 16) xored and stored. */
 	movq	%rax, %rdi
@@ -655,42 +579,15 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	xorl	%r11d, %r11d
 	addq	$FRAME17, %rsp
 	.cfi_adjust_cfa_offset -FRAME17
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	S17_POP r15, r14, r13, r12, rbx, rbp
 	movl	$(6*8 + FRAME17), %eax		/* burn depth */
 	ret
 GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 
 /**********************************************************************
- * HSalsa20, one block, row/diagonal form in four xmm registers.
- *
- * Lane j of each register belongs to column quarter-round j:
- *   A = x0  x5  x10 x15   (a words)       B = x4  x9  x14 x3   (b)
- *   C = x8  x13 x2  x7    (c)             D = x12 x1  x6  x11  (d)
- * Column round:  B ^= (A+D)<<<7; C ^= (B+A)<<<9; D ^= (C+B)<<<13;
- *                A ^= (D+C)<<<18.
- * For the row round the registers are rotated by lanes so that lane j
- * belongs to row quarter-round j: D by pshufd 0x39 (x1 x6 x11 x12) takes
- * the b role, C by 0x4e (x2 x7 x8 x13) the c role, B by 0x93 (x3 x4 x9
- * x14) the d role; rotated back after the row round.  Each rotation is
- * issued after the register's last use in its half-round, off the chain
- * of steps (3 cycles a step with vprold: add, rotate, xor).
+ * HSalsa20, one block, row/diagonal form in four xmm registers:
+ * hsalsa20-amd64-xmm.h.  A step is 3 cycles on the chain with vprold:
+ * add, rotate, xor.
  *
  * xmm0 A, xmm1 B, xmm2 C, xmm3 D, xmm4 step temporary (xmm4..xmm7 set-up
  * and output scratch); rdi state, rsi out32, edx double rounds.
@@ -703,65 +600,25 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 	vpxord	%xmm4, \x, \x
 .endm
 
-GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_avx512)
-	/* Rows R0..R3 (words 4r..4r+3) to the diagonal form: qword blends
-	 * M02 = (x0 x1 x10 x11), M20 = (x8 x9 x2 x3), M13 = (x4 x5 x14 x15),
-	 * M31 = (x12 x13 x6 x7); shufps of lanes 0,2 of one and 1,3 of the
-	 * next gives e.g. x0 x10 x5 x15, put in order by pshufd 0xd8. */
-	vmovdqu	0(%rdi), %xmm4			/* R0 */
-	vmovdqu	16(%rdi), %xmm5			/* R1 */
-	vmovdqu	32(%rdi), %xmm6			/* R2 */
-	vmovdqu	48(%rdi), %xmm7			/* R3 */
-	vpblendd $0x0c, %xmm6, %xmm4, %xmm0	/* M02 */
-	vpblendd $0x0c, %xmm4, %xmm6, %xmm2	/* M20 */
-	vpblendd $0x0c, %xmm7, %xmm5, %xmm1	/* M13 */
-	vpblendd $0x0c, %xmm5, %xmm7, %xmm3	/* M31 */
-	vshufps	$0xd8, %xmm1, %xmm0, %xmm4	/* x0  x10 x5  x15 */
-	vshufps	$0xd8, %xmm2, %xmm1, %xmm5	/* x4  x14 x9  x3  */
-	vshufps	$0xd8, %xmm3, %xmm2, %xmm6	/* x8  x2  x13 x7  */
-	vshufps	$0xd8, %xmm0, %xmm3, %xmm7	/* x12 x6  x1  x11 */
-	vpshufd	$0xd8, %xmm4, %xmm0		/* A */
-	vpshufd	$0xd8, %xmm5, %xmm1		/* B */
-	vpshufd	$0xd8, %xmm6, %xmm2		/* C */
-	vpshufd	$0xd8, %xmm7, %xmm3		/* D */
+/* A ^= xmm4 <<< 18 */
+.macro HS512_ROT18_A
+	vprold	$18, %xmm4, %xmm4
+	vpxord	%xmm4, %xmm0, %xmm0
+.endm
 
+GCRY_FUNC_BEGIN(_gcry_hsalsa20_amd64_avx512)
+	HSALSA_LOAD
 	shrl	$1, %edx			/* double rounds */
 	jz	.Lhs512_out
 
 .balign 32
 .Lhs512_dround:
-	/* column round */
-	HS512_STEP %xmm1, %xmm0, %xmm3, 7	/* B ^= (A+D)<<<7 */
-	HS512_STEP %xmm2, %xmm1, %xmm0, 9	/* C ^= (B+A)<<<9 */
-	HS512_STEP %xmm3, %xmm2, %xmm1, 13	/* D ^= (C+B)<<<13 */
-	vpshufd	$0x93, %xmm1, %xmm1		/* B -> x3 x4 x9 x14 (d role) */
-	vpaddd	%xmm2, %xmm3, %xmm4		/* A ^= (D+C)<<<18 ... */
-	vpshufd	$0x39, %xmm3, %xmm3		/* D -> x1 x6 x11 x12 (b role) */
-	vpshufd	$0x4e, %xmm2, %xmm2		/* C -> x2 x7 x8 x13 (c role) */
-	vprold	$18, %xmm4, %xmm4
-	vpxord	%xmm4, %xmm0, %xmm0
-	/* row round */
-	HS512_STEP %xmm3, %xmm0, %xmm1, 7	/* D ^= (A+B)<<<7 */
-	HS512_STEP %xmm2, %xmm3, %xmm0, 9	/* C ^= (D+A)<<<9 */
-	HS512_STEP %xmm1, %xmm2, %xmm3, 13	/* B ^= (C+D)<<<13 */
-	vpshufd	$0x93, %xmm3, %xmm3		/* D back to x12 x1 x6 x11 */
-	vpaddd	%xmm2, %xmm1, %xmm4		/* A ^= (B+C)<<<18 ... */
-	vpshufd	$0x39, %xmm1, %xmm1		/* B back to x4 x9 x14 x3 */
-	vpshufd	$0x4e, %xmm2, %xmm2		/* C back to x8 x13 x2 x7 */
-	vprold	$18, %xmm4, %xmm4
-	vpxord	%xmm4, %xmm0, %xmm0
+	HSALSA_DROUND HS512_STEP, HS512_ROT18_A
 	subl	$1, %edx
 	jnz	.Lhs512_dround
 
 .Lhs512_out:
-	/* out32 = A (x0 x5 x10 x15), then x6 x7 x8 x9:
-	 *   unpacklo(C, B) = x8 x4 x13 x9,  unpackhi(D, C) = x6 x2 x11 x7,
-	 *   shufps 0xcc picks lanes 0,3 of each. */
-	vmovdqu	%xmm0, 0(%rsi)
-	vpunpckldq %xmm1, %xmm2, %xmm4		/* x8 x4 x13 x9 */
-	vpunpckhdq %xmm2, %xmm3, %xmm5		/* x6 x2 x11 x7 */
-	vshufps	$0xcc, %xmm4, %xmm5, %xmm5	/* x6 x7 x8 x9 */
-	vmovdqu	%xmm5, 16(%rsi)
+	HSALSA_STORE
 	vzeroall				/* xmm0-7 only were used */
 	xorl	%eax, %eax
 	ret

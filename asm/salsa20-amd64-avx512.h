@@ -54,68 +54,62 @@ GCRY_RODATA
 .macro SALSA512_NOHOOK q
 .endm
 
-/* One Salsa20 double round (column round, row round) on words %V0..%V15,
- * t the step temporary.  Each round runs its four quarter-rounds
- * interleaved step by step (four independent add-rotate-xor chains per
- * step).  HOOK, if given, is a macro run with Q+0 .. Q+11 at twelve points
- * spread over the 32 steps (six per round: a stitched routine's MAC
- * parts); without it the double round is the plain one, 96 vector ops. */
-.macro SALSA512_DROUND v, t, hook=SALSA512_NOHOOK, q=0
-	/* ---- column round ---- */
-	/* step 1: x4, x9, x14, x3 */
-	S512_STEP \v, \t,  4,  0, 12, 7
-	S512_STEP \v, \t,  9,  5,  1, 7
-	S512_STEP \v, \t, 14, 10,  6, 7
+/* One Salsa20 round: quarter-rounds (a,b,c,d) = (A0,B0,C0,D0) ..
+ * (A3,B3,C3,D3) run interleaved step by step (four independent
+ * add-rotate-xor chains per step), each step "STEP v, t, x, p, q, k".
+ * HOOK runs with Q+0 .. Q+5 at six points spread over the 16 steps. */
+.macro S512_ROUND v, t, hook, q, step, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3
+	/* step 1: b ^= (a+d)<<<7 */
+	\step	\v, \t, \b0, \a0, \d0, 7
+	\step	\v, \t, \b1, \a1, \d1, 7
+	\step	\v, \t, \b2, \a2, \d2, 7
 	\hook	\q+0
-	S512_STEP \v, \t,  3, 15, 11, 7
-	/* step 2: x8, x13, x2, x7 */
-	S512_STEP \v, \t,  8,  4,  0, 9
+	\step	\v, \t, \b3, \a3, \d3, 7
+	/* step 2: c ^= (b+a)<<<9 */
+	\step	\v, \t, \c0, \b0, \a0, 9
 	\hook	\q+1
-	S512_STEP \v, \t, 13,  9,  5, 9
-	S512_STEP \v, \t,  2, 14, 10, 9
-	S512_STEP \v, \t,  7,  3, 15, 9
+	\step	\v, \t, \c1, \b1, \a1, 9
+	\step	\v, \t, \c2, \b2, \a2, 9
+	\step	\v, \t, \c3, \b3, \a3, 9
 	\hook	\q+2
-	/* step 3: x12, x1, x6, x11 */
-	S512_STEP \v, \t, 12,  8,  4, 13
-	S512_STEP \v, \t,  1, 13,  9, 13
-	S512_STEP \v, \t,  6,  2, 14, 13
+	/* step 3: d ^= (c+b)<<<13 */
+	\step	\v, \t, \d0, \c0, \b0, 13
+	\step	\v, \t, \d1, \c1, \b1, 13
+	\step	\v, \t, \d2, \c2, \b2, 13
 	\hook	\q+3
-	S512_STEP \v, \t, 11,  7,  3, 13
-	/* step 4: x0, x5, x10, x15 */
-	S512_STEP \v, \t,  0, 12,  8, 18
+	\step	\v, \t, \d3, \c3, \b3, 13
+	/* step 4: a ^= (d+c)<<<18 */
+	\step	\v, \t, \a0, \d0, \c0, 18
 	\hook	\q+4
-	S512_STEP \v, \t,  5,  1, 13, 18
-	S512_STEP \v, \t, 10,  6,  2, 18
-	S512_STEP \v, \t, 15, 11,  7, 18
+	\step	\v, \t, \a1, \d1, \c1, 18
+	\step	\v, \t, \a2, \d2, \c2, 18
+	\step	\v, \t, \a3, \d3, \c3, 18
 	\hook	\q+5
+.endm
 
-	/* ---- row round ---- */
-	/* step 1: x1, x6, x11, x12 */
-	S512_STEP \v, \t,  1,  0,  3, 7
-	S512_STEP \v, \t,  6,  5,  4, 7
-	S512_STEP \v, \t, 11, 10,  9, 7
-	\hook	\q+6
-	S512_STEP \v, \t, 12, 15, 14, 7
-	/* step 2: x2, x7, x8, x13 */
-	S512_STEP \v, \t,  2,  1,  0, 9
-	\hook	\q+7
-	S512_STEP \v, \t,  7,  6,  5, 9
-	S512_STEP \v, \t,  8, 11, 10, 9
-	S512_STEP \v, \t, 13, 12, 15, 9
-	\hook	\q+8
-	/* step 3: x3, x4, x9, x14 */
-	S512_STEP \v, \t,  3,  2,  1, 13
-	S512_STEP \v, \t,  4,  7,  6, 13
-	S512_STEP \v, \t,  9,  8, 11, 13
-	\hook	\q+9
-	S512_STEP \v, \t, 14, 13, 12, 13
-	/* step 4: x0, x5, x10, x15 */
-	S512_STEP \v, \t,  0,  3,  2, 18
-	\hook	\q+10
-	S512_STEP \v, \t,  5,  4,  7, 18
-	S512_STEP \v, \t, 10,  9,  8, 18
-	S512_STEP \v, \t, 15, 14, 13, 18
-	\hook	\q+11
+/* The quarter-rounds (a,b,c,d) of the column round and of the row round,
+ * each word number prefixed with W: empty for the bare numbers, or a
+ * prefix whose W<n> names word n's operand (SW: the scalar words). */
+#define S512_COLUMN_QRS(W) \
+	W##0, W##4, W##8, W##12,  W##5, W##9, W##13, W##1, \
+	W##10, W##14, W##2, W##6,  W##15, W##3, W##7, W##11
+#define S512_ROW_QRS(W) \
+	W##0, W##1, W##2, W##3,  W##5, W##6, W##7, W##4, \
+	W##10, W##11, W##8, W##9,  W##15, W##12, W##13, W##14
+
+/* One Salsa20 double round (column round, row round) on words %V0..%V15,
+ * t the step temporary.  HOOK, if given, is a macro run with Q+0 .. Q+11
+ * at twelve points spread over the 32 steps (six per round: a stitched
+ * routine's MAC parts); without it the double round is the plain one, 96
+ * vector ops.  STEP (default S512_STEP) does one step on word numbers; a
+ * routine running two groups passes one doing the step on both. */
+.macro SALSA512_DROUND v, t, hook=SALSA512_NOHOOK, q=0, step=S512_STEP
+	/* column round: x4, x9, x14, x3; x8, x13, x2, x7; x12, x1, x6, x11;
+	 * x0, x5, x10, x15 */
+	S512_ROUND \v, \t, \hook, \q+0, \step, S512_COLUMN_QRS()
+	/* row round: x1, x6, x11, x12; x2, x7, x8, x13; x3, x4, x9, x14;
+	 * x0, x5, x10, x15 */
+	S512_ROUND \v, \t, \hook, \q+6, \step, S512_ROW_QRS()
 .endm
 
 /* Counter lanes of the first group: lane j of lo/hi = low/high dword of
