@@ -28,7 +28,7 @@ from ._errors import (
     error_for,
 )
 from ._keyed import KeyedHandle, data_method
-from ._sealing import SealingHandle, raise_for
+from ._sealing import SealingHandle, fast_open_failed, raise_for
 from ._typing import BytesLike
 
 _Failure = _fast.Failure
@@ -293,11 +293,8 @@ class _OneShotAead(SealingHandle):
         if fc is not None:
             try:
                 result = fc.open(nonce, data, associated_data)
-            except _Failure as exc:  # the hook wiped the output, which is dropped
-                if exc.args[0] == ErrorCode.CHECKSUM:
-                    raise AuthenticationFailed(f"{self._spec.name}: authentication tag "
-                                               "mismatch") from None
-                result = NotImplemented  # a refusal: the general path explains it
+            except _Failure as exc:
+                result = fast_open_failed(exc.args[0], self._spec.name)
             if result is not NotImplemented:
                 return result
         with self._guard:

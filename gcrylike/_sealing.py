@@ -24,6 +24,15 @@ def raise_for(rc: int, name: str) -> None:
     raise error_for(rc, name)
 
 
+def fast_open_failed(rc: int, name: str) -> Any:
+    """What a fast open that raised with ``rc`` means: a wrong tag raises
+    :class:`AuthenticationFailed` (the hook wiped the output, which is dropped);
+    anything else is a refusal, ``NotImplemented``, that the general path explains."""
+    if rc == ErrorCode.CHECKSUM:
+        raise AuthenticationFailed(f"{name}: authentication tag mismatch") from None
+    return NotImplemented
+
+
 class SealingHandle(KeyedHandle):
     """Base of the one-shot classes: subclasses name their spec in
     ``_ALGORITHM`` and ``_KIND`` and define ``encrypt``/``decrypt``."""

@@ -10,7 +10,7 @@ from . import _fast
 from ._buffers import ZERO, as_bytes, as_cbuffer, new_output
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidType
-from ._sealing import SealingHandle
+from ._sealing import SealingHandle, fast_open_failed
 from ._typing import BytesLike, Encoder
 
 _NONCE = 24
@@ -185,11 +185,8 @@ class SecretBox(SealingHandle):
         if fc is not None:
             try:
                 result = fc.open(nonce, box)
-            except _Failure as exc:  # the hook wiped the output, which is dropped
-                if exc.args[0] == ErrorCode.CHECKSUM:
-                    raise AuthenticationFailed(f"{self._spec.name}: authentication tag "
-                                               "mismatch") from None
-                result = NotImplemented  # a refusal: the general path explains it
+            except _Failure as exc:
+                result = fast_open_failed(exc.args[0], self._spec.name)
             if result is not NotImplemented:
                 return result
         with self._guard:

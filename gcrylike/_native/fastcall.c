@@ -152,6 +152,25 @@ overlaps (const char *d, const char *s, Py_ssize_t n)
   return a < b + (uintptr_t)n && b < a + (uintptr_t)n;
 }
 
+/* The buffers of a call given a caller's ``out``: a writable export of out
+ * and a read-only one of data, or, when out is data (in place), the one
+ * writable export as both (src->obj NULL: src is not released).  -1 with
+ * nothing held when either object will not export. */
+static int
+get_out_buffers (PyObject *data, PyObject *out, Py_buffer *src, Py_buffer *dst)
+{
+  if (PyObject_GetBuffer (out, dst, PyBUF_WRITABLE) < 0)
+    return -1;
+  if (out == data)
+    *src = *dst, src->obj = NULL;
+  else if (PyObject_GetBuffer (data, src, PyBUF_SIMPLE) < 0)
+    {
+      PyBuffer_Release (dst);
+      return -1;
+    }
+  return 0;
+}
+
 static PyObject *
 Binding_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
 {
@@ -445,15 +464,8 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
       b->calls++;
       return result;
     }
-  if (PyObject_GetBuffer (out, &dst, PyBUF_WRITABLE) < 0)
+  if (get_out_buffers (data, out, &src, &dst) < 0)
     return not_here ();
-  if (out == data)
-    src = dst, src.obj = NULL;  /* in place: one export */
-  else if (PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
-    {
-      PyBuffer_Release (&dst);
-      return not_here ();
-    }
   n = src.len;
   if (dst.len < n || n % b->unit || overlaps (dst.buf, src.buf, n) || enter (b) < 0)
     {
@@ -790,15 +802,8 @@ tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
     }
   else
     {
-      if (PyObject_GetBuffer (out, &dst, PyBUF_WRITABLE) < 0)
+      if (get_out_buffers (data, out, &src, &dst) < 0)
         goto no_src;
-      if (out == data)
-        src = dst, src.obj = NULL;
-      else if (PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
-        {
-          PyBuffer_Release (&dst);
-          goto no_src;
-        }
       if (dst.len < src.len || overlaps (dst.buf, src.buf, src.len))
         {
           PyErr_Clear ();

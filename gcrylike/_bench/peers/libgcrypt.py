@@ -63,6 +63,21 @@ class _Gcrypt:
         if rc:
             raise RuntimeError(f"{what}: {(self.strerror(rc) or b'?').decode()} ({rc})")
 
+    def set_up(self, h: ctypes.c_void_p, close: Callable[[Any], None],
+               steps: tuple[tuple[Callable[..., int], bytes, str], ...]) -> weakref.finalize:
+        """Run each step ``fn(h, value, len(value))`` (checked, ``what`` naming it)
+        on the opened handle ``h``, and return the finalizer that closes it when
+        its last user goes; a failing step closes it at once."""
+        # The finalizer must not hold h itself.
+        closer = weakref.finalize(h, close, h.value)
+        try:
+            for fn, value, what in steps:
+                self.check(fn(h, value, len(value)), what)
+        except Exception:
+            closer()
+            raise
+        return closer
+
 
 def _load_gcrypt() -> tuple[Any, str]:
     lib = find_library(("libgcrypt.so.20", "libgcrypt.so"), "gcrypt")
@@ -82,14 +97,8 @@ def _gcrypt(algo: int) -> Factory:
     def make(g: _Gcrypt, key: bytes, nonce: bytes) -> Crypter:
         h = ctypes.c_void_p()
         g.check(g.open(ctypes.byref(h), algo, _GCRY_CIPHER_MODE_STREAM, 0), "gcry_cipher_open")
-        # Close when the last user of h goes (the finalizer must not hold h itself).
-        closer = weakref.finalize(h, g.close, h.value)
-        try:
-            g.check(g.setkey(h, key, len(key)), "gcry_cipher_setkey")
-            g.check(g.setiv(h, nonce, len(nonce)), "gcry_cipher_setiv")
-        except Exception:
-            closer()
-            raise
+        closer = g.set_up(h, g.close, ((g.setkey, key, "gcry_cipher_setkey"),
+                                       (g.setiv, nonce, "gcry_cipher_setiv")))
 
         def run(fn: Any, src: Any, dst: Any) -> None:
             d, _kd = buffer_address(dst, True)
@@ -116,12 +125,7 @@ def _gcrypt_poly1305(g: _Gcrypt, key: bytes) -> Tagger:
     MAC step: gcry_mac_reset (re-initialises from the stored key), write, read."""
     h = ctypes.c_void_p()
     g.check(g.mac_open(ctypes.byref(h), _GCRY_MAC_POLY1305, 0, None), "gcry_mac_open")
-    closer = weakref.finalize(h, g.mac_close, h.value)
-    try:
-        g.check(g.mac_setkey(h, key, len(key)), "gcry_mac_setkey")
-    except Exception:
-        closer()
-        raise
+    closer = g.set_up(h, g.mac_close, ((g.mac_setkey, key, "gcry_mac_setkey"),))
     ctl, write, read_tag = g.mac_ctl, g.mac_write, g.mac_read
 
     def bind(data: bytes) -> Bound:
@@ -153,12 +157,7 @@ def _gcrypt_aead(g: _Gcrypt, key: bytes) -> Sealer:
     h = ctypes.c_void_p()
     g.check(g.open(ctypes.byref(h), _GCRY_CIPHER_CHACHA20, _GCRY_CIPHER_MODE_POLY1305, 0),
             "gcry_cipher_open")
-    closer = weakref.finalize(h, g.close, h.value)
-    try:
-        g.check(g.setkey(h, key, len(key)), "gcry_cipher_setkey")
-    except Exception:
-        closer()
-        raise
+    closer = g.set_up(h, g.close, ((g.setkey, key, "gcry_cipher_setkey"),))
     setiv, auth, enc, gettag = g.setiv, g.authenticate, g.encrypt, g.gettag
 
     def bind(nonce: bytes, data: bytes, aad: bytes) -> Bound:

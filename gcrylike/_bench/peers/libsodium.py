@@ -44,6 +44,20 @@ def _load_sodium() -> tuple[Any, str]:
     return lib, (version or b"?").decode()
 
 
+def _into(out: Any, func: str, f: Callable[..., int], *args: Any) -> Bound:
+    """The call ``f(out, *args)`` writing into the caller buffer ``out``, and
+    its reader: ``out``'s bytes, or RuntimeError naming ``func`` on a non-zero
+    result."""
+    call = functools.partial(f, ctypes.addressof(out), *args)
+
+    def read(rc: int) -> bytes:
+        if rc != 0:
+            raise RuntimeError(f"{func} failed ({rc})")
+        return out.raw
+
+    return call, read
+
+
 def _sodium(*funcs: str) -> Factory:
     """One-shot ``crypto_stream_*_xor`` functions, picked by nonce size."""
     by_nonce = {_SODIUM_STREAMS[f]: f for f in funcs}
@@ -82,15 +96,8 @@ def _sodium_poly1305(lib: Any, key: bytes) -> Tagger:
             ctypes.c_char_p, ctypes.c_ulonglong, ctypes.c_char_p)
 
     def bind(data: bytes) -> Bound:
-        out = ctypes.create_string_buffer(16)
-        call = functools.partial(f, ctypes.addressof(out), data, len(data), key)
-
-        def read(rc: int) -> bytes:
-            if rc != 0:
-                raise RuntimeError(f"crypto_onetimeauth_poly1305 failed ({rc})")
-            return out.raw
-
-        return call, read
+        return _into(ctypes.create_string_buffer(16), "crypto_onetimeauth_poly1305", f,
+                     data, len(data), key)
 
     return Tagger(bind)
 
@@ -108,16 +115,8 @@ def _sodium_aead(func: str) -> Factory:
                 ull, ctypes.c_char_p, ull, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
 
         def bind(nonce: bytes, data: bytes, aad: bytes) -> Bound:
-            out = ctypes.create_string_buffer(len(data) + 16)
-            call = functools.partial(f, ctypes.addressof(out), None, data, len(data),
-                                     aad, len(aad), None, nonce, key)
-
-            def read(rc: int) -> bytes:
-                if rc != 0:
-                    raise RuntimeError(f"{func} failed ({rc})")
-                return out.raw
-
-            return call, read
+            return _into(ctypes.create_string_buffer(len(data) + 16), func, f,
+                         None, data, len(data), aad, len(aad), None, nonce, key)
 
         return Sealer(bind)
 
@@ -134,15 +133,8 @@ def _sodium_secretbox(lib: Any, key: bytes) -> Boxer:
             ctypes.c_ulonglong, ctypes.c_char_p, ctypes.c_char_p)
 
     def bind(nonce: bytes, data: bytes) -> Bound:
-        out = ctypes.create_string_buffer(len(data) + 16)
-        call = functools.partial(f, ctypes.addressof(out), data, len(data), nonce, key)
-
-        def read(rc: int) -> bytes:
-            if rc != 0:
-                raise RuntimeError(f"crypto_secretbox_easy failed ({rc})")
-            return out.raw
-
-        return call, read
+        return _into(ctypes.create_string_buffer(len(data) + 16), "crypto_secretbox_easy", f,
+                     data, len(data), nonce, key)
 
     return Boxer(bind)
 
