@@ -754,9 +754,7 @@ seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening)
   goto done;
 
 general:
-  PyErr_Clear ();
-  result = Py_NotImplemented;
-  Py_INCREF (result);
+  result = not_here ();
 done:
   if (aad.obj)
     PyBuffer_Release (&aad);
@@ -806,9 +804,7 @@ tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
         goto no_src;
       if (dst.len < src.len || overlaps (dst.buf, src.buf, src.len))
         {
-          PyErr_Clear ();
-          result = Py_NotImplemented;
-          Py_INCREF (result);
+          result = not_here ();
           goto release_all;
         }
     }
