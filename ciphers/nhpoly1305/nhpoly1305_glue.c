@@ -13,6 +13,13 @@ gcry_nh_impls (void)
   return impls;
 }
 
+/* IMPL names an NH implementation built into this module. */
+static int
+nh_impl_ok (unsigned int impl)
+{
+  return impl < 32 && (gcry_nh_impls () & (1u << impl));
+}
+
 static unsigned int
 nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
         uint8_t hash[NH_HASH_BYTES])
@@ -259,7 +266,7 @@ gcry_nhpoly1305_setkey (void *c, const uint8_t *key, size_t keylen,
 {
   if (keylen != NHPOLY1305_KEY_BYTES)
     return GCRY_ERR_INV_KEYLEN;
-  if (nh_impl > 31 || !(gcry_nh_impls () & (1u << nh_impl)) || !poly1305_impl_ok (poly_impl))
+  if (!nh_impl_ok (nh_impl) || !poly1305_impl_ok (poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_burn_stack (nhpoly1305_setkey_noburn (c, key, nh_impl, poly_impl));
   return GCRY_OK;
@@ -307,7 +314,7 @@ gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t 
   uint32_t words[NH_KEY_WORDS] GCRY_ALIGNED (32);
   unsigned int burn, i;
 
-  if (impl > 31 || !(gcry_nh_impls () & (1u << impl)))
+  if (!nh_impl_ok (impl))
     return GCRY_ERR_NOT_SUPPORTED;
   if (len > NH_UNIT)
     return GCRY_ERR_INV_LENGTH;
