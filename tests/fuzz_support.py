@@ -86,7 +86,3 @@ def keystream(name: str, key: bytes, iv: bytes, pos: int, n: int) -> bytes:
     first, last = pos // 64, (pos + n + 63) // 64
     ks = b"".join(block(name, key, iv, i) for i in range(first, last))
     return ks[pos % 64:pos % 64 + n]
-
-
-def xor(a: bytes, b: bytes) -> bytes:
-    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
