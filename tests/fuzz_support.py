@@ -14,7 +14,7 @@ import struct
 from functools import lru_cache
 
 from hypothesis import HealthCheck, settings
-from nacl_oracle import salsa20_rounds
+from nacl_oracle import ref_hsalsa20, salsa20_rounds
 from reference import M32, SIGMA, chacha_permute, hchacha
 
 import gcrylike
@@ -54,13 +54,6 @@ def key_words(key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return SIGMA, struct.unpack("<8I", key)
 
 
-def _hsalsa(key: bytes, data: bytes, rounds: int) -> bytes:
-    c, k = SIGMA, struct.unpack("<8I", key)
-    x = salsa20_rounds([c[0], *k[:4], c[1], *struct.unpack("<4I", data), c[2], *k[4:], c[3]],
-                       rounds)
-    return struct.pack("<8I", *(x[i] for i in (0, 5, 10, 15, 6, 7, 8, 9)))
-
-
 def counter_bits(name: str, iv: bytes) -> int:
     """ChaCha with a 12-byte IV has a 32-bit block counter; the rest 64."""
     return 32 if STREAMS[name][1] == "chacha" and len(iv) == 12 else 64
@@ -71,7 +64,7 @@ def block(name: str, key: bytes, iv: bytes, index: int) -> bytes:
     """Keystream block ``index`` of ``name`` under ``key`` and ``iv``."""
     rounds, family, extended = STREAMS[name]
     if extended:  # the subkey of the first 16 nonce bytes, the last 8 as an 8-byte nonce
-        derive = hchacha if family == "chacha" else _hsalsa
+        derive = hchacha if family == "chacha" else ref_hsalsa20
         key, iv = derive(key, iv[:16], rounds), iv[16:]
     c, k = key_words(key)
     if family == "chacha":
@@ -93,7 +86,3 @@ def keystream(name: str, key: bytes, iv: bytes, pos: int, n: int) -> bytes:
     first, last = pos // 64, (pos + n + 63) // 64
     ks = b"".join(block(name, key, iv, i) for i in range(first, last))
     return ks[pos % 64:pos % 64 + n]
-
-
-def xor(a: bytes, b: bytes) -> bytes:
-    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")

@@ -18,10 +18,11 @@ from Crypto.Cipher import ChaCha20_Poly1305 as PyCryptodomeAead
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305 as PeerAead
 from cryptography.hazmat.primitives.poly1305 import Poly1305 as PeerPoly1305
-from fuzz_support import STREAMS, available, bounded, keystream, xor
+from fuzz_support import STREAMS, available, bounded, keystream
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from nacl.secret import SecretBox as PeerSecretBox
+from stream_checks import xor
 
 import gcrylike
 from gcrylike import (
@@ -134,6 +135,19 @@ class PoolMachine(RuleBasedStateMachine):
         h.close()
         m.closed = True
         assert h.closed
+
+    # Rules every machine shares (subclasses inherit them; MacMachine widens copy_handle).
+
+    @has_handles
+    @rule(i=st.integers(0, 99), how=st.sampled_from(["copy", "deepcopy"]))
+    def copy_handle(self, i, how):
+        self._copy(i, how)
+
+    @has_handles
+    @rule(i=st.integers(0, 99), dice=st.integers(0, 3))
+    def close(self, i, dice):
+        if dice == 0:  # a quarter of the draws: handles live long enough to do things
+            self._close(i)
 
 
 # -- stream cipher handles -----------------------------------------------------------------
@@ -251,17 +265,6 @@ class StreamMachine(PoolMachine):
         if err is None:
             m.iv, m.pos = None, 0
 
-    @has_handles
-    @rule(i=st.integers(0, 99), how=st.sampled_from(["copy", "deepcopy"]))
-    def copy_handle(self, i, how):
-        self._copy(i, how)
-
-    @has_handles
-    @rule(i=st.integers(0, 99), dice=st.integers(0, 3))
-    def close(self, i, dice):
-        if dice == 0:  # a quarter of the draws: handles live long enough to do things
-            self._close(i)
-
 
 # -- MAC handles ---------------------------------------------------------------------------
 
@@ -359,12 +362,6 @@ class MacMachine(PoolMachine):
     @rule(i=st.integers(0, 99), how=st.sampled_from(["copy", "deepcopy", "method"]))
     def copy_handle(self, i, how):
         self._copy(i, how)
-
-    @has_handles
-    @rule(i=st.integers(0, 99), dice=st.integers(0, 3))
-    def close(self, i, dice):
-        if dice == 0:  # a quarter of the draws: handles live long enough to do things
-            self._close(i)
 
 
 # -- AEAD handles --------------------------------------------------------------------------
@@ -506,17 +503,6 @@ class AeadMachine(PoolMachine):
         if err is None:
             m.phase = "need_iv"
 
-    @has_handles
-    @rule(i=st.integers(0, 99), how=st.sampled_from(["copy", "deepcopy"]))
-    def copy_handle(self, i, how):
-        self._copy(i, how)
-
-    @has_handles
-    @rule(i=st.integers(0, 99), dice=st.integers(0, 3))
-    def close(self, i, dice):
-        if dice == 0:  # a quarter of the draws: handles live long enough to do things
-            self._close(i)
-
 
 # -- one-shot objects, tweakable and block handles -------------------------------------------
 
@@ -627,17 +613,6 @@ class KeyedMachine(PoolMachine):
         if err is None:
             assert got == _adiantum_reference(m.key, tweak.raw, data.raw, True)
             assert h.decrypt(got, tweak.raw) == data.raw
-
-    @has_handles
-    @rule(i=st.integers(0, 99), how=st.sampled_from(["copy", "deepcopy"]))
-    def copy_handle(self, i, how):
-        self._copy(i, how)
-
-    @has_handles
-    @rule(i=st.integers(0, 99), dice=st.integers(0, 3))
-    def close(self, i, dice):
-        if dice == 0:  # a quarter of the draws: handles live long enough to do things
-            self._close(i)
 
     @invariant()
     def closed_flags_agree(self):
