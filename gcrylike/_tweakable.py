@@ -65,8 +65,9 @@ class TweakableHandle(KeyedHandle):
 
     def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
         s = self._spec
+        # unit: the least sector size the sector call takes
         return ((s.encrypt, _fast.TWEAK), (s.decrypt, _fast.TWEAK),
-                (s.crypt_sectors, _fast.SECTORS)), 1, 0, bool(s.reentrant)
+                (s.crypt_sectors, _fast.SECTORS)), s.min_length, 0, bool(s.reentrant)
 
     def _key_installed(self, ctx: Context) -> None:
         self._fc = self._bound(ctx)
@@ -196,6 +197,17 @@ class TweakableHandle(KeyedHandle):
 
     def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int,
                  threads: int | None) -> None:
+        fc = self._fc
+        if fc is not None:
+            # the native path checks the arguments itself (gcrylike/_native/
+            # fastcall.c); what it turns down is explained below
+            try:
+                done = fc.sectors(buf, sector_size, first, encrypting,
+                                  _fast.THREADS if threads is None else threads)
+            except _Failure as exc:
+                raise error_for(exc.args[0], self._spec.name) from None
+            if done is not NotImplemented:
+                return
         ctx = self._keyed()
         if threads is None:
             threads = _fast.THREADS  # gcrylike.set_threads
@@ -226,9 +238,10 @@ class TweakableHandle(KeyedHandle):
                     if rc:
                         raise error_for(rc, self._spec.name)
                     return
-        # the native path (gcrylike/_native/fastcall.c), over threads when reentrant
+        # the native path (gcrylike/_native/fastcall.c), over threads when
+        # reentrant; int() for int subclasses, which it takes only exact
         try:
-            done = fc.sectors(buf, sector_size, first, encrypting, threads)
+            done = fc.sectors(buf, int(sector_size), int(first), encrypting, int(threads))
         except _Failure as exc:
             raise error_for(exc.args[0], self._spec.name) from None
         if done is NotImplemented:  # closed or resized meanwhile: check again

@@ -857,8 +857,11 @@ Binding_tweak_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
  * batch, split into contiguous runs of sectors, one per thread, when the
  * binding is shared (the hook only reads the context, so runs are
  * independent: each sector's result depends on its own bytes and number
- * only) and the batch is large enough.  The caller has checked the
- * arguments; the calling thread runs the first run itself. */
+ * only) and the batch is large enough.  The calling thread runs the first
+ * run itself.  It checks what the Python method would (exact ints, threads
+ * 1..64, sector_size at least the binding's unit, the minimum message, and
+ * sector numbers within 64 bits) and gives up on anything else, so that
+ * encrypt_sectors tries it first and explains refusals on its own path. */
 typedef struct {
   sectors_fn fn;
   void *ctx;
@@ -915,20 +918,26 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   if (nargs != 5)
     return PyErr_Format (PyExc_TypeError,
                          "expected (buf, sector_size, first, encrypting, threads)");
+  if (!PyLong_CheckExact (args[1]) || !PyLong_CheckExact (args[2])
+      || !PyLong_CheckExact (args[4]))
+    return not_here ();
   sector_size = PyLong_AsSsize_t (args[1]);
-  first = PyLong_AsUnsignedLongLong (args[2]);
-  encrypting = PyObject_IsTrue (args[3]);
+  first = PyLong_AsUnsignedLongLong (args[2]);      /* negative or >= 2^64: overflow */
   threads = PyLong_AsSsize_t (args[4]);
   if (PyErr_Occurred ())
-    return NULL;
-  if (!b->ctx || sector_size < 1 || PyObject_GetBuffer (args[0], &buf, PyBUF_WRITABLE) < 0)
     return not_here ();
-  if (buf.len % sector_size)
+  encrypting = PyObject_IsTrue (args[3]);
+  if (encrypting < 0)
+    return NULL;
+  if (!b->ctx || sector_size < b->unit || threads < 1 || threads > MAX_THREADS
+      || PyObject_GetBuffer (args[0], &buf, PyBUF_WRITABLE) < 0)
+    return not_here ();
+  nsectors = (size_t)(buf.len / sector_size);
+  if (buf.len % sector_size || (nsectors && nsectors - 1 > UINT64_MAX - first))
     {
       PyBuffer_Release (&buf);
       return not_here ();
     }
-  nsectors = (size_t)(buf.len / sector_size);
   nruns = b->shared && threads > 1 ? (size_t)threads : 1;
   if (nruns > MAX_THREADS)
     nruns = MAX_THREADS;
