@@ -16,6 +16,7 @@ from xml.etree import ElementTree
 import pytest
 
 import gcrylike
+from gcrylike import _fast
 from gcrylike._bench import cpuclock, options, ours, targets, tcrypt, timing
 from gcrylike._bench import peers as _peers
 from gcrylike._bench.fit import fit_slope
@@ -1205,7 +1206,7 @@ def test_thread_calls_compute_the_same_bytes():
 def test_no_thread_rows_on_one_cpu(capsys, monkeypatch):
     from gcrylike._bench import threads
 
-    monkeypatch.setattr(threads.os, "sched_getaffinity", lambda pid: {0})
+    monkeypatch.setattr(_fast.os, "sched_getaffinity", lambda pid: {0})
     assert threads.thread_count() == 1
     assert threads.why_no_threads() == "this process may use one CPU only"
     monkeypatch.setattr("gcrylike._bench.slope.thread_count", threads.thread_count)

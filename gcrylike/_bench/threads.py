@@ -5,7 +5,6 @@ wall clock: the calling thread's CPU time would leave out the helpers' work."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,16 +21,9 @@ THREAD_BYTES = 16 * 2**20
 THREAD_SECTOR = 4096
 
 
-def usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return 1
-
-
 def why_no_threads() -> str:
     """Why a run has no thread rows ("" when it has them)."""
-    if usable_cpus() < 2:
+    if _fast._cpus() < 2:  # the CPUs set_threads's default counts
         return "this process may use one CPU only"
     if not _fast.AVAILABLE:
         return "data calls take cffi, which runs every call on the calling thread"
