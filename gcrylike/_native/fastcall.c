@@ -533,6 +533,7 @@ typedef struct {
 } HandleBase;
 
 static PyObject *general[2];  /* the general encrypt and decrypt (set_general) */
+static PyObject *out_name;    /* "out", interned as the compiler's keyword names are */
 
 static int
 HandleBase_traverse (HandleBase *h, visitproc visit, void *arg)
@@ -630,12 +631,13 @@ static PyObject *
 handle_crypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
               int which)
 {
-  PyObject *fc = ((HandleBase *)self)->fc, *pair[2], *result;
+  PyObject *fc = ((HandleBase *)self)->fc, *pair[2], *result, *kw;
 
   if (fc != NULL && Py_IS_TYPE (fc, BindingType) && nargs == 1
       && (kwnames == NULL
           || (PyTuple_Size (kwnames) == 1
-              && PyUnicode_CompareWithASCIIString (PyTuple_GetItem (kwnames, 0), "out") == 0)))
+              && ((kw = PyTuple_GetItem (kwnames, 0)) == out_name  /* interned: the usual case */
+                  || PyUnicode_CompareWithASCIIString (kw, "out") == 0))))
     {
       pair[0] = args[0];
       pair[1] = kwnames ? args[1] : Py_None;
@@ -1313,6 +1315,8 @@ PyInit__fastcall (void)
     return NULL;
   if (!HandleBaseType
       && !(HandleBaseType = (PyTypeObject *)PyType_FromSpec (&HandleBase_spec)))
+    return NULL;
+  if (!out_name && !(out_name = PyUnicode_InternFromString ("out")))
     return NULL;
   m = PyModule_Create (&fc_module);
   if (!m)
