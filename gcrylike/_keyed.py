@@ -81,8 +81,11 @@ def _general_method(which: int) -> Any:
     return method
 
 
+#: The general encrypt and decrypt, shared by every handle class; their
+#: annotations are what the docs show for the C methods (docs/conf.py).
+GENERAL = (_general_method(0), _general_method(1))
 if _fast.AVAILABLE:
-    _fast.fastcall.set_general(_general_method(0), _general_method(1))
+    _fast.fastcall.set_general(*GENERAL)
 
 
 class _NativeDataMethod:
@@ -104,7 +107,7 @@ def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
     handle class ``owner``, with docstring ``doc`` (see _general_method)."""
     if _fast.AVAILABLE:  # the same method in C: no Python frame on the fast path
         return cast(DataMethod, _NativeDataMethod(which, doc))
-    method = _general_method(which)
+    method = _general_method(which)  # a copy of its own: the class's name and docstring
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
