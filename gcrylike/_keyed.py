@@ -117,7 +117,7 @@ def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
 _Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
-class KeyedHandle(_fast.HandleBase):  # type: ignore[misc,valid-type]
+class KeyedHandle(_fast.HandleBase):
     """Base of every handle class (not used directly).
 
     ``_binding`` is the context's native fast path (a
