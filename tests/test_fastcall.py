@@ -183,6 +183,24 @@ def test_other_argument_forms_take_the_general_path():
     assert h.encrypt(b"q" * 9) == ref.encrypt(b"q" * 9)  # still in step
 
 
+def test_a_bound_method_follows_its_own_handle():
+    """h.encrypt taken once keeps calling h: its state, its copy's
+    independence, and HandleClosed once h is closed."""
+    h = _stream()
+    enc = h.encrypt
+    h.encrypt(b"a" * 10)
+    twin = copy.copy(h)
+    assert enc(b"b" * 70) == twin.encrypt(b"b" * 70)
+    h.close()
+    with pytest.raises(gcrylike.HandleClosed):
+        enc(b"c")
+    with pytest.raises(gcrylike.HandleClosed):
+        enc(bytearray(4), out=bytearray(4))
+    ref = _stream()
+    ref.encrypt(b"a" * 10 + b"b" * 70)
+    assert twin.encrypt(b"d" * 3) == ref.encrypt(b"d" * 3)
+
+
 def test_a_dropped_handle_is_freed_at_once():
     """No reference cycle through the fast path: once the last reference
     goes, the handle is deallocated (and its context wiped and freed)
