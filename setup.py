@@ -42,13 +42,22 @@ class BuildPyWithoutBuildScripts(build_py):
 
     def run(self):
         super().run()
-        if not WITH_FASTCALL:
-            # a build without the fast path must not ship one an earlier
-            # build left in build/lib (the wheel takes all that is there)
-            platlib = self.get_finalized_command("build").build_platlib
-            for stale in glob.glob(os.path.join(platlib, "gcrylike", "_fastcall*")):
-                print(f"gcrylike: removing stale {stale}")
-                os.remove(stale)
+        # No fast path but the one this build makes (none without it): one
+        # an earlier build left, such as a version-specific one from before
+        # the fast path was built for the stable ABI, would ship in the wheel
+        # (it takes all of build/lib) or, built in place, be imported first
+        # (CPython tries the version-specific suffix before .abi3.so).
+        build_ext = self.get_finalized_command("build_ext")
+        keep = os.path.basename(build_ext.get_ext_filename("gcrylike._fastcall")) \
+            if WITH_FASTCALL else None
+        folders = [self.get_finalized_command("build").build_platlib]
+        if build_ext.inplace:
+            folders.append(os.path.dirname(os.path.abspath(__file__)))
+        for folder in folders:
+            for stale in glob.glob(os.path.join(folder, "gcrylike", "_fastcall*.so")):
+                if os.path.basename(stale) != keep:
+                    print(f"gcrylike: removing stale {stale}")
+                    os.remove(stale)
 
 
 #: The oldest CPython whose stable ABI the extensions need (requires-python):
