@@ -42,49 +42,65 @@ class BuildPyWithoutBuildScripts(build_py):
 
     def run(self):
         super().run()
-        if not WITH_FASTCALL:
-            # a build without the fast path must not ship one an earlier
-            # build left in build/lib (the wheel takes all that is there)
-            platlib = self.get_finalized_command("build").build_platlib
-            for stale in glob.glob(os.path.join(platlib, "gcrylike", "_fastcall*")):
-                print(f"gcrylike: removing stale {stale}")
-                os.remove(stale)
+        # No fast path but the one this build makes (none without it): one
+        # an earlier build left, such as a version-specific one from before
+        # the fast path was built for the stable ABI, would ship in the wheel
+        # (it takes all of build/lib) or, built in place, be imported first
+        # (CPython tries the version-specific suffix before .abi3.so).
+        build_ext = self.get_finalized_command("build_ext")
+        keep = os.path.basename(build_ext.get_ext_filename("gcrylike._fastcall")) \
+            if WITH_FASTCALL else None
+        folders = [self.get_finalized_command("build").build_platlib]
+        if build_ext.inplace:
+            folders.append(os.path.dirname(os.path.abspath(__file__)))
+        for folder in folders:
+            for stale in glob.glob(os.path.join(folder, "gcrylike", "_fastcall*.so")):
+                if os.path.basename(stale) != keep:
+                    print(f"gcrylike: removing stale {stale}")
+                    os.remove(stale)
+
+
+#: The oldest CPython whose stable ABI the extensions need (requires-python):
+#: the fast path takes its input through PyObject_GetBuffer, limited API from
+#: 3.11 on (docs/building.rst, "Wheel tags and the stable ABI").
+LIMITED_API_FLOOR = "cp311"
+LIMITED_API_MACRO = ("Py_LIMITED_API", "0x030B0000")
+
+
+def stable_abi():
+    """Whether the extensions are built for the stable ABI: on a release
+    CPython, as cffi does for its modules (a debug build's reference tracing
+    has no stable ABI, and other interpreters have none to build for)."""
+    return platform.python_implementation() == "CPython" and not hasattr(sys, "gettotalrefcount")
 
 
 def fastcall_extensions():
     """gcrylike._fastcall, the native fast path of the data calls
     (gcrylike/_native/fastcall.c): CPython only, optional (a failed build
-    leaves the cffi path), skipped with GCRYLIKE_NO_FASTCALL=1."""
+    leaves the cffi path), skipped with GCRYLIKE_NO_FASTCALL=1.  Written
+    against the 3.11 limited API, so like the cffi modules it is one
+    ``*.abi3.so`` for every CPython from 3.11 on."""
     if platform.python_implementation() != "CPython" or gcrylike_build.env_true(
             "GCRYLIKE_NO_FASTCALL"):
         print("gcrylike: fast path (gcrylike._fastcall) not built: cffi path only")
         return []
+    limited = stable_abi()
     return [Extension("gcrylike._fastcall", ["gcrylike/_native/fastcall.c"],
+                      define_macros=[LIMITED_API_MACRO] if limited else [],
+                      py_limited_api=limited,
                       extra_compile_args=["-O2", "-pthread", *gcrylike_build.warning_flags()],
                       extra_link_args=["-pthread"],
                       optional=True)]
 
 
-#: The oldest CPython whose stable ABI the cffi modules need (requires-python).
-LIMITED_API_FLOOR = "cp310"
-
-
-def stable_abi_only(with_fastcall):
-    """Whether every extension of the wheel is built for the stable ABI:
-    cffi builds its modules so on a release CPython (``*.abi3.so``); the
-    fast path uses CPython APIs outside it (vectorcall, member descriptors,
-    bound methods, static types: docs/building.rst) and is version-specific.
-    (BuildPyWithoutBuildScripts removes one an earlier build left.)"""
-    return (platform.python_implementation() == "CPython" and not with_fastcall
-            and not hasattr(sys, "gettotalrefcount"))
-
-
 class BdistWheelStableAbi(bdist_wheel):
-    """Tag the wheel ``cp310-abi3`` when nothing in it is version-specific
-    (built without the fast path); with the fast path it stays ``cpXY-cpXY``."""
+    """Tag the wheel ``cp311-abi3``: every extension in it, the fast path
+    included, is built for the stable ABI of CPython 3.11 and later.  (A
+    debug CPython builds version-specific modules: its wheel keeps the
+    ``cpXY-cpXYd`` tag.)"""
 
     def finalize_options(self):
-        if not self.py_limited_api and stable_abi_only(WITH_FASTCALL):
+        if not self.py_limited_api and stable_abi():
             self.py_limited_api = LIMITED_API_FLOOR
         super().finalize_options()
 

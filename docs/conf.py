@@ -6,6 +6,7 @@ the *installed* gcrylike: nothing here adds the source tree to ``sys.path``,
 whose ``gcrylike/`` has no compiled extensions.
 """
 
+import inspect
 import os
 
 import gcrylike
@@ -153,7 +154,25 @@ def _resolve_public_name(app, env, node, contnode):
                                              node["reftype"], public, node, contnode)
 
 
+# -- encrypt/decrypt written in C -----------------------------------------------
+# With the fast path, the handles' encrypt/decrypt are C method descriptors
+# (gcrylike._fastcall.data_method): their signature (``__text_signature__``)
+# has no annotations, so record those of the Python method they stand for,
+# as autodoc does for any method.
+def _data_method_typehints(app, what, name, obj, options, args, retann):
+    from sphinx.ext.autodoc.typehints import record_typehints
+
+    from gcrylike import _keyed
+
+    owner = getattr(obj, "__objclass__", None)
+    if (what == "method" and inspect.ismethoddescriptor(obj) and owner is not None
+            and issubclass(owner, _keyed.KeyedHandle) and obj.__name__ in ("encrypt", "decrypt")):
+        general = _keyed.GENERAL[obj.__name__ == "decrypt"]
+        record_typehints(app, what, name, general, options, args, retann)
+
+
 def setup(app):
+    app.connect("autodoc-process-signature", _data_method_typehints)
     app.connect("missing-reference", _resolve_public_name)
     # Before autodoc's own handler (priority 500) merges the annotations.
     app.connect("object-description-transform", _drop_constructor_parameters, priority=400)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._core import ffi
 from ._errors import HandleBusy, InvalidArgument, InvalidType
@@ -34,6 +34,15 @@ AVAILABLE = fastcall is not None
 #: The exception native hooks' error codes arrive as (never seen by users).
 Failure: type[BaseException] = fastcall.Failure if AVAILABLE else type("Failure", (Exception,), {})
 Binding: Any = fastcall.Binding if AVAILABLE else type(None)
+#: The base of every handle class: with the extension its C base, whose one
+#: field is the ``_fc`` slot the native encrypt/decrypt read; else object,
+#: and the handle classes declare ``_fc`` in their own ``__slots__``.
+if TYPE_CHECKING:  # to a type checker a plain base, as without the extension
+    HandleBase = object
+else:
+    HandleBase = fastcall.HandleBase if AVAILABLE else object
+#: The slots the handle classes declare themselves for what HandleBase holds.
+BASE_SLOTS: tuple[str, ...] = () if AVAILABLE else ("_fc",)
 
 #: Calls on at least this many bytes release the GIL (measured: see
 #: docs/usage.rst, "Cost per call").

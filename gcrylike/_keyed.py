@@ -28,23 +28,23 @@ class DataMethod(Protocol):
     def __call__(self, data: BytesLike, *, out: BytesLike) -> int: ...
 
 
-def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
-    """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method of a handle
+def _general_method(which: int) -> Any:
+    """The general ``encrypt`` (``which`` 0) or ``decrypt`` (1) of a handle
     class with ``_fast_ptr`` (the context pointer while native hooks may
     run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
     ``_crypt(hook, data, out)`` (the general path, which also explains every
     refusal) and ``_data_error(rc, which)`` (the exception for a native
-    error code).  With the extension the method is a fastcall.DataMethod
-    that calls the Binding ``_fc`` itself and this Python function only
-    for the rest; here the native fast path (``_fc``) comes first;
-    the cffi path runs inside ``_guard``; its two fast paths (bytes in,
-    fresh bytes out; in place on a writable buffer) are one cffi call each.
-    Written for per-call cost: locals over attribute chains, no helper calls, ``from_buffer``'s own
-    errors as the type check."""
+    error code).  With the extension the handle's method is written in C
+    (fastcall.data_method) and calls the Binding ``_fc`` itself, and this
+    function only for the rest; here the native fast path (``_fc``) comes
+    first; the cffi path runs inside ``_guard``; its two fast paths (bytes
+    in, fresh bytes out; in place on a writable buffer) are one cffi call
+    each.  Written for per-call cost: locals over attribute chains, no
+    helper calls, ``from_buffer``'s own errors as the type check."""
 
     def method(self: Any, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
         fc = self._fc
-        if fc is not None:  # the native fast path, when not taken by DataMethod
+        if fc is not None:  # the native fast path, when not taken in C
             try:
                 result = (fc.encrypt if which == 0 else fc.decrypt)(data, out)
             except _Failure as exc:
@@ -78,20 +78,46 @@ def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
                         return n
             return self._crypt(self._hooks[which], data, out)
 
+    return method
+
+
+#: The general encrypt and decrypt, shared by every handle class; their
+#: annotations are what the docs show for the C methods (docs/conf.py).
+GENERAL = (_general_method(0), _general_method(1))
+if _fast.AVAILABLE:
+    _fast.fastcall.set_general(*GENERAL)
+
+
+class _NativeDataMethod:
+    """Stands in a class body for the C method, which needs the class: once
+    the class exists, ``__set_name__`` replaces it with
+    ``fastcall.data_method(owner, name, which, doc)``, an ordinary method
+    descriptor (no bound method, no argument tuple per call)."""
+
+    def __init__(self, which: int, doc: str) -> None:
+        self.which = which
+        self.doc = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        setattr(owner, name, _fast.fastcall.data_method(owner, name, self.which, self.doc))
+
+
+def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
+    """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method ``name`` of the
+    handle class ``owner``, with docstring ``doc`` (see _general_method)."""
+    if _fast.AVAILABLE:  # the same method in C: no Python frame on the fast path
+        return cast(DataMethod, _NativeDataMethod(which, doc))
+    method = _general_method(which)  # a copy of its own: the class's name and docstring
     method.__name__ = name
     method.__qualname__ = f"{owner}.{name}"
     method.__doc__ = doc
-    if not _fast.AVAILABLE:
-        return cast(DataMethod, method)
-    # the same method in C: no Python frame on the fast path (fastcall.c)
-    return cast(DataMethod, _fast.fastcall.DataMethod(which, method, KeyedHandle,
-                                                       KeyedHandle._fc))
+    return cast(DataMethod, method)
 
 
 _Handle = TypeVar("_Handle", bound="KeyedHandle")
 
 
-class KeyedHandle:
+class KeyedHandle(_fast.HandleBase):
     """Base of every handle class (not used directly).
 
     ``_binding`` is the context's native fast path (a
@@ -99,7 +125,7 @@ class KeyedHandle:
     and ``_fc`` the binding while data calls may use it, else None."""
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
-                 "_fc", "_guard")
+                 "_guard", *_fast.BASE_SLOTS)
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
     _RESETTABLE = True
@@ -227,10 +253,9 @@ class KeyedHandle:
 
     def _clone(self, ctx: Context) -> Any:
         twin = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in cls.__dict__.get("__slots__", ()):
-                if hasattr(self, name):
-                    setattr(twin, name, getattr(self, name))
+        for name in _slot_names(type(self)):
+            if hasattr(self, name):
+                setattr(twin, name, getattr(self, name))
         if hasattr(self, "__dict__"):  # a subclass without __slots__
             twin.__dict__.update(self.__dict__)
         twin._ctx = ctx.clone()
@@ -268,4 +293,7 @@ class KeyedHandle:
 
 
 def _slot_names(cls: type) -> list[str]:
-    return [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
+    """Every slot of a handle class, ``_fc`` included (HandleBase's field
+    when the extension holds it)."""
+    names = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
+    return names if "_fc" in names else [*names, "_fc"]

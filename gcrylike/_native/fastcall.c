@@ -21,6 +21,11 @@
  * Nothing here knows an algorithm: the hook shapes are the spec's hook types
  * (gcrylike/_spec.py), checked against the cffi types in _fast.py. */
 #define PY_SSIZE_T_CLEAN
+/* Written against the limited API of CPython 3.11 (setup.py defines
+ * Py_LIMITED_API=0x030B0000, so the module is one *.abi3.so for every
+ * CPython from 3.11 on): heap types from specs, function forms of the
+ * tuple and bytes accessors, and the handles' encrypt/decrypt as ordinary
+ * method descriptors (see data_method below). */
 #include <Python.h>
 #include <structmember.h>
 #include <pthread.h>
@@ -93,7 +98,8 @@ typedef struct {
   unsigned long long calls; /* successful fast calls: which path ran (tests) */
 } Binding;
 
-static PyTypeObject BindingType;
+static PyTypeObject *BindingType;  /* heap types, made in PyInit__fastcall */
+static PyTypeObject *HandleBaseType;
 
 static int
 busy_error (void)
@@ -143,6 +149,13 @@ not_here (void)
   Py_RETURN_NOTIMPLEMENTED;
 }
 
+/* The storage of a bytes object this module just made (so never NULL). */
+static inline uint8_t *
+bytes_buf (PyObject *bytes)
+{
+  return (uint8_t *)PyBytes_AsString (bytes);
+}
+
 static int
 overlaps (const char *d, const char *s, Py_ssize_t n)
 {
@@ -183,17 +196,17 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
   if (!PyArg_ParseTuple (args, "OKO!nnp|nn", &keep, &addr, &PyTuple_Type, &fns, &unit, &tag,
                          &shared, &ctx_size, &ks_block))
     return NULL;
-  if (PyTuple_GET_SIZE (fns) > NFN || unit < 1 || tag < 0 || ctx_size < 0 || ks_block < 1)
+  if (PyTuple_Size (fns) > NFN || unit < 1 || tag < 0 || ctx_size < 0 || ks_block < 1)
     {
       PyErr_SetString (PyExc_ValueError, "bad binding");
       return NULL;
     }
-  b = (Binding *)type->tp_alloc (type, 0);
+  b = (Binding *)PyType_GenericAlloc (type, 0);
   if (!b)
     return NULL;
-  for (i = 0; i < PyTuple_GET_SIZE (fns); i++)
+  for (i = 0; i < PyTuple_Size (fns); i++)
     {
-      PyObject *f = PyTuple_GET_ITEM (fns, i);
+      PyObject *f = PyTuple_GetItem (fns, i);
       b->fn[i] = f == Py_None ? NULL : PyLong_AsVoidPtr (f);
       if (PyErr_Occurred ())
         {
@@ -215,8 +228,11 @@ Binding_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
 static void
 Binding_dealloc (Binding *b)
 {
+  PyTypeObject *type = Py_TYPE ((PyObject *)b);
+
   Py_XDECREF (b->keep);
-  Py_TYPE (b)->tp_free ((PyObject *)b);
+  PyObject_Free (b);
+  Py_DECREF (type);  /* instances of heap types own a reference to it */
 }
 
 /* detach(): the handle closes (under lock(), so no call runs): later
@@ -281,7 +297,7 @@ Binding_rebound (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   addr = PyLong_AsUnsignedLongLong (args[1]);
   if (PyErr_Occurred ())
     return NULL;
-  t = (Binding *)BindingType.tp_alloc (&BindingType, 0);
+  t = (Binding *)PyType_GenericAlloc (BindingType, 0);
   if (!t)
     return NULL;
   memcpy (t->fn, b->fn, sizeof t->fn);
@@ -453,7 +469,7 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
           Py_DECREF (result);
           return NULL;
         }
-      RUN (n, rc = crypt_run (b, fn, (uint8_t *)PyBytes_AS_STRING (result), src.buf, n));
+      RUN (n, rc = crypt_run (b, fn, bytes_buf (result), src.buf, n));
       leave (b);
       PyBuffer_Release (&src);
       if (rc)
@@ -498,149 +514,241 @@ Binding_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   return crypt_call (b, args, nargs, 1);
 }
 
-/* ---- DataMethod: a handle's encrypt/decrypt with no Python frame ----------
- * DataMethod(which, general, owner, fc_slot) is a method descriptor (no
- * bound method object per call: Py_TPFLAGS_METHOD_DESCRIPTOR) for
- * ``handle.encrypt(data, out=None)``: it reads the handle's ``_fc`` slot
- * (the Binding while the fast path may run) and calls crypt_call directly.
- * Everything else (no Binding, NotImplemented, other argument forms) goes
- * to ``general``, the Python method of the cffi path; a hook's error code
- * becomes ``handle._data_error(rc, which)``. */
+/* ---- the handles' encrypt/decrypt with no Python frame --------------------
+ * HandleBase is the C base of every handle class (gcrylike/_keyed.py): its
+ * one field is the handle's ``_fc`` slot (the Binding while the fast path
+ * may run, else None), so C knows where it lives by construction.
+ * data_method(owner, name, which, doc) makes ``owner.encrypt`` (which 0) or
+ * ``decrypt`` (1): an ordinary method descriptor of a METH_FASTCALL |
+ * METH_KEYWORDS function.  CPython calls those with neither a bound method
+ * nor an argument tuple (3.11 even specialises the call site when the
+ * handle is exactly an ``owner``), all within the limited API.  The
+ * function reads ``_fc`` and calls crypt_call directly; everything else (no
+ * Binding, NotImplemented, other argument forms) goes to the general Python
+ * method given to set_general(), the cffi path, which explains refusals; a
+ * hook's error code becomes ``handle._data_error(rc, which)``. */
 typedef struct {
   PyObject_HEAD
-  vectorcallfunc vectorcall;
-  int which;
-  Py_ssize_t fc_offset;   /* where the _fc slot lives in a handle */
-  PyTypeObject *owner;    /* the class that has the slot */
-  PyObject *general;
-} DataMethod;
+  PyObject *fc;           /* the _fc slot; NULL until first set */
+} HandleBase;
 
-static PyObject *
-DataMethod_vectorcall (PyObject *callable, PyObject *const *args, size_t nargsf,
-                       PyObject *kwnames)
+static PyObject *general[2];  /* the general encrypt and decrypt (set_general) */
+static PyObject *out_name;    /* "out", interned as the compiler's keyword names are */
+
+static int
+HandleBase_traverse (HandleBase *h, visitproc visit, void *arg)
 {
-  DataMethod *m = (DataMethod *)callable;
-  Py_ssize_t nargs = PyVectorcall_NARGS (nargsf);
-  PyObject *fc, *pair[2], *result;
+  Py_VISIT (Py_TYPE ((PyObject *)h));  /* heap types: instances keep theirs alive */
+  Py_VISIT (h->fc);
+  return 0;
+}
 
-  if (nargs == 2 && PyObject_TypeCheck (args[0], m->owner)
-      && (kwnames == NULL
-          || (PyTuple_GET_SIZE (kwnames) == 1
-              && PyUnicode_CompareWithASCIIString (PyTuple_GET_ITEM (kwnames, 0), "out") == 0))
-      && (fc = *(PyObject **)((char *)args[0] + m->fc_offset)) != NULL
-      && Py_IS_TYPE (fc, &BindingType))
+static int
+HandleBase_clear (HandleBase *h)
+{
+  Py_CLEAR (h->fc);
+  return 0;
+}
+
+/* Also the last step of every handle subclass's dealloc (subtype_dealloc
+ * calls it; the base being a heap type, the type's reference is ours to
+ * drop). */
+static void
+HandleBase_dealloc (HandleBase *h)
+{
+  PyTypeObject *type = Py_TYPE ((PyObject *)h);
+
+  PyObject_GC_UnTrack (h);
+  Py_CLEAR (h->fc);
+  PyObject_GC_Del (h);
+  Py_DECREF (type);
+}
+
+/* general[which](self, *args, **kwnames): the slow path, so a tuple and a
+ * dict are fine here. */
+static PyObject *
+call_general (int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
+{
+  Py_ssize_t nkw = kwnames ? PyTuple_Size (kwnames) : 0, i;
+  PyObject *pos, *kw = NULL, *result = NULL;
+
+  if (!general[which])
+    return PyErr_Format (PyExc_RuntimeError, "gcrylike._fastcall: set_general() first");
+  if (!(pos = PyTuple_New (nargs + 1)))
+    return NULL;
+  Py_INCREF (self);
+  PyTuple_SetItem (pos, 0, self);
+  for (i = 0; i < nargs; i++)
     {
-      pair[0] = args[1];
-      pair[1] = kwnames ? args[2] : Py_None;
-      Py_INCREF (fc);
-      result = crypt_call ((Binding *)fc, pair, 2, m->which);
+      Py_INCREF (args[i]);
+      PyTuple_SetItem (pos, i + 1, args[i]);
+    }
+  if (nkw)
+    {
+      if (!(kw = PyDict_New ()))
+        goto done;
+      for (i = 0; i < nkw; i++)
+        if (PyDict_SetItem (kw, PyTuple_GetItem (kwnames, i), args[nargs + i]) < 0)
+          goto done;
+    }
+  result = PyObject_Call (general[which], pos, kw);
+done:
+  Py_DECREF (pos);
+  Py_XDECREF (kw);
+  return result;
+}
+
+/* The pending Failure(rc) becomes self._data_error(rc, which). */
+static PyObject *
+data_error (PyObject *self, int which)
+{
+  PyObject *type, *value, *tb, *args, *exc = NULL;
+
+  PyErr_Fetch (&type, &value, &tb);
+  PyErr_NormalizeException (&type, &value, &tb);
+  args = value ? PyObject_GetAttrString (value, "args") : NULL;
+  if (args && PyTuple_Size (args) == 1)
+    exc = PyObject_CallMethod (self, "_data_error", "Oi", PyTuple_GetItem (args, 0), which);
+  else if (args)
+    PyErr_SetString (PyExc_SystemError, "gcrylike._fastcall: Failure without a code");
+  Py_XDECREF (args);
+  Py_XDECREF (type);
+  Py_XDECREF (value);
+  Py_XDECREF (tb);
+  if (exc)
+    {
+      PyErr_SetObject ((PyObject *)Py_TYPE (exc), exc);
+      Py_DECREF (exc);
+    }
+  return NULL;
+}
+
+/* self is an instance of the descriptor's owner, a HandleBase subclass
+ * (the method descriptor checks it before the call; data_method checks the
+ * owner). */
+static PyObject *
+handle_crypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+              int which)
+{
+  PyObject *fc = ((HandleBase *)self)->fc, *pair[2], *result, *kw;
+
+  if (fc != NULL && Py_IS_TYPE (fc, BindingType) && nargs == 1
+      && (kwnames == NULL
+          || (PyTuple_Size (kwnames) == 1
+              && ((kw = PyTuple_GetItem (kwnames, 0)) == out_name  /* interned: the usual case */
+                  || PyUnicode_CompareWithASCIIString (kw, "out") == 0))))
+    {
+      pair[0] = args[0];
+      pair[1] = kwnames ? args[1] : Py_None;
+      Py_INCREF (fc);  /* the handle's reference may go meanwhile (buffer exports run code) */
+      result = crypt_call ((Binding *)fc, pair, 2, which);
       Py_DECREF (fc);
       if (result == NULL && PyErr_ExceptionMatches (Failure))
-        {
-          PyObject *type, *value, *tb, *exc;
-          PyErr_Fetch (&type, &value, &tb);
-          PyErr_NormalizeException (&type, &value, &tb);
-          exc = PyObject_CallMethod (args[0], "_data_error", "Oi",
-                                     PyTuple_GET_ITEM (((PyBaseExceptionObject *)value)->args, 0),
-                                     m->which);
-          Py_XDECREF (type), Py_XDECREF (value), Py_XDECREF (tb);
-          if (exc)
-            {
-              PyErr_SetObject ((PyObject *)Py_TYPE (exc), exc);
-              Py_DECREF (exc);
-            }
-          return NULL;
-        }
+        return data_error (self, which);
       if (result != Py_NotImplemented)
         return result;
       Py_DECREF (result);
     }
-  return PyObject_Vectorcall (m->general, args, nargsf, kwnames);
+  return call_general (which, self, args, nargs, kwnames);
 }
 
 static PyObject *
-DataMethod_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
+handle_encrypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  PyObject *general, *owner, *slot;
-  int which;
-  DataMethod *m;
+  return handle_crypt (self, args, nargs, kwnames, 0);
+}
 
-  if (!PyArg_ParseTuple (args, "iOO!O", &which, &general, &PyType_Type, &owner, &slot))
+static PyObject *
+handle_decrypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  return handle_crypt (self, args, nargs, kwnames, 1);
+}
+
+/* A method's definition and the text it points to, in one allocation that
+ * lives as long as the process: the descriptor refers to it and keeps no
+ * reference (one per handle class that has the method). */
+typedef struct {
+  PyMethodDef def;
+  char text[];
+} MethodText;
+
+/* help(), inspect and Sphinx read the signature from the docstring's
+ * first line ("name($self, ...)\n--\n\n" is CPython's convention). */
+static const char data_signature[] = "($self, data, *, out=None)\n--\n\n";
+
+/* data_method(owner, name, which, doc): owner.<name> as a method descriptor. */
+static PyObject *
+fc_data_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
+{
+  const char *name, *doc;
+  Py_ssize_t nlen, dlen;
+  long which;
+  MethodText *m;
+
+  if (nargs != 4 || !PyType_Check (args[0])
+      || !PyType_IsSubtype ((PyTypeObject *)args[0], HandleBaseType))
+    return PyErr_Format (PyExc_TypeError, "data_method(owner, name, which, doc): owner must "
+                         "subclass HandleBase");
+  which = PyLong_AsLong (args[2]);
+  if (which == -1 && PyErr_Occurred ())
     return NULL;
-  if (!Py_IS_TYPE (slot, &PyMemberDescr_Type)
-      || ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX || which < 0 || which > 1)
-    {
-      PyErr_SetString (PyExc_TypeError, "DataMethod(which, general, owner, slot descriptor)");
-      return NULL;
-    }
-  m = (DataMethod *)type->tp_alloc (type, 0);
+  if (which < 0 || which > 1)
+    return PyErr_Format (PyExc_ValueError, "which must be 0 or 1");
+  if (!(name = PyUnicode_AsUTF8AndSize (args[1], &nlen))
+      || !(doc = PyUnicode_AsUTF8AndSize (args[3], &dlen)))
+    return NULL;
+  /* text: name NUL name signature doc NUL */
+  m = PyMem_Calloc (1, sizeof *m + 2 * (size_t)nlen + sizeof data_signature + (size_t)dlen + 1);
   if (!m)
-    return NULL;
-  m->vectorcall = DataMethod_vectorcall;
-  m->which = which;
-  m->fc_offset = ((PyMemberDescrObject *)slot)->d_member->offset;
-  Py_INCREF (owner);
-  m->owner = (PyTypeObject *)owner;
-  Py_INCREF (general);
-  m->general = general;
-  return (PyObject *)m;
+    return PyErr_NoMemory ();
+  memcpy (m->text, name, (size_t)nlen);
+  memcpy (m->text + nlen + 1, name, (size_t)nlen);
+  memcpy (m->text + 2 * nlen + 1, data_signature, sizeof data_signature - 1);
+  memcpy (m->text + 2 * nlen + sizeof data_signature, doc, (size_t)dlen);
+  m->def.ml_name = m->text;
+  m->def.ml_meth = (PyCFunction)(void (*) (void))(which ? handle_decrypt : handle_encrypt);
+  m->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+  m->def.ml_doc = m->text + nlen + 1;
+  return PyDescr_NewMethod ((PyTypeObject *)args[0], &m->def);
 }
 
-static void
-DataMethod_dealloc (DataMethod *m)
-{
-  Py_XDECREF (m->general);
-  Py_XDECREF (m->owner);
-  Py_TYPE (m)->tp_free ((PyObject *)m);
-}
-
+/* set_general(encrypt, decrypt): the Python methods the C ones fall back to. */
 static PyObject *
-DataMethod_get (PyObject *self, PyObject *obj, PyObject *Py_UNUSED (type))
+fc_set_general (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
-  if (obj == NULL || obj == Py_None)
+  int i;
+
+  if (nargs != 2 || !PyCallable_Check (args[0]) || !PyCallable_Check (args[1]))
+    return PyErr_Format (PyExc_TypeError, "set_general(encrypt, decrypt)");
+  for (i = 0; i < 2; i++)
     {
-      Py_INCREF (self);
-      return self;
+      Py_INCREF (args[i]);
+      Py_XDECREF (general[i]);
+      general[i] = args[i];
     }
-  return PyMethod_New (self, obj);
+  Py_RETURN_NONE;
 }
 
-/* help(), inspect and Sphinx see the general method: its name, docstring
- * and signature (through __wrapped__). */
-static PyObject *
-DataMethod_forward (DataMethod *m, void *name)
-{
-  return PyObject_GetAttrString (m->general, (const char *)name);
-}
-
-static PyObject *
-DataMethod_wrapped (DataMethod *m, void *Py_UNUSED (unused))
-{
-  Py_INCREF (m->general);
-  return m->general;
-}
-
-static PyGetSetDef DataMethod_getset[] = {
-  { "__doc__", (getter)DataMethod_forward, NULL, NULL, "__doc__" },
-  { "__name__", (getter)DataMethod_forward, NULL, NULL, "__name__" },
-  { "__qualname__", (getter)DataMethod_forward, NULL, NULL, "__qualname__" },
-  { "__module__", (getter)DataMethod_forward, NULL, NULL, "__module__" },
-  { "__wrapped__", (getter)DataMethod_wrapped, NULL, NULL, NULL },
+static PyMemberDef HandleBase_members[] = {
+  { "_fc", T_OBJECT_EX, offsetof (HandleBase, fc), 0,
+    "the Binding while data calls may take the fast path, else None" },
   { NULL },
 };
 
-static PyTypeObject DataMethodType = {
-  PyVarObject_HEAD_INIT (NULL, 0)
-  .tp_name = "gcrylike._fastcall.DataMethod",
-  .tp_basicsize = sizeof (DataMethod),
-  .tp_dealloc = (destructor)DataMethod_dealloc,
-  .tp_vectorcall_offset = offsetof (DataMethod, vectorcall),
-  .tp_call = PyVectorcall_Call,
-  .tp_getset = DataMethod_getset,
-  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
-  .tp_doc = "DataMethod(which, general, owner, fc_slot): encrypt/decrypt of a handle",
-  .tp_descr_get = DataMethod_get,
-  .tp_new = DataMethod_new,
+static PyType_Slot HandleBase_slots[] = {
+  { Py_tp_dealloc, HandleBase_dealloc },
+  { Py_tp_traverse, HandleBase_traverse },
+  { Py_tp_clear, HandleBase_clear },
+  { Py_tp_members, HandleBase_members },
+  { Py_tp_doc, (void *)"The C base of every handle class: the _fc slot the native "
+                       "encrypt/decrypt read" },
+  { 0, NULL },
+};
+
+static PyType_Spec HandleBase_spec = {
+  "gcrylike._fastcall.HandleBase", sizeof (HandleBase), 0,
+  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, HandleBase_slots,
 };
 
 /* update(data): fn[2](ctx, src, n) (MAC update, AEAD authenticate). */
@@ -684,7 +792,7 @@ Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
       Py_DECREF (result);
       return NULL;
     }
-  rc = fn (b->ctx, (uint8_t *)PyBytes_AS_STRING (result), (size_t)b->tag);
+  rc = fn (b->ctx, bytes_buf (result), (size_t)b->tag);
   leave (b);
   if (rc)
     {
@@ -739,10 +847,10 @@ seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening)
   if (with_aad)
     RUN (n, rc = ((aead_fn)fn) (b->ctx, nonce.buf, (size_t)nonce.len,
                                 aad.buf ? aad.buf : (void *)"", (size_t)aad.len, src.buf,
-                                (size_t)n, (uint8_t *)PyBytes_AS_STRING (result)));
+                                (size_t)n, bytes_buf (result)));
   else
     RUN (n, rc = ((box_fn)fn) (b->ctx, nonce.buf, (size_t)nonce.len, src.buf, (size_t)n,
-                               (uint8_t *)PyBytes_AS_STRING (result)));
+                               bytes_buf (result)));
   leave (b);
   if (rc)
     {
@@ -796,7 +904,7 @@ tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
         goto no_src;
       if (!(result = PyBytes_FromStringAndSize (NULL, src.len)))
         goto release_src;
-      dst.buf = PyBytes_AS_STRING (result), dst.len = src.len, dst.obj = NULL;
+      dst.buf = bytes_buf (result), dst.len = src.len, dst.obj = NULL;
     }
   else
     {
@@ -1029,16 +1137,18 @@ static PyGetSetDef Binding_getset[] = {
   { NULL },
 };
 
-static PyTypeObject BindingType = {
-  PyVarObject_HEAD_INIT (NULL, 0)
-  .tp_name = "gcrylike._fastcall.Binding",
-  .tp_basicsize = sizeof (Binding),
-  .tp_dealloc = (destructor)Binding_dealloc,
-  .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "Binding(keep, ctx_addr, hook_addrs, unit, tag, shared): a context and its hooks",
-  .tp_methods = Binding_methods,
-  .tp_getset = Binding_getset,
-  .tp_new = Binding_new,
+static PyType_Slot Binding_slots[] = {
+  { Py_tp_new, Binding_new },
+  { Py_tp_dealloc, Binding_dealloc },
+  { Py_tp_methods, Binding_methods },
+  { Py_tp_getset, Binding_getset },
+  { Py_tp_doc, (void *)"Binding(keep, ctx_addr, hook_addrs, unit, tag, shared): a context "
+                       "and its hooks" },
+  { 0, NULL },
+};
+
+static PyType_Spec Binding_spec = {
+  "gcrylike._fastcall.Binding", sizeof (Binding), 0, Py_TPFLAGS_DEFAULT, Binding_slots,
 };
 
 /* ---- module functions ------------------------------------------------------ */
@@ -1072,7 +1182,7 @@ fc_mac (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
   if (result)
     {
       RUN (msg.len, rc = fn (key.buf, (size_t)key.len, msg.buf, (size_t)msg.len,
-                             (uint8_t *)PyBytes_AS_STRING (result), (unsigned int)token));
+                             bytes_buf (result), (unsigned int)token));
       if (rc)
         {
           Py_CLEAR (result);
@@ -1088,7 +1198,8 @@ static PyObject *
 fc_set_errors (PyObject *Py_UNUSED (mod), PyObject *busy)
 {
   Py_INCREF (busy);
-  Py_XSETREF (Busy, busy);
+  Py_XDECREF (Busy);
+  Busy = busy;
   Py_RETURN_NONE;
 }
 
@@ -1159,7 +1270,7 @@ fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
   Py_ssize_t delta;
 
-  if (nargs != 2 || !PyObject_TypeCheck (args[0], &BindingType))
+  if (nargs != 2 || !PyObject_TypeCheck (args[0], BindingType))
     return PyErr_Format (PyExc_TypeError, "_hold(binding, delta)");
   delta = PyLong_AsSsize_t (args[1]);
   if (delta == -1 && PyErr_Occurred ())
@@ -1170,6 +1281,10 @@ fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef fc_methods[] = {
   { "_hold", (PyCFunction)(void (*) (void))fc_hold, METH_FASTCALL, "test hook" },
+  { "data_method", (PyCFunction)(void (*) (void))fc_data_method, METH_FASTCALL,
+    "data_method(owner, name, which, doc): a handle class's encrypt (0) or decrypt (1)" },
+  { "set_general", (PyCFunction)(void (*) (void))fc_set_general, METH_FASTCALL,
+    "set_general(encrypt, decrypt): the Python methods of the general path" },
   { "mac", (PyCFunction)(void (*) (void))fc_mac, METH_FASTCALL,
     "mac(fn_addr, key, data, size, token): a one-shot MAC hook" },
   { "set_errors", fc_set_errors, METH_O, "set_errors(HandleBusy)" },
@@ -1196,15 +1311,21 @@ PyInit__fastcall (void)
 {
   PyObject *m;
 
-  if (PyType_Ready (&BindingType) < 0 || PyType_Ready (&DataMethodType) < 0)
+  if (!BindingType && !(BindingType = (PyTypeObject *)PyType_FromSpec (&Binding_spec)))
+    return NULL;
+  if (!HandleBaseType
+      && !(HandleBaseType = (PyTypeObject *)PyType_FromSpec (&HandleBase_spec)))
+    return NULL;
+  if (!out_name && !(out_name = PyUnicode_InternFromString ("out")))
     return NULL;
   m = PyModule_Create (&fc_module);
   if (!m)
     return NULL;
-  Failure = PyErr_NewException ("gcrylike._fastcall.Failure", NULL, NULL);
+  if (!Failure)
+    Failure = PyErr_NewException ("gcrylike._fastcall.Failure", NULL, NULL);
   if (!Failure || PyModule_AddObjectRef (m, "Failure", Failure) < 0
-      || PyModule_AddObjectRef (m, "Binding", (PyObject *)&BindingType) < 0
-      || PyModule_AddObjectRef (m, "DataMethod", (PyObject *)&DataMethodType) < 0
+      || PyModule_AddObjectRef (m, "Binding", (PyObject *)BindingType) < 0
+      || PyModule_AddObjectRef (m, "HandleBase", (PyObject *)HandleBaseType) < 0
       || PyModule_AddIntConstant (m, "MAX_THREADS", MAX_THREADS) < 0)
     {
       Py_DECREF (m);

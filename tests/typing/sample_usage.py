@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import copy
 import os
-import sys
 from array import array
-
-if sys.version_info >= (3, 11):
-    from typing import assert_type
-else:
-    from typing_extensions import assert_type
+from typing import assert_type
 
 import gcrylike
 from gcrylike import (

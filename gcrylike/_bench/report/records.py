@@ -17,7 +17,7 @@ import csv
 import json
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .. import machine as host
@@ -88,7 +88,7 @@ class Recorder:
         self.records.append(rec)
 
     def begin(self, st: Settings) -> None:
-        self.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.settings = {"sizes": list(st.sizes), "repeats": st.repeats,
                          "batch_ms": st.batch_ns / 1e6, "stat": st.stat, "clock": st.clock}
 
