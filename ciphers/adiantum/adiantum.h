@@ -18,6 +18,7 @@ typedef struct {
   nhpoly1305_ctx hash;     /* keyed with K_L || K_N, no data */
   poly1305_ctx tweak;      /* keyed with K_T (s = 0), no data */
   aes256_ctx aes;          /* keyed with K_E */
+  uint64_t tweak_r2[3];    /* r^2 of K_T: the sector tweak hashes (glue) */
 } adiantum_ctx;
 
 #endif

@@ -15,6 +15,12 @@
  * made for them cost 0.7% of its time. */
 #include "adiantum.h"
 
+/* The sector calls' tweak hashes in closed form (sector_tweak_form) need
+ * Poly1305's 128-bit-product helpers; other builds hash each tweak. */
+#ifdef __SIZEOF_INT128__
+# define ADIANTUM_SECTOR_TWEAK_FORM 1
+#endif
+
 /* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise
  * form compiled to some sixty shifts and byte stores, 4% of a sector) */
 static void
@@ -74,6 +80,9 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
                                                         poly_impl));
   /* every message copies this Poly1305 state: give it its powers now */
   burn = gcry_max_burn (burn, poly1305_prepare (&ctx->hash.poly));
+#ifdef ADIANTUM_SECTOR_TWEAK_FORM
+  burn = gcry_max_burn (burn, poly1305_r_squared (&ctx->tweak, ctx->tweak_r2));
+#endif
   gcry_wipememory (derived, sizeof derived);
   gcry_wipememory (polykey, sizeof polykey);
   gcry_wipememory (&kdf, sizeof kdf);
@@ -81,29 +90,43 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   return GCRY_OK;
 }
 
+/* The bare Poly1305 accumulator of le64(8 |L|) || le64(0) || T for a
+ * tweak of whole blocks (the sector calls' 32 bytes), in H. */
+static unsigned int
+tweak_acc (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t tweaklen,
+           uint64_t h[3])
+{
+  uint8_t block[16 + ADIANTUM_TWEAK_MAX];
+
+  gcry_store_le64 (block, (uint64_t)len_l * 8);
+  memset (block + 8, 0, 8);
+  memcpy (block + 16, tweak, tweaklen);
+  h[0] = h[1] = h[2] = 0;
+  return poly1305_blocks_into (&ctx->tweak, h, block, 1 + tweaklen / POLY1305_BLOCK)
+         + sizeof (block) + GCRY_C_FRAME;
+}
+
 /* H_T: the tweak hash, shared by both hash steps of one message.  A tweak
- * of whole blocks (the sector calls' 32 bytes) goes straight into an
- * outside accumulator; another needs the context's partial-block padding. */
+ * of whole blocks goes straight into an outside accumulator; another needs
+ * the context's partial-block padding. */
 static unsigned int
 tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t tweaklen,
             uint8_t out[16])
 {
-  uint8_t block[16 + ADIANTUM_TWEAK_MAX];
-  uint64_t bits = (uint64_t)len_l * 8;
-  uint64_t h[3] = { 0, 0, 0 };
+  uint8_t block[16];
+  uint64_t h[3];
   poly1305_ctx poly;
   unsigned int burn;
 
-  gcry_store_le64 (block, bits);
-  memset (block + 8, 0, 8);
   if (tweaklen % POLY1305_BLOCK == 0)
     {
-      memcpy (block + 16, tweak, tweaklen);
-      burn = poly1305_blocks_into (&ctx->tweak, h, block, 1 + tweaklen / POLY1305_BLOCK);
+      burn = tweak_acc (ctx, len_l, tweak, tweaklen, h);
       burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->tweak, h, out));
     }
   else
     {
+      gcry_store_le64 (block, (uint64_t)len_l * 8);
+      memset (block + 8, 0, 8);
       poly1305_copy (&poly, &ctx->tweak);
       burn = poly1305_update_noburn (&poly, block, 16);
       burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, tweak, tweaklen));
@@ -111,6 +134,38 @@ tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t 
       poly1305_wipe (&poly);
     }
   return burn + sizeof (poly) + sizeof (block) + sizeof (h) + GCRY_C_FRAME;
+}
+
+/* The sector calls' tweaks le64(i) || 0^24 differ in one block word, and
+ * the Poly1305 of le64(8 |L|) || 0^8 || le64(i) || 0^24 is
+ *   (B_0 + 2^128) r^3 + (i + 2^128) r^2 + 2^128 r = A + i r^2  (mod p),
+ * A the hash with i = 0.  So a batch computes A once and each sector one
+ * 64-bit multiply-add with the r^2 kept from setkey, instead of three
+ * dependent block steps (60 of its 2390 ticks). */
+typedef struct {
+  uint64_t a[3];               /* the accumulator of sector 0's tweak */
+  uint64_t sector;             /* this sector's number */
+} sector_tweak_form;
+
+/* H_T of a message: from its tweak, or (FORM not NULL) in closed form. */
+static unsigned int
+message_tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak,
+                    size_t tweaklen, const sector_tweak_form *form, uint8_t out[16])
+{
+#ifdef ADIANTUM_SECTOR_TWEAK_FORM
+  uint64_t h[3];
+  unsigned int burn;
+
+  if (form)
+    {
+      burn = poly1305_muladd64 (h, form->a, ctx->tweak_r2, form->sector);
+      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->tweak, h, out));
+      return burn + sizeof (h) + GCRY_C_FRAME;
+    }
+#else
+  (void)form;
+#endif
+  return tweak_hash (ctx, len_l, tweak, tweaklen, out) + GCRY_C_FRAME;
 }
 
 /* The XChaCha length: L rounded up to whole 64-byte blocks when that still
@@ -141,7 +196,8 @@ typedef struct {
  * pass. */
 static unsigned int
 stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
-             const uint8_t *tweak, size_t tweaklen, int encrypting)
+             const uint8_t *tweak, size_t tweaklen, const sector_tweak_form *form,
+             int encrypting)
 {
   const size_t len_l = n - ADIANTUM_BLOCK;
   nhpoly1305_acc acc;
@@ -150,7 +206,7 @@ stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_
 
   nhpoly1305_acc_init (&acc);
   burn = nhpoly1305_acc_chunks (&ctx->hash, &acc, src, len_l);
-  burn = gcry_max_burn (burn, tweak_hash (ctx, len_l, tweak, tweaklen, m->h_t));
+  burn = gcry_max_burn (burn, message_tweak_hash (ctx, len_l, tweak, tweaklen, form, m->h_t));
   burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
   add128 (h, m->h_t, h_l, 0);
   add128 (encrypting ? m->block : m->mid, src + len_l, h, 0);         /* P_M or C_M */
@@ -231,7 +287,7 @@ crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t 
   adiantum_msg m;
   unsigned int burn;
 
-  burn = stage_front (ctx, &m, src, n, tweak, tweaklen, encrypting);
+  burn = stage_front (ctx, &m, src, n, tweak, tweaklen, NULL, encrypting);
   burn = gcry_max_burn (burn, stage_aes (ctx, &m, 1, encrypting));
   burn = gcry_max_burn (burn, stage_keys (ctx, &m, 1));
   burn = gcry_max_burn (burn, stage_back (ctx, &m, dst, src, n, encrypting));
@@ -271,17 +327,13 @@ gcry_adiantum_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n,
   return rc;
 }
 
-/* The plain64 tweak of SECTOR: le64(SECTOR) || 0^24 (the rest stays 0). */
-static void
-sector_tweak (uint8_t tweak[ADIANTUM_TWEAK_MAX], uint64_t sector)
-{
-  gcry_store_le64 (tweak, sector);
-}
-
-/* Stage 1 of sectors FIRST + I .. FIRST + I + N - 1 (at BUF) into M. */
+/* Stage 1 of sectors FIRST + I .. FIRST + I + N - 1 (at BUF) into M; their
+ * tweaks le64(sector) || 0^24 (dm-crypt's plain64 IV) in closed form from
+ * FORM's A where the build has it. */
 static unsigned int
 front_group (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *buf, size_t n,
-             size_t sector_size, uint64_t first, size_t i, int encrypting)
+             size_t sector_size, uint64_t first, size_t i, sector_tweak_form *form,
+             int encrypting)
 {
   uint8_t tweak[ADIANTUM_TWEAK_MAX];
   unsigned int burn = 0;
@@ -290,9 +342,10 @@ front_group (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *buf, size_
   memset (tweak, 0, sizeof tweak);
   for (j = 0; j < n; j++, buf += sector_size)
     {
-      sector_tweak (tweak, first + i + j);
+      form->sector = first + i + j;
+      gcry_store_le64 (tweak, form->sector);
       burn = gcry_max_burn (burn, stage_front (ctx, &m[j], buf, sector_size, tweak,
-                                               sizeof tweak, encrypting));
+                                               sizeof tweak, form, encrypting));
     }
   return burn + sizeof (tweak) + GCRY_C_FRAME;
 }
@@ -309,7 +362,9 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
                              uint64_t first, int encrypting)
 {
   const adiantum_ctx *ctx = c;
+  static const uint8_t tweak0[ADIANTUM_TWEAK_MAX];
   adiantum_msg msgs[2][ADIANTUM_GROUP];
+  sector_tweak_form form;
   unsigned int burn;
   size_t i, n, next;
 
@@ -317,8 +372,10 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
     return GCRY_ERR_INV_LENGTH;
   if (nsectors == 0)
     return GCRY_OK;
+  burn = tweak_acc (ctx, sector_size - ADIANTUM_BLOCK, tweak0, sizeof tweak0, form.a);
   n = nsectors < ADIANTUM_GROUP ? nsectors : ADIANTUM_GROUP;
-  burn = front_group (ctx, msgs[0], buf, n, sector_size, first, 0, encrypting);
+  burn = gcry_max_burn (burn, front_group (ctx, msgs[0], buf, n, sector_size, first, 0,
+                                           &form, encrypting));
   for (i = 0; i < nsectors; i += n, buf += n * sector_size)
     {
       adiantum_msg *m = msgs[(i / ADIANTUM_GROUP) & 1];
@@ -331,14 +388,15 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
       if (next)
         burn = gcry_max_burn (burn, front_group (ctx, msgs[(i / ADIANTUM_GROUP + 1) & 1],
                                                  buf + n * sector_size, next, sector_size,
-                                                 first, i + n, encrypting));
+                                                 first, i + n, &form, encrypting));
       for (j = 0; j < n; j++)
         burn = gcry_max_burn (burn, stage_back (ctx, &m[j], buf + j * sector_size,
                                                 buf + j * sector_size, sector_size,
                                                 encrypting));
     }
   gcry_wipememory (msgs, sizeof msgs);
-  gcry_burn_stack (burn + sizeof (msgs) + GCRY_C_FRAME);
+  gcry_wipememory (&form, sizeof form);
+  gcry_burn_stack (burn + sizeof (msgs) + sizeof (form) + GCRY_C_FRAME);
   return GCRY_OK;
 }
 
