@@ -804,8 +804,9 @@ def test_sectors_match_per_sector_encryption(adi, sector_size):
     rng = rng_for("sectors", adi.variant, sector_size)
     key = rng.randbytes(32)
     with adi.keyed(key) as h:
-        # the AVX-512 tier makes XChaCha keys four sectors at a time: counts
-        # around one and two such groups
+        # the AVX-512 tier makes XChaCha keys up to sixteen sectors at a time
+        # (two to four with HChaCha4): small counts here, every count to 40
+        # in test_sector_batches_of_every_count
         for nsectors in (0, 1, 2, 3, 4, 5, 8, 9):
             for first in SECTOR_FIRSTS[:3] if nsectors not in (0, 1, 3) else SECTOR_FIRSTS:
                 pt = rng.randbytes(nsectors * sector_size)

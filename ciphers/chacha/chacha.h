@@ -72,6 +72,10 @@ unsigned int _gcry_hchacha_amd64_avx512 (const uint32_t *state, uint8_t *out32, 
 /* four HChaCha at once: 4 x 16 state words in, 4 x 32 bytes out */
 unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
                                           unsigned int rounds);
+/* sixteen HChaCha sharing state words 0-11, word-major: nonce word w of
+ * state j at nonces[16 w + j], output word k at out[16 k + j] */
+unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
+                                           uint32_t *out, unsigned int rounds);
 #endif
 
 #endif

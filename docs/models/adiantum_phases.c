@@ -32,6 +32,7 @@
 
 static uint8_t buf[NSEC * SECT] GCRY_ALIGNED (64);
 static adiantum_ctx actx GCRY_ALIGNED (64);
+static uint8_t ifma_table[POLY1305_TABLE_BYTES] GCRY_ALIGNED (64);
 
 /* LABEL: min over RUNS of the ticks of INNER executions of STMT, / PER. */
 #define TIME(label, runs, per, stmt)                                         \
@@ -59,6 +60,7 @@ main (int argc, char **argv)
   uint8_t key[32], tweak[32] = { 0 }, h_t[16], h[16], blk[64], mid[64];
   uint8_t hashes[4 * NH_HASH_BYTES];
   uint32_t st[16], st4[64] GCRY_ALIGNED (64);
+  uint32_t nz16[64] GCRY_ALIGNED (64), out16[128] GCRY_ALIGNED (64);
   uint64_t acc[3] = { 0 };
   adiantum_msg m;
   sector_tweak_form form;
@@ -109,6 +111,9 @@ main (int argc, char **argv)
          _gcry_nh_amd64_avx512 (ctx->hash.nhkey, buf + 3072, 1008, hashes + 96)));
   TIME ("Poly1305 AVX2, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_avx2_blocks (acc, ctx->hash.poly.table, hashes, 8));
+  _gcry_poly1305_amd64_avx512ifma_setup (ctx->hash.poly.r, ifma_table);
+  TIME ("Poly1305 IFMA, 8 blocks", runs, 1,
+        _gcry_poly1305_amd64_avx512ifma_blocks (acc, ifma_table, hashes, 8));
   TIME ("Poly1305 scalar, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_scalar_blocks (acc, ctx->hash.poly.r, hashes, 8));
   TIME ("AES-256 AES-NI, 1 block", runs, 1, aes256_encrypt_noburn (&ctx->aes, mid, blk, 1));
@@ -123,6 +128,10 @@ main (int argc, char **argv)
         (_gcry_hchacha_amd64_avx512 (st4, h_t, 12), st4[12] ^= h_t[0]));
   TIME ("HChaCha12 x4 (hchacha4), dependent chain", runs, 1,
         (_gcry_hchacha4_amd64_avx512 (st4, hashes, 12), st4[12] ^= hashes[0]));
+  for (i = 0; i < 64; i++)
+    nz16[i] = st4[i] ^ (uint32_t)i;
+  TIME ("HChaCha12 x16, dependent chain", runs, 1,
+        (_gcry_hchacha16_amd64_avx512 (st, nz16, out16, 12), nz16[0] ^= out16[0]));
   TIME ("chacha_crypt_noburn 4096 B (driver)", runs, 1,
         chacha_crypt_noburn (&s, buf, buf, SECT));
   TIME ("blocks16, 64 blocks in one call", runs, 1,

@@ -51,6 +51,7 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
   ROW (_gcry_hchacha4_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha4, NULL),
+  ROW (_gcry_hchacha16_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha16, NULL),
 
   /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16 runs two
    * groups at a time from 32 blocks, blocks16_gpr groups of 17 from 272 */
