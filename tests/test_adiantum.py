@@ -833,14 +833,17 @@ def test_sectors_match_per_sector_encryption(adi, sector_size):
 
 @EVERY_DRIVER
 def test_sector_batches_of_every_count(adi):
-    """Batches of 1 to 40 sectors (groups of four and eight, partial last
-    groups), odd and large sector sizes, numbers running up to 2^64 - 1:
-    the sector calls' tweak hashes (in closed form where the build has
-    128-bit products) and schedule against one message at a time."""
+    """Batches of 1 to 40 sectors (groups of sixteen, HChaCha16 and HChaCha4
+    groups, the eight-message Poly1305 lanes full and partial), odd and
+    large sector sizes (the lanes take up to 4096 + 16 bytes), numbers
+    running up to 2^64 - 1: the sector calls' tweak hashes (in closed form
+    where the build has 128-bit products), hashes and schedule against one
+    message at a time."""
     rng = rng_for("sector-batches", adi.variant)
     key = rng.randbytes(32)
     with adi.keyed(key) as h:
         for sector_size, counts in ((17, range(1, 41)), (512, (1, 7, 8, 9, 16, 17, 33, 40)),
+                                    (4096, (7, 16, 20)), (4112, (9, 17)), (4113, (9,)),
                                     (65536, (1, 3))):
             for nsectors in counts:
                 first = rng.choice((0, rng.randrange((1 << 64) - nsectors), (1 << 64) - nsectors))

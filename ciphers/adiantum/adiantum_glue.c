@@ -21,6 +21,10 @@
 # define ADIANTUM_SECTOR_TWEAK_FORM 1
 #endif
 
+/* The stack the table set-up of the lanes routine may leave key material
+ * in (as poly1305_glue.c's POLY1305_SETUP_BURN for its siblings). */
+#define ADIANTUM_LANES_SETUP_BURN 1024
+
 /* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise
  * form compiled to some sixty shifts and byte stores, 4% of a sector) */
 static void
@@ -82,6 +86,14 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   burn = gcry_max_burn (burn, poly1305_prepare (&ctx->hash.poly));
 #ifdef ADIANTUM_SECTOR_TWEAK_FORM
   burn = gcry_max_burn (burn, poly1305_r_squared (&ctx->tweak, ctx->tweak_r2));
+#endif
+#ifdef USE_AMD64
+  if (chacha_impl == CHACHA_IMPL_AVX512 && poly_impl >= POLY1305_IMPL_SSE2)
+    {
+      _gcry_poly1305_amd64_avx512_lanes_setup (ctx->hash.poly.r, ctx->poly_powers);
+      ctx->poly_lanes = 1;
+      burn = gcry_max_burn (burn, ADIANTUM_LANES_SETUP_BURN);
+    }
 #endif
   gcry_wipememory (derived, sizeof derived);
   gcry_wipememory (polykey, sizeof polykey);
@@ -191,27 +203,114 @@ typedef struct {
   chacha_ctx stream;        /* XChaCha(K_S, C_M || 1 || 0^7), keyed by stage_key */
 } adiantum_msg;
 
+/* The NH outputs of up to eight messages of one length (the sector calls
+ * on the AVX-512 tier), word-major for _gcry_poly1305_amd64_avx512_lanes8,
+ * which hashes them all at once: eight independent Poly1305 of eight
+ * blocks in one throughput-bound pass, where one message alone is a
+ * latency-bound chain (77 ticks a message in a batch, two a sector). */
+#define LANES 8
+#define LANES_BLOCKS 8         /* four NH units: sectors up to 4096 + 16 bytes */
+typedef struct {
+  uint64_t blocks[LANES_BLOCKS][2][LANES];
+  uint64_t limbs[5][LANES];
+} nh_lanes;
+
+/* Whether a sector call of SECTOR_SIZE bytes takes the lanes routine. */
+static int
+lanes_fit (const adiantum_ctx *ctx, size_t sector_size)
+{
+  return ctx->poly_lanes && sector_size > ADIANTUM_BLOCK
+         && sector_size - ADIANTUM_BLOCK <= LANES_BLOCKS / 2 * NH_UNIT;
+}
+
+/* The Poly1305 blocks of a sector's NH outputs: two a 1 KiB unit. */
+static size_t
+lanes_nblocks (size_t sector_size)
+{
+  return 2 * ((sector_size - ADIANTUM_BLOCK + NH_UNIT - 1) / NH_UNIT);
+}
+
+/* Message K's NH outputs (from ACC) into lane K of L. */
+static void
+lanes_put (nh_lanes *l, size_t k, const nhpoly1305_acc *acc)
+{
+  size_t j;
+
+  for (j = 0; j < 2 * acc->nhashes; j++)
+    {
+      l->blocks[j][0][k] = gcry_load_le64 (acc->hashes + 16 * j);
+      l->blocks[j][1][k] = gcry_load_le64 (acc->hashes + 16 * j + 8);
+    }
+}
+
+/* H_L of the N (up to eight) messages of L, each of NBLOCKS blocks. */
+static unsigned int
+lanes_hash (const adiantum_ctx *ctx, nh_lanes *l, size_t n, size_t nblocks,
+            uint8_t h_l[][16])
+{
+  uint64_t limbs[5], h[3];
+  unsigned int burn = 0;
+  size_t k, i;
+
+#ifdef USE_AMD64
+  if (n < LANES)                /* the unused lanes: defined values */
+    for (i = 0; i < nblocks; i++)
+      {
+        memset (&l->blocks[i][0][n], 0, (LANES - n) * 8);
+        memset (&l->blocks[i][1][n], 0, (LANES - n) * 8);
+      }
+  burn = _gcry_poly1305_amd64_avx512_lanes8 (ctx->poly_powers, &l->blocks[0][0][0], nblocks,
+                                             &l->limbs[0][0]);
+#else
+  (void)nblocks;
+#endif
+  for (k = 0; k < n; k++)
+    {
+      for (i = 0; i < 5; i++)
+        limbs[i] = l->limbs[i][k];
+      poly1305_words_of_limbs26 (h, limbs);
+      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->hash.poly, h, h_l[k]));
+    }
+  return burn + sizeof (limbs) + sizeof (h) + GCRY_C_FRAME;
+}
+
 /* Stage 1, from the input alone: H_T, the hash of the input's L part, and
  * the AES input (encrypting: P_M = P_R + H; decrypting: C_M = C_R + H).
  * The NH pass (throughput-bound) comes first, the latency-bound tweak hash
  * and Poly1305 after it, so that in a batch they overlap the next SIMD
  * pass. */
+static void
+front_done (adiantum_msg *m, const uint8_t *src, size_t n, const uint8_t h_l[16],
+            int encrypting)
+{
+  uint8_t h[16];
+
+  add128 (h, m->h_t, h_l, 0);
+  add128 (encrypting ? m->block : m->mid, src + n - ADIANTUM_BLOCK, h, 0);  /* P_M or C_M */
+}
+
+/* (With LANES, the NH outputs go to its lane K and front_done waits for
+ * lanes_hash.) */
 static unsigned int
 stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
              const uint8_t *tweak, size_t tweaklen, const sector_tweak_form *form,
-             int encrypting)
+             nh_lanes *lanes, size_t k, int encrypting)
 {
   const size_t len_l = n - ADIANTUM_BLOCK;
   nhpoly1305_acc acc;
-  uint8_t h_l[16], h[16];
+  uint8_t h_l[16];
   unsigned int burn;
 
   nhpoly1305_acc_init (&acc);
   burn = nhpoly1305_acc_chunks (&ctx->hash, &acc, src, len_l);
   burn = gcry_max_burn (burn, message_tweak_hash (ctx, len_l, tweak, tweaklen, form, m->h_t));
-  burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
-  add128 (h, m->h_t, h_l, 0);
-  add128 (encrypting ? m->block : m->mid, src + len_l, h, 0);         /* P_M or C_M */
+  if (lanes)
+    lanes_put (lanes, k, &acc);
+  else
+    {
+      burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+      front_done (m, src, n, h_l, encrypting);
+    }
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
 }
 
@@ -264,22 +363,37 @@ stage_keys (const adiantum_ctx *ctx, adiantum_msg *m, size_t n)
  * H (P_R = P_M - H).  The stream runs over L rounded up to whole blocks
  * where that fits: the bytes past L get C_R (P_R) last (stage 1 read the
  * input's R part). */
+static void
+back_done (const adiantum_msg *m, uint8_t *dst, size_t n, const uint8_t h_l[16],
+           int encrypting)
+{
+  uint8_t h[16];
+
+  add128 (h, m->h_t, h_l, 0);
+  add128 (dst + n - ADIANTUM_BLOCK, encrypting ? m->mid : m->block, h, 1);  /* C_R or P_R */
+}
+
+/* (With LANES, as stage_front: back_done after lanes_hash.) */
 static unsigned int
 stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_t *src,
-            size_t n, int encrypting)
+            size_t n, nh_lanes *lanes, size_t k, int encrypting)
 {
   const size_t len_l = n - ADIANTUM_BLOCK;
   nhpoly1305_acc acc;
-  uint8_t h_l[16], h[16];
+  uint8_t h_l[16];
   unsigned int burn = 0;
 
   if (len_l)
     burn = chacha_crypt_noburn (&m->stream, dst, src, stream_len (len_l, n));
   nhpoly1305_acc_init (&acc);
   burn = gcry_max_burn (burn, nhpoly1305_acc_chunks (&ctx->hash, &acc, dst, len_l));
-  burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
-  add128 (h, m->h_t, h_l, 0);
-  add128 (dst + len_l, encrypting ? m->mid : m->block, h, 1);       /* C_R or P_R */
+  if (lanes)
+    lanes_put (lanes, k, &acc);
+  else
+    {
+      burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+      back_done (m, dst, n, h_l, encrypting);
+    }
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
 }
 
@@ -290,10 +404,10 @@ crypt_noburn (const adiantum_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t 
   adiantum_msg m;
   unsigned int burn;
 
-  burn = stage_front (ctx, &m, src, n, tweak, tweaklen, NULL, encrypting);
+  burn = stage_front (ctx, &m, src, n, tweak, tweaklen, NULL, NULL, 0, encrypting);
   burn = gcry_max_burn (burn, stage_aes (ctx, &m, 1, encrypting));
   burn = gcry_max_burn (burn, stage_keys (ctx, &m, 1));
-  burn = gcry_max_burn (burn, stage_back (ctx, &m, dst, src, n, encrypting));
+  burn = gcry_max_burn (burn, stage_back (ctx, &m, dst, src, n, NULL, 0, encrypting));
   gcry_wipememory (&m, sizeof m);
   return burn + sizeof (m) + GCRY_C_FRAME;
 }
@@ -332,25 +446,71 @@ gcry_adiantum_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n,
 
 /* Stage 1 of sectors FIRST + I .. FIRST + I + N - 1 (at BUF) into M; their
  * tweaks le64(sector) || 0^24 (dm-crypt's plain64 IV) in closed form from
- * FORM's A where the build has it. */
+ * FORM's A where the build has it; their NH outputs hashed eight at a time
+ * by the lanes routine where it fits (lanes_fit). */
 static unsigned int
 front_group (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *buf, size_t n,
              size_t sector_size, uint64_t first, size_t i, sector_tweak_form *form,
              int encrypting)
 {
+  const int lanes = lanes_fit (ctx, sector_size);
   uint8_t tweak[ADIANTUM_TWEAK_MAX];
+  nh_lanes l[ADIANTUM_GROUP / LANES];
+  uint8_t h_l[ADIANTUM_GROUP][16];
   unsigned int burn = 0;
   size_t j;
 
   memset (tweak, 0, sizeof tweak);
-  for (j = 0; j < n; j++, buf += sector_size)
+  for (j = 0; j < n; j++)
     {
       form->sector = first + i + j;
       gcry_store_le64 (tweak, form->sector);
-      burn = gcry_max_burn (burn, stage_front (ctx, &m[j], buf, sector_size, tweak,
-                                               sizeof tweak, form, encrypting));
+      burn = gcry_max_burn (burn, stage_front (ctx, &m[j], buf + j * sector_size, sector_size,
+                                               tweak, sizeof tweak, form,
+                                               lanes ? &l[j / LANES] : NULL, j % LANES,
+                                               encrypting));
     }
-  return burn + sizeof (tweak) + GCRY_C_FRAME;
+  if (lanes)
+    {
+      size_t nblocks = lanes_nblocks (sector_size);
+      for (j = 0; j < n; j += LANES)
+        burn = gcry_max_burn (burn, lanes_hash (ctx, &l[j / LANES],
+                                                n - j < LANES ? n - j : LANES, nblocks,
+                                                h_l + j));
+      for (j = 0; j < n; j++)
+        front_done (&m[j], buf + j * sector_size, sector_size, h_l[j], encrypting);
+    }
+  return burn + sizeof (tweak) + sizeof (l) + sizeof (h_l) + GCRY_C_FRAME;
+}
+
+/* Stage 3 of the N sectors at BUF (M their stage 1 and keys), the hashes
+ * as front_group's. */
+static unsigned int
+back_group (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *buf, size_t n,
+            size_t sector_size, int encrypting)
+{
+  const int lanes = lanes_fit (ctx, sector_size);
+  nh_lanes l[ADIANTUM_GROUP / LANES];
+  uint8_t h_l[ADIANTUM_GROUP][16];
+  unsigned int burn = 0;
+  size_t j;
+
+  for (j = 0; j < n; j++)
+    burn = gcry_max_burn (burn, stage_back (ctx, &m[j], buf + j * sector_size,
+                                            buf + j * sector_size, sector_size,
+                                            lanes ? &l[j / LANES] : NULL, j % LANES,
+                                            encrypting));
+  if (lanes)
+    {
+      size_t nblocks = lanes_nblocks (sector_size);
+      for (j = 0; j < n; j += LANES)
+        burn = gcry_max_burn (burn, lanes_hash (ctx, &l[j / LANES],
+                                                n - j < LANES ? n - j : LANES, nblocks,
+                                                h_l + j));
+      for (j = 0; j < n; j++)
+        back_done (&m[j], buf + j * sector_size, sector_size, h_l[j], encrypting);
+    }
+  return burn + sizeof (l) + sizeof (h_l) + GCRY_C_FRAME;
 }
 
 /* NSECTORS sectors of SECTOR_SIZE bytes in place, sector i with the 32-byte
@@ -382,7 +542,6 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
   for (i = 0; i < nsectors; i += n, buf += n * sector_size)
     {
       adiantum_msg *m = msgs[(i / ADIANTUM_GROUP) & 1];
-      size_t j;
 
       n = nsectors - i < ADIANTUM_GROUP ? nsectors - i : ADIANTUM_GROUP;
       burn = gcry_max_burn (burn, stage_aes (ctx, m, n, encrypting));
@@ -392,10 +551,7 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
         burn = gcry_max_burn (burn, front_group (ctx, msgs[(i / ADIANTUM_GROUP + 1) & 1],
                                                  buf + n * sector_size, next, sector_size,
                                                  first, i + n, &form, encrypting));
-      for (j = 0; j < n; j++)
-        burn = gcry_max_burn (burn, stage_back (ctx, &m[j], buf + j * sector_size,
-                                                buf + j * sector_size, sector_size,
-                                                encrypting));
+      burn = gcry_max_burn (burn, back_group (ctx, m, buf, n, sector_size, encrypting));
     }
   gcry_wipememory (msgs, sizeof msgs);
   gcry_wipememory (&form, sizeof form);

@@ -33,6 +33,7 @@
 static uint8_t buf[NSEC * SECT] GCRY_ALIGNED (64);
 static adiantum_ctx actx GCRY_ALIGNED (64);
 static uint8_t ifma_table[POLY1305_TABLE_BYTES] GCRY_ALIGNED (64);
+static uint64_t lanes_out[40];
 
 /* LABEL: min over RUNS of the ticks of INNER executions of STMT, / PER. */
 #define TIME(label, runs, per, stmt)                                         \
@@ -93,11 +94,11 @@ main (int argc, char **argv)
   TIME ("crypt_noburn, one sector", runs, 1, crypt_noburn (ctx, buf, buf, SECT, tweak, 32, 1));
   printf ("-- its stages, one sector\n");
   TIME ("stage_front (NH, tweak hash, Poly1305)", runs, 1,
-        stage_front (ctx, &m, buf, SECT, tweak, 32, NULL, 1));
+        stage_front (ctx, &m, buf, SECT, tweak, 32, NULL, NULL, 0, 1));
   TIME ("stage_aes (1 block)", runs, 1, stage_aes (ctx, &m, 1, 1));
   TIME ("stage_keys (1 HChaCha12)", runs, 1, stage_keys (ctx, &m, 1));
   TIME ("stage_back (XChaCha12, NH, Poly1305)", runs, 1,
-        stage_back (ctx, &m, buf, buf, SECT, 1));
+        stage_back (ctx, &m, buf, buf, SECT, NULL, 0, 1));
   TIME ("  tweak_hash (3 scalar blocks)", runs, 1, tweak_hash (ctx, SECT - 16, tweak, 32, h_t));
   tweak_acc (ctx, SECT - 16, tweak, 32, form.a);
   form.sector = 5;
@@ -114,6 +115,9 @@ main (int argc, char **argv)
   _gcry_poly1305_amd64_avx512ifma_setup (ctx->hash.poly.r, ifma_table);
   TIME ("Poly1305 IFMA, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_avx512ifma_blocks (acc, ifma_table, hashes, 8));
+  TIME ("Poly1305 lanes, 8 messages x 8 blocks", runs, 1,
+        _gcry_poly1305_amd64_avx512_lanes8 (ctx->poly_powers, (const uint64_t *)buf, 8,
+                                            lanes_out));
   TIME ("Poly1305 scalar, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_scalar_blocks (acc, ctx->hash.poly.r, hashes, 8));
   TIME ("AES-256 AES-NI, 1 block", runs, 1, aes256_encrypt_noburn (&ctx->aes, mid, blk, 1));

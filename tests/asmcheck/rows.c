@@ -74,6 +74,9 @@ const row asmcheck_rows[] = {
        _gcry_poly1305_amd64_avx2_setup),
   ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX2 | F512 | IFMA, 8,
        kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
+  /* eight messages a call, one per lane: asm/poly1305-amd64-avx512-lanes.S */
+  ROW (_gcry_poly1305_amd64_avx512_lanes8, F512, 1, kind_poly1305_lanes,
+       _gcry_poly1305_amd64_avx512_lanes_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
    * routines take the key arranged by nh_key_arrange (nh.h) */
