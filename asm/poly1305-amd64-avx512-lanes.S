@@ -9,7 +9,7 @@
  *   unsigned int _gcry_poly1305_amd64_avx512_lanes8(const uint64_t *powers, rdi
  *                                                   const uint64_t *blocks, rsi
  *                                                   size_t nblocks,         rdx
- *                                                   uint64_t *limbs);       rcx
+ *                                                   uint64_t *out);         rcx
  *
  *   powers  r^1 .. r^8, nine qwords each (power k at qword 9 (k - 1)): its
  *           radix-2^26 limbs r_0 .. r_4 (each < 2^26, fully reduced), then
@@ -18,18 +18,20 @@
  *   blocks  the messages word-major: qword q (0 low, 1 high) of block j of
  *           message k at blocks[16 j + 8 q + k]; any alignment.
  *   nblocks 0 to 8 blocks a message (all eight the same length).
- *   limbs   out: message k's value h_k in radix 2^26, limb i at
- *           limbs[8 i + k]; limb 1 may reach 2^26 + 2^12, the others are
- *           below 2^26 (so h_k < 2^130 + 2^38, congruent to the sum).
+ *   out     message k's value, fully reduced mod p and then taken mod
+ *           2^128, as qword w (0 low, 1 high) at out[8 w + k].
  *
- * Each message is hashed from a zero accumulator without the s pad:
+ * Each message is hashed from a zero accumulator without the s pad (what
+ * the Poly1305 tag is with s = 0):
  *     h_k = sum_j (c_kj + 2^128) r^(nblocks - j)  (mod p = 2^130 - 5)
  * with the block c_kj.  No carries between blocks: with five-limb products
  * (2^130 = 5 mod p folds the wrapped ones, hence the 5 r_i) each column
  * sum of one block is below 5 * 2^26 * 2^29 < 2^57.4, eight blocks below
- * 2^60.4, so the column sums stay exact in 64-bit lanes and one carry pass
- * at the end reduces them.  Every product is vpmuludq of a message limb and
- * a power value broadcast from memory: 25 a block for eight messages.
+ * 2^60.4, so the column sums stay exact in 64-bit lanes.  Every product is
+ * vpmuludq of a message limb and a power value broadcast from memory: 25 a
+ * block for eight messages.  Then carry passes until every limb is below
+ * 2^26 (h < 2^130), h - p where h + 5 reaches 2^130 (a select on a lane
+ * mask, no branch), and the 128 low bits packed.
  *
  * Returns the burn depth: 0 (no stack).  zmm0-19 are used and cleared
  * before return (vpxord for zmm16-19, then vzeroall); GPRs touched: rax,
@@ -47,6 +49,8 @@ GCRY_RODATA
 	.quad 0x3ffffff
 .Llanes_hibit:				/* 2^128 in limb 4 */
 	.quad 0x1000000
+.Llanes_five:
+	.quad 5
 
 .text
 
@@ -97,16 +101,41 @@ GCRY_RODATA
 	vpaddq	T5, \y, \y
 .endm
 
+/* limb 4's bits 26 and up (weight 2^130) into limb 0 times 5 */
+.macro FOLD40
+	vpsrlq	$26, D4, T5
+	vpandq	MASK26, D4, D4
+	vpsllq	$2, T5, T4
+	vpaddq	T4, T5, T5
+	vpaddq	T5, D0, D0
+.endm
+
+/* a carry pass from limb 1 round to limb 1: 1 -> 2 -> 3 -> 4 -> 0 -> 1 */
+.macro CARRY_ROUND
+	CARRY26	D1, D2
+	CARRY26	D2, D3
+	CARRY26	D3, D4
+	FOLD40
+	CARRY26	D0, D1
+.endm
+
+/* dst = (lanes of SEL all ones) ? g : h, through the scratch T4 */
+.macro SELECT h, g
+	vmovdqa64 LO, T4
+	vpternlogq $0xca, \h, \g, T4		/* T4 = T4 ? g : h, bit by bit */
+	vmovdqa64 T4, \h
+.endm
+
 GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx512_lanes8)
 	vpxord	D0, D0, D0
 	vpxord	D1, D1, D1
 	vpxord	D2, D2, D2
 	vpxord	D3, D3, D3
 	vpxord	D4, D4, D4
-	testq	%rdx, %rdx
-	jz	.Llanes_store
 	vpbroadcastq .Llanes_mask26(%rip), MASK26
 	vpbroadcastq .Llanes_hibit(%rip), HIBIT
+	testq	%rdx, %rdx
+	jz	.Llanes_reduce
 	/* block 0 takes r^nblocks: power nblocks - 1 from the table start */
 	leaq	(%rdx, %rdx, 8), %rax
 	leaq	-72(%rdi, %rax, 8), %rax
@@ -141,25 +170,55 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_amd64_avx512_lanes8)
 	subq	$1, %rdx
 	jnz	.Llanes_block
 
-	/* one carry pass (sums < 2^60.4): 0 -> 1 -> 2 -> 3 -> 4, the carry out
-	 * of limb 4 (weight 2^130) back into limb 0 times 5, then 0 -> 1 */
+	/* carry the sums (< 2^60.4): 0 -> 1 -> 2 -> 3 -> 4, limb 4 folded
+	 * into 0 (5 c < 2^37), 0 -> 1: limb 1 < 2^26 + 2^11, the rest
+	 * < 2^26.  One more round from limb 1 leaves every limb below 2^26:
+	 * a carry goes round only if limb 1 had one, and then limb 1 is
+	 * below 2^11 when the carry comes back. */
 	CARRY26	D0, D1
 	CARRY26	D1, D2
 	CARRY26	D2, D3
 	CARRY26	D3, D4
-	vpsrlq	$26, D4, T5
-	vpandq	MASK26, D4, D4
-	vpsllq	$2, T5, T4
-	vpaddq	T4, T5, T5			/* 5 c < 2^37 */
-	vpaddq	T5, D0, D0
+	FOLD40
 	CARRY26	D0, D1
+.Llanes_reduce:
+	CARRY_ROUND
 
-.Llanes_store:
+	/* h < 2^130 now.  g = h + 5 carried (in M0..M4); where g reaches
+	 * 2^130, h >= p and h - p = g - 2^130 replaces h */
+	vpaddq	.Llanes_five(%rip){1to8}, D0, M0
+	vpsrlq	$26, M0, T5
+	vpandq	MASK26, M0, M0
+	vpaddq	T5, D1, M1
+	vpsrlq	$26, M1, T5
+	vpandq	MASK26, M1, M1
+	vpaddq	T5, D2, M2
+	vpsrlq	$26, M2, T5
+	vpandq	MASK26, M2, M2
+	vpaddq	T5, D3, M3
+	vpsrlq	$26, M3, T5
+	vpandq	MASK26, M3, M3
+	vpaddq	T5, D4, M4
+	vpsrlq	$26, M4, LO			/* 1 where g >= 2^130, else 0 */
+	vpandq	MASK26, M4, M4
+	vpxord	HI, HI, HI
+	vpsubq	LO, HI, LO			/* SEL: all ones or all zeros */
+	SELECT	D0, M0
+	SELECT	D1, M1
+	SELECT	D2, M2
+	SELECT	D3, M3
+	SELECT	D4, M4
+
+	/* the 128 low bits: limbs at bits 0, 26, 52 | 78 (= 64 + 14), 104 */
+	vpsllq	$26, D1, T0
+	vpsllq	$52, D2, T1
+	vpternlogq $0xfe, T1, T0, D0		/* D0 |= T0 | T1 */
+	vpsrlq	$12, D2, D2
+	vpsllq	$14, D3, T0
+	vpsllq	$40, D4, T1
+	vpternlogq $0xfe, T1, T0, D2		/* D2 |= T0 | T1 */
 	vmovdqu64 D0, 0(%rcx)
-	vmovdqu64 D1, 64(%rcx)
-	vmovdqu64 D2, 128(%rcx)
-	vmovdqu64 D3, 192(%rcx)
-	vmovdqu64 D4, 256(%rcx)
+	vmovdqu64 D2, 64(%rcx)
 
 	vpxord	%xmm16, %xmm16, %xmm16
 	vpxord	%xmm17, %xmm17, %xmm17

@@ -212,7 +212,7 @@ typedef struct {
 #define LANES_BLOCKS 8         /* four NH units: sectors up to 4096 + 16 bytes */
 typedef struct {
   uint64_t blocks[LANES_BLOCKS][2][LANES];
-  uint64_t limbs[5][LANES];
+  uint64_t out[2][LANES];
 } nh_lanes;
 
 /* Whether a sector call of SECTOR_SIZE bytes takes the lanes routine. */
@@ -243,12 +243,12 @@ lanes_put (nh_lanes *l, size_t k, const nhpoly1305_acc *acc)
     }
 }
 
-/* H_L of the N (up to eight) messages of L, each of NBLOCKS blocks. */
+/* H_L of the N (up to eight) messages of L, each of NBLOCKS blocks (the
+ * routine reduces them itself: H_L has s = 0). */
 static unsigned int
 lanes_hash (const adiantum_ctx *ctx, nh_lanes *l, size_t n, size_t nblocks,
             uint8_t h_l[][16])
 {
-  uint64_t limbs[5], h[3];
   unsigned int burn = 0;
   size_t k, i;
 
@@ -260,18 +260,18 @@ lanes_hash (const adiantum_ctx *ctx, nh_lanes *l, size_t n, size_t nblocks,
         memset (&l->blocks[i][1][n], 0, (LANES - n) * 8);
       }
   burn = _gcry_poly1305_amd64_avx512_lanes8 (ctx->poly_powers, &l->blocks[0][0][0], nblocks,
-                                             &l->limbs[0][0]);
+                                             &l->out[0][0]);
 #else
+  (void)ctx;
   (void)nblocks;
+  (void)i;
 #endif
   for (k = 0; k < n; k++)
     {
-      for (i = 0; i < 5; i++)
-        limbs[i] = l->limbs[i][k];
-      poly1305_words_of_limbs26 (h, limbs);
-      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->hash.poly, h, h_l[k]));
+      gcry_store_le64 (h_l[k], l->out[0][k]);
+      gcry_store_le64 (h_l[k] + 8, l->out[1][k]);
     }
-  return burn + sizeof (limbs) + sizeof (h) + GCRY_C_FRAME;
+  return burn + GCRY_C_FRAME;
 }
 
 /* Stage 1, from the input alone: H_T, the hash of the input's L part, and
@@ -553,7 +553,9 @@ gcry_adiantum_crypt_sectors (void *c, uint8_t *buf, size_t nsectors, size_t sect
                                                  first, i + n, &form, encrypting));
       burn = gcry_max_burn (burn, back_group (ctx, m, buf, n, sector_size, encrypting));
     }
-  gcry_wipememory (msgs, sizeof msgs);
+  /* the messages used: a call of one group leaves the second set as it was */
+  gcry_wipememory (msgs, (nsectors < 2 * ADIANTUM_GROUP ? nsectors : 2 * ADIANTUM_GROUP)
+                         * sizeof (adiantum_msg));
   gcry_wipememory (&form, sizeof form);
   gcry_burn_stack (burn + sizeof (msgs) + sizeof (form) + GCRY_C_FRAME);
   return GCRY_OK;

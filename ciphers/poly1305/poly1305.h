@@ -53,20 +53,6 @@ unsigned int poly1305_muladd64 (uint64_t h[3], const uint64_t a[3], const uint64
                                 uint64_t x);
 #endif
 
-/* H as three words (h[2] small) from five radix-2^26 limbs L, limb 1 up
- * to 27 bits (added, not or-ed), the others below 2^26. */
-static inline void
-poly1305_words_of_limbs26 (uint64_t h[3], const uint64_t l[5])
-{
-  uint64_t t = l[0] + (l[1] << 26), c;
-
-  h[0] = t + (l[2] << 52);
-  c = h[0] < t;
-  t = (l[2] >> 12) + (l[3] << 14) + (l[4] << 40) + c;
-  h[1] = t;
-  h[2] = (l[4] >> 24) + (t < (l[4] << 40));
-}
-
 /* Glue used by the AEAD: the same as the public entry points without the
  * stack burn; they return the depth for the caller's single burn. */
 unsigned int poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32],

@@ -102,7 +102,7 @@ poly1305_generic32_blocks (uint64_t h[3], const uint64_t r[2],
   const uint32_t mask = 0x3ffffff;
   uint32_t r0, r1, r2, r3, r4, s1, s2, s3, s4;
   uint32_t h0, h1, h2, h3, h4;
-  uint64_t d0, d1, d2, d3, d4, l[5];
+  uint64_t d0, d1, d2, d3, d4, t;
   uint32_t c;
 
   /* r and h from 2^64 words to 2^26 limbs */
@@ -152,12 +152,12 @@ poly1305_generic32_blocks (uint64_t h[3], const uint64_t r[2],
       h1 += c;
     }
 
-  /* back to 2^64 words (h1 may hold 27 bits) */
-  l[0] = h0;
-  l[1] = h1;
-  l[2] = h2;
-  l[3] = h3;
-  l[4] = h4;
-  poly1305_words_of_limbs26 (h, l);
-  return 21 * sizeof (uint64_t) + GCRY_C_FRAME;
+  /* back to 2^64 words (h1 may hold 27 bits: add, don't or) */
+  t = (uint64_t)h0 + ((uint64_t)h1 << 26);
+  h[0] = t + ((uint64_t)h2 << 52);
+  c = h[0] < t;
+  t = (uint64_t)(h2 >> 12) + ((uint64_t)h3 << 14) + ((uint64_t)h4 << 40) + c;
+  h[1] = t;
+  h[2] = (uint64_t)(h4 >> 24) + (t < ((uint64_t)h4 << 40) ? 1 : 0);
+  return 16 * sizeof (uint64_t) + GCRY_C_FRAME;
 }
