@@ -22,12 +22,13 @@ typedef struct {
   poly1305_ctx tweak;      /* keyed with K_T (s = 0), no data */
   aes256_ctx aes;          /* keyed with K_E */
   uint64_t tweak_r2[3];    /* r^2 of K_T: the sector tweak hashes (glue) */
-  /* The sector calls hash NH outputs eight messages at a time with
-   * _gcry_poly1305_amd64_avx512_lanes8 (AVX512F: the AVX-512 tier) under
-   * the powers r^1..r^8 of K_L's r. */
+  /* The sector calls hash NH outputs and tweaks eight messages at a time
+   * with _gcry_poly1305_amd64_avx512_lanes8 (AVX512F: the AVX-512 tier)
+   * under the powers r^1..r^8 of K_L's and K_T's r. */
   unsigned int poly_lanes;
 #ifdef USE_AMD64
   uint64_t poly_powers[POLY1305_LANES_POWERS];
+  uint64_t tweak_powers[POLY1305_LANES_POWERS];  /* the same of K_T's r */
 #endif
 } adiantum_ctx;
 

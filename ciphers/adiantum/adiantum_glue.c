@@ -91,6 +91,7 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   if (chacha_impl == CHACHA_IMPL_AVX512 && poly_impl >= POLY1305_IMPL_SSE2)
     {
       _gcry_poly1305_amd64_avx512_lanes_setup (ctx->hash.poly.r, ctx->poly_powers);
+      _gcry_poly1305_amd64_avx512_lanes_setup (ctx->tweak.r, ctx->tweak_powers);
       ctx->poly_lanes = 1;
       burn = gcry_max_burn (burn, ADIANTUM_LANES_SETUP_BURN);
     }
@@ -274,6 +275,39 @@ lanes_hash (const adiantum_ctx *ctx, nh_lanes *l, size_t n, size_t nblocks,
   return burn + GCRY_C_FRAME;
 }
 
+/* H_T of the N (up to eight) sectors FIRST, FIRST + 1, ... of SECTOR_SIZE
+ * bytes into M[k].h_t, by the lanes routine under K_T: the three blocks
+ * le64(8 |L|) || 0^8, le64(sector) || 0^8, 0^16 of each (the 32-byte
+ * plain64 tweak after the length block), word-major. */
+static unsigned int
+lanes_tweaks (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, size_t sector_size,
+              uint64_t first)
+{
+  uint64_t blocks[3][2][LANES], out[2][LANES];
+  unsigned int burn = 0;
+  size_t k;
+
+  for (k = 0; k < LANES; k++)
+    {
+      blocks[0][0][k] = (uint64_t)(sector_size - ADIANTUM_BLOCK) * 8;
+      blocks[1][0][k] = first + k;      /* past N: defined values, unused */
+      blocks[0][1][k] = blocks[1][1][k] = blocks[2][0][k] = blocks[2][1][k] = 0;
+    }
+#ifdef USE_AMD64
+  burn = _gcry_poly1305_amd64_avx512_lanes8 (ctx->tweak_powers, &blocks[0][0][0], 3,
+                                             &out[0][0]);
+#else
+  (void)ctx;
+  memset (out, 0, sizeof out);
+#endif
+  for (k = 0; k < n; k++)
+    {
+      gcry_store_le64 (m[k].h_t, out[0][k]);
+      gcry_store_le64 (m[k].h_t + 8, out[1][k]);
+    }
+  return burn + sizeof (blocks) + sizeof (out) + GCRY_C_FRAME;
+}
+
 /* Stage 1, from the input alone: H_T, the hash of the input's L part, and
  * the AES input (encrypting: P_M = P_R + H; decrypting: C_M = C_R + H).
  * The NH pass (throughput-bound) comes first, the latency-bound tweak hash
@@ -289,8 +323,8 @@ front_done (adiantum_msg *m, const uint8_t *src, size_t n, const uint8_t h_l[16]
   add128 (encrypting ? m->block : m->mid, src + n - ADIANTUM_BLOCK, h, 0);  /* P_M or C_M */
 }
 
-/* (With LANES, the NH outputs go to its lane K and front_done waits for
- * lanes_hash.) */
+/* (With LANES, the NH outputs go to its lane K, and the tweak hash
+ * (lanes_tweaks) and front_done wait for the group.) */
 static unsigned int
 stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
              const uint8_t *tweak, size_t tweaklen, const sector_tweak_form *form,
@@ -303,11 +337,12 @@ stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_
 
   nhpoly1305_acc_init (&acc);
   burn = nhpoly1305_acc_chunks (&ctx->hash, &acc, src, len_l);
-  burn = gcry_max_burn (burn, message_tweak_hash (ctx, len_l, tweak, tweaklen, form, m->h_t));
   if (lanes)
     lanes_put (lanes, k, &acc);
   else
     {
+      burn = gcry_max_burn (burn, message_tweak_hash (ctx, len_l, tweak, tweaklen, form,
+                                                      m->h_t));
       burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
       front_done (m, src, n, h_l, encrypting);
     }
@@ -474,9 +509,12 @@ front_group (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *buf, size_
     {
       size_t nblocks = lanes_nblocks (sector_size);
       for (j = 0; j < n; j += LANES)
-        burn = gcry_max_burn (burn, lanes_hash (ctx, &l[j / LANES],
-                                                n - j < LANES ? n - j : LANES, nblocks,
-                                                h_l + j));
+        {
+          size_t k = n - j < LANES ? n - j : LANES;
+          burn = gcry_max_burn (burn, lanes_tweaks (ctx, m + j, k, sector_size,
+                                                    first + i + j));
+          burn = gcry_max_burn (burn, lanes_hash (ctx, &l[j / LANES], k, nblocks, h_l + j));
+        }
       for (j = 0; j < n; j++)
         front_done (&m[j], buf + j * sector_size, sector_size, h_l[j], encrypting);
     }
