@@ -308,11 +308,7 @@ lanes_tweaks (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, size_t sector_
   return burn + sizeof (blocks) + sizeof (out) + GCRY_C_FRAME;
 }
 
-/* Stage 1, from the input alone: H_T, the hash of the input's L part, and
- * the AES input (encrypting: P_M = P_R + H; decrypting: C_M = C_R + H).
- * The NH pass (throughput-bound) comes first, the latency-bound tweak hash
- * and Poly1305 after it, so that in a batch they overlap the next SIMD
- * pass. */
+/* The end of stage 1 once H_T and H_L are known: the AES input. */
 static void
 front_done (adiantum_msg *m, const uint8_t *src, size_t n, const uint8_t h_l[16],
             int encrypting)
@@ -323,8 +319,13 @@ front_done (adiantum_msg *m, const uint8_t *src, size_t n, const uint8_t h_l[16]
   add128 (encrypting ? m->block : m->mid, src + n - ADIANTUM_BLOCK, h, 0);  /* P_M or C_M */
 }
 
-/* (With LANES, the NH outputs go to its lane K, and the tweak hash
- * (lanes_tweaks) and front_done wait for the group.) */
+/* Stage 1, from the input alone: H_T, the hash of the input's L part, and
+ * the AES input (encrypting: P_M = P_R + H; decrypting: C_M = C_R + H).
+ * The NH pass (throughput-bound) comes first, the latency-bound tweak hash
+ * and Poly1305 after it, so that in a batch they overlap the next SIMD
+ * pass.  With LANES, the NH outputs go to its lane K instead, and the
+ * tweak hash (lanes_tweaks), H_L (lanes_hash) and front_done wait for the
+ * group. */
 static unsigned int
 stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_t n,
              const uint8_t *tweak, size_t tweaklen, const sector_tweak_form *form,
@@ -394,10 +395,7 @@ stage_keys (const adiantum_ctx *ctx, adiantum_msg *m, size_t n)
   return burn + sizeof (streams) + sizeof (ivs) + sizeof (nonces) + GCRY_C_FRAME;
 }
 
-/* Stage 3: C_L (P_L) = input L ^ the stream, then its hash and C_R = C_M -
- * H (P_R = P_M - H).  The stream runs over L rounded up to whole blocks
- * where that fits: the bytes past L get C_R (P_R) last (stage 1 read the
- * input's R part). */
+/* The end of stage 3 once H_L of the output is known: its last 16 bytes. */
 static void
 back_done (const adiantum_msg *m, uint8_t *dst, size_t n, const uint8_t h_l[16],
            int encrypting)
@@ -408,7 +406,11 @@ back_done (const adiantum_msg *m, uint8_t *dst, size_t n, const uint8_t h_l[16],
   add128 (dst + n - ADIANTUM_BLOCK, encrypting ? m->mid : m->block, h, 1);  /* C_R or P_R */
 }
 
-/* (With LANES, as stage_front: back_done after lanes_hash.) */
+/* Stage 3: C_L (P_L) = input L ^ the stream, then its hash and C_R = C_M -
+ * H (P_R = P_M - H).  The stream runs over L rounded up to whole blocks
+ * where that fits: the bytes past L get C_R (P_R) last (stage 1 read the
+ * input's R part).  With LANES, as stage_front: back_done after
+ * lanes_hash. */
 static unsigned int
 stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_t *src,
             size_t n, nh_lanes *lanes, size_t k, int encrypting)
