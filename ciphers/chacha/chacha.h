@@ -45,7 +45,7 @@ int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
 void chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word);
 unsigned int chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
 /* 24-byte nonces IVS[i] for N XChaCha contexts keyed alike (one key, rounds
- * and implementation), the AVX-512 tier's subkeys four at a time. */
+ * and implementation), the AVX-512 tier's subkeys up to sixteen at a time. */
 unsigned int xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[],
                                         size_t n);
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
