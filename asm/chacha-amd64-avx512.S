@@ -16,10 +16,19 @@
  *           uint8_t *out32, unsigned int rounds);
  *   unsigned int _gcry_hchacha4_amd64_avx512(const uint32_t *states,
  *           uint8_t *out128, unsigned int rounds);
+ *   unsigned int _gcry_hchacha16_amd64_avx512(const uint32_t *state,
+ *           const uint32_t *nonces, uint32_t *out, unsigned int rounds);
  *
  * hchacha4: four HChaCha at once (states: four 16-word states one after
  * the other, 256 bytes; out128: their four 32-byte outputs in order), in
  * the time of one: the single routine is bound by its rounds' latency.
+ *
+ * hchacha16: sixteen HChaCha sharing words 0-11 (constants and key: state,
+ * 16 words, of which 12-15 are not read), word 12 + w of state j being
+ * nonces[16 w + j] (w = 0..3); output word k of state j (k = 0..3: words
+ * 0-3, k = 4..7: words 12-15) goes to out[16 k + j].  Word-major on both
+ * sides, as the transposed form works: no transposes, and in about twice
+ * the time of hchacha4, which it beats from five states on.
  *
  * state: 16 uint32 words as RFC 8439 (0-3 constants, 4-11 key, 12-15
  * counter/nonce).  Words 12-13 are one 64-bit little-endian block counter
@@ -656,5 +665,44 @@ GCRY_FUNC_BEGIN(_gcry_hchacha4_amd64_avx512)
 	xorl	%eax, %eax
 	ret
 GCRY_FUNC_END(_gcry_hchacha4_amd64_avx512)
+
+/**********************************************************************
+ * HChaCha16: sixteen states in the transposed form on zmm0-15 (register
+ * w = word w, lane j = state j: the blocks16 rounds), words 0-11
+ * broadcast from the shared state, 12-15 loaded from the nonce rows; no
+ * feed-forward; rows 0-3 and 12-15 stored as the eight output rows.
+ *   rdi state, rsi nonces, rdx out, ecx rounds.  No stack use, zmm16-31
+ *   untouched (vzeroall clears the rest).
+ **********************************************************************/
+GCRY_FUNC_BEGIN(_gcry_hchacha16_amd64_avx512)
+	.irp w, 0,1,2,3,4,5,6,7,8,9,10,11
+	vpbroadcastd 4*\w(%rdi), %zmm\w
+	.endr
+	vmovdqu32 0(%rsi), %zmm12
+	vmovdqu32 64(%rsi), %zmm13
+	vmovdqu32 128(%rsi), %zmm14
+	vmovdqu32 192(%rsi), %zmm15
+	shrl	$1, %ecx
+	jz	.Lhc16_out
+.balign 32
+.Lhc16_dround:
+	/* column round, diagonal round: four independent quarter rounds each */
+	QROUND	z, 0,4,8,12, 1,5,9,13, 2,6,10,14, 3,7,11,15
+	QROUND	z, 0,5,10,15, 1,6,11,12, 2,7,8,13, 3,4,9,14
+	subl	$1, %ecx
+	jnz	.Lhc16_dround
+.Lhc16_out:
+	vmovdqu32 %zmm0, 0(%rdx)
+	vmovdqu32 %zmm1, 64(%rdx)
+	vmovdqu32 %zmm2, 128(%rdx)
+	vmovdqu32 %zmm3, 192(%rdx)
+	vmovdqu32 %zmm12, 256(%rdx)
+	vmovdqu32 %zmm13, 320(%rdx)
+	vmovdqu32 %zmm14, 384(%rdx)
+	vmovdqu32 %zmm15, 448(%rdx)
+	vzeroall
+	xorl	%eax, %eax
+	ret
+GCRY_FUNC_END(_gcry_hchacha16_amd64_avx512)
 
 #endif /* __x86_64__ */

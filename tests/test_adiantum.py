@@ -804,8 +804,9 @@ def test_sectors_match_per_sector_encryption(adi, sector_size):
     rng = rng_for("sectors", adi.variant, sector_size)
     key = rng.randbytes(32)
     with adi.keyed(key) as h:
-        # the AVX-512 tier makes XChaCha keys four sectors at a time: counts
-        # around one and two such groups
+        # the AVX-512 tier makes XChaCha keys up to sixteen sectors at a time
+        # (two to four with HChaCha4): small counts here, every count to 40
+        # in test_sector_batches_of_every_count
         for nsectors in (0, 1, 2, 3, 4, 5, 8, 9):
             for first in SECTOR_FIRSTS[:3] if nsectors not in (0, 1, 3) else SECTOR_FIRSTS:
                 pt = rng.randbytes(nsectors * sector_size)
@@ -828,6 +829,35 @@ def test_sectors_match_per_sector_encryption(adi, sector_size):
         buf = bytearray(pt)
         h.encrypt_sectors(buf, last, sector_size)
         assert buf == adi.ref(key, plain64(last), pt) == h.encrypt(pt, plain64(last))
+
+
+@EVERY_DRIVER
+def test_sector_batches_of_every_count(adi):
+    """Batches of 1 to 40 sectors (groups of sixteen, HChaCha16 and HChaCha4
+    groups, the eight-message Poly1305 lanes full and partial), odd and
+    large sector sizes (the lanes take up to 4096 + 16 bytes), numbers
+    running up to 2^64 - 1: the sector calls' tweak hashes (in closed form
+    where the build has 128-bit products), hashes and schedule against one
+    message at a time."""
+    rng = rng_for("sector-batches", adi.variant)
+    key = rng.randbytes(32)
+    with adi.keyed(key) as h:
+        for sector_size, counts in ((17, range(1, 41)), (512, (1, 7, 8, 9, 16, 17, 33, 40)),
+                                    (4096, (7, 16, 20)), (4112, (9, 17)), (4113, (9,)),
+                                    (65536, (1, 3))):
+            for nsectors in counts:
+                first = rng.choice((0, rng.randrange((1 << 64) - nsectors), (1 << 64) - nsectors))
+                pt = rng.randbytes(nsectors * sector_size)
+                want = b"".join(h.encrypt(pt[i * sector_size:(i + 1) * sector_size],
+                                          plain64(first + i)) for i in range(nsectors))
+                buf = bytearray(pt)
+                h.encrypt_sectors(buf, first, sector_size)
+                assert buf == want, (sector_size, nsectors, first)
+                h.decrypt_sectors(buf, first, sector_size)
+                assert buf == pt, (sector_size, nsectors, first)
+        last = (1 << 64) - 1
+        pt = rng.randbytes(17)
+        assert h.encrypt(pt, plain64(last)) == adi.ref(key, plain64(last), pt)
 
 
 @EVERY_DRIVER

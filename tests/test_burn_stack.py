@@ -173,9 +173,12 @@ KIND_CASES = [
     ("aes256", gcrylike.block_cipher_open, "aes", "gcry_aes256_probe", 4096, False),
     ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_probe", 4096, False),
     ("chacha20-poly1305", None, "aead", "gcry_aead_encrypt", 1000, True),
-    # the sector call: 9 sectors of 512 bytes, the AVX-512 tier's XChaCha
-    # keys four at a time (two groups and a single one)
-    ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_sectors_probe", 9 * 512,
+    # the sector calls: the AVX-512 tier's XChaCha keys sixteen at a time,
+    # two to four with HChaCha4, one alone: 20 sectors of 512 bytes (groups
+    # of 16 and 4), 17 (16 and 1)
+    ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_sectors_probe", 20 * 512,
+     False),
+    ("adiantum", gcrylike.tweakable_open, "adiantum", "gcry_adiantum_sectors_probe", 17 * 512,
      False),
     # long enough for the AVX2 drivers' stitched routine (its frame holds
     # r); decryption of whole 512-byte groups runs that routine alone

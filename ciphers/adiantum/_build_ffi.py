@@ -42,7 +42,7 @@ ffibuilder = make_ffi(
     asm_sources=[*CHACHA_ASM,
                  *POLY1305_ASM,
                  "nh-amd64-sse2.S", "nh-amd64-avx2.S", "nh-amd64-avx512.S",
-                 "aes-amd64-aesni.S"],
+                 "poly1305-amd64-avx512-lanes.S", "aes-amd64-aesni.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "adiantum.h"',
 )

@@ -45,7 +45,7 @@ int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
 void chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word);
 unsigned int chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
 /* 24-byte nonces IVS[i] for N XChaCha contexts keyed alike (one key, rounds
- * and implementation), the AVX-512 tier's subkeys four at a time. */
+ * and implementation), the AVX-512 tier's subkeys up to sixteen at a time. */
 unsigned int xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[],
                                         size_t n);
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
@@ -72,6 +72,10 @@ unsigned int _gcry_hchacha_amd64_avx512 (const uint32_t *state, uint8_t *out32, 
 /* four HChaCha at once: 4 x 16 state words in, 4 x 32 bytes out */
 unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
                                           unsigned int rounds);
+/* sixteen HChaCha sharing state words 0-11, word-major: nonce word w of
+ * state j at nonces[16 w + j], output word k at out[16 k + j] */
+unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
+                                           uint32_t *out, unsigned int rounds);
 #endif
 
 #endif

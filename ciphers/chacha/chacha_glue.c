@@ -163,7 +163,18 @@ xchacha_hstate (const chacha_ctx *ctx, const uint8_t *iv, uint32_t state[16])
     state[4 + i] = ctx->key[i];
 }
 
-/* ... then the stream state from its SUBKEY. */
+/* ... then the stream state from its subkey (in words 4-11): the rest. */
+static void
+xchacha_after_subkey (chacha_ctx *ctx, const uint8_t *iv)
+{
+  ctx->input[12] = ctx->input[13] = 0;
+  ctx->input[14] = gcry_load_le32 (iv + 16);
+  ctx->input[15] = gcry_load_le32 (iv + 20);
+  ctx->ctr64 = 1;
+  gcry_stream_rewind (&ctx->pos);
+}
+
+/* The stream state from the 32-byte SUBKEY. */
 static void
 xchacha_use_subkey (chacha_ctx *ctx, const uint8_t *iv, const uint8_t subkey[32])
 {
@@ -171,11 +182,7 @@ xchacha_use_subkey (chacha_ctx *ctx, const uint8_t *iv, const uint8_t subkey[32]
 
   for (i = 0; i < 8; i++)
     ctx->input[4 + i] = gcry_load_le32 (subkey + 4 * i);
-  ctx->input[12] = ctx->input[13] = 0;
-  ctx->input[14] = gcry_load_le32 (iv + 16);
-  ctx->input[15] = gcry_load_le32 (iv + 20);
-  ctx->ctr64 = 1;
-  gcry_stream_rewind (&ctx->pos);
+  xchacha_after_subkey (ctx, iv);
 }
 
 static unsigned int
@@ -193,11 +200,60 @@ xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
   return burn + sizeof (state) + sizeof (subkey) + GCRY_C_FRAME;
 }
 
+#ifdef USE_AMD64
+/* Subkeys of the N (2 to 4) contexts CTXS with nonces IVS from one HChaCha4
+ * call (the states in rows). */
+static unsigned int
+xchacha_setiv4 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+{
+  uint32_t states[4][16] GCRY_ALIGNED(64);
+  uint8_t subkeys[4][32];
+  unsigned int burn;
+  size_t j;
+
+  for (j = 0; j < 4; j++)             /* unused lanes: a copy of the first */
+    xchacha_hstate (ctxs[j < n ? j : 0], ivs[j < n ? j : 0], states[j]);
+  burn = _gcry_hchacha4_amd64_avx512 (&states[0][0], &subkeys[0][0], ctxs[0]->rounds);
+  for (j = 0; j < n; j++)
+    xchacha_use_subkey (ctxs[j], ivs[j], subkeys[j]);
+  gcry_wipememory (states, sizeof states);
+  gcry_wipememory (subkeys, sizeof subkeys);
+  return burn + sizeof (states) + sizeof (subkeys) + GCRY_C_FRAME;
+}
+
+/* The same for N (up to 16) contexts from one HChaCha16 call: the nonce
+ * words and the subkeys word-major (word w of context j at [w][j]). */
+static unsigned int
+xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+{
+  uint32_t state[16], nonces[4][16] GCRY_ALIGNED(64), out[8][16] GCRY_ALIGNED(64);
+  unsigned int burn;
+  size_t j, w;
+
+  xchacha_hstate (ctxs[0], ivs[0], state);
+  for (j = 0; j < 16; j++)            /* unused lanes: a copy of the first */
+    for (w = 0; w < 4; w++)
+      nonces[w][j] = gcry_load_le32 (ivs[j < n ? j : 0] + 4 * w);
+  burn = _gcry_hchacha16_amd64_avx512 (state, &nonces[0][0], &out[0][0], ctxs[0]->rounds);
+  for (j = 0; j < n; j++)
+    {
+      for (w = 0; w < 8; w++)
+        ctxs[j]->input[4 + w] = out[w][j];
+      xchacha_after_subkey (ctxs[j], ivs[j]);
+    }
+  gcry_wipememory (out, sizeof out);
+  gcry_wipememory (nonces, sizeof nonces);
+  gcry_wipememory (state, sizeof state);
+  return burn + sizeof (state) + sizeof (nonces) + sizeof (out) + GCRY_C_FRAME;
+}
+#endif
+
 /* The 24-byte XChaCha nonces IVS[i] for N XChaCha contexts CTXS[i] keyed
  * alike (one key, rounds and implementation: Adiantum's sectors).  On the
- * AVX-512 tier four subkeys come from one HChaCha4 call, in about the time
- * of one (a single HChaCha is bound by its rounds' latency); elsewhere one
- * at a time.  Returns the burn depth. */
+ * AVX-512 tier up to sixteen subkeys come from one HChaCha16 call (from
+ * five on: it takes 275 ticks, HChaCha4 185 for four, one HChaCha alone
+ * about 150, bound by its rounds' latency), two to four from one HChaCha4;
+ * elsewhere one at a time.  Returns the burn depth. */
 unsigned int
 xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
 {
@@ -206,24 +262,14 @@ xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[],
 
 #ifdef USE_AMD64
   if (n >= 2 && ctxs[0]->impl == CHACHA_IMPL_AVX512)
-    {
-      uint32_t states[4][16] GCRY_ALIGNED(64);
-      uint8_t subkeys[4][32];
-      size_t j, k;
+    while (n - i >= 2)
+      {
+        size_t k = n - i < 16 ? n - i : 16;
 
-      for (; i + 2 <= n; i += k)
-        {
-          k = n - i < 4 ? n - i : 4;
-          for (j = 0; j < 4; j++)          /* unused lanes: a copy of the first */
-            xchacha_hstate (ctxs[i + (j < k ? j : 0)], ivs[i + (j < k ? j : 0)], states[j]);
-          burn = _gcry_hchacha4_amd64_avx512 (&states[0][0], &subkeys[0][0], ctxs[i]->rounds);
-          for (j = 0; j < k; j++)
-            xchacha_use_subkey (ctxs[i + j], ivs[i + j], subkeys[j]);
-        }
-      gcry_wipememory (states, sizeof states);
-      gcry_wipememory (subkeys, sizeof subkeys);
-      burn += sizeof (states) + sizeof (subkeys);
-    }
+        burn = gcry_max_burn (burn, (k > 4 ? xchacha_setiv16 : xchacha_setiv4) (ctxs + i,
+                                                                                ivs + i, k));
+        i += k;
+      }
 #endif
   for (; i < n; i++)
     burn = gcry_max_burn (burn, xchacha_setiv (ctxs[i], ivs[i]));

@@ -155,7 +155,7 @@ void
 nhpoly1305_acc_init (nhpoly1305_acc *acc)
 {
   acc->h[0] = acc->h[1] = acc->h[2] = 0;
-  acc->nhashes = acc->used = 0;
+  acc->nhashes = 0;
 }
 
 /* Absorb the gathered NH outputs. */
@@ -164,8 +164,6 @@ acc_flush (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc)
 {
   unsigned int burn;
 
-  if (acc->nhashes > acc->used)
-    acc->used = acc->nhashes;
   burn = poly1305_blocks_into (&ctx->poly, acc->h, acc->hashes,
                                acc->nhashes * (NH_HASH_BYTES / POLY1305_BLOCK));
   acc->nhashes = 0;
@@ -232,9 +230,6 @@ nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc, uint8_t ou
   if (acc->nhashes)
     burn = acc_flush (ctx, acc);
   burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->poly, acc->h, out));
-  /* only the slots this message filled held NH outputs */
-  gcry_wipememory (acc->hashes, acc->used * NH_HASH_BYTES);
-  gcry_wipememory (acc->h, sizeof acc->h);
   return burn + GCRY_C_FRAME;
 }
 

@@ -42,6 +42,17 @@ unsigned int poly1305_generic32_blocks (uint64_t h[3], const uint64_t r[2],
                                         const uint8_t *m, size_t nblocks,
                                         unsigned int hibit);
 
+#ifdef __SIZEOF_INT128__
+/* An affine function of one 64-bit block word, for hashes whose messages
+ * differ only there (Adiantum's sector tweaks): K = r^2 mod p of a keyed
+ * context, and H = A + X K mod p.  A and K as accumulators are kept (three
+ * words, partially reduced, [2] <= 7); H leaves with h[2] <= 4.  No branch
+ * depends on the values.  Both return their stack depth. */
+unsigned int poly1305_r_squared (const poly1305_ctx *key, uint64_t k[3]);
+unsigned int poly1305_muladd64 (uint64_t h[3], const uint64_t a[3], const uint64_t k[3],
+                                uint64_t x);
+#endif
+
 /* Glue used by the AEAD: the same as the public entry points without the
  * stack burn; they return the depth for the caller's single burn. */
 unsigned int poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32],

@@ -56,6 +56,19 @@ unsigned int _gcry_poly1305_amd64_avx2_blocks (uint64_t h[3], const void *table,
 unsigned int _gcry_poly1305_amd64_avx512ifma_blocks (uint64_t h[3], const void *table,
                                                      const uint8_t *m, size_t nblocks);
 
+/* asm/poly1305-amd64-avx512-lanes.S: eight messages of NBLOCKS (0 to 8)
+ * blocks each at once, one per qword lane (AVX512F), from zero
+ * accumulators and without the s pad: BLOCKS word-major (qword q of block
+ * j of message k at blocks[16 j + 8 q + k]), OUT the values fully reduced
+ * mod p and taken mod 2^128 (qword w of message k at out[8 w + k]).
+ * POWERS (576 bytes, secret: the owner wipes it) from the setup function.
+ * Uses no stack (returns 0); clears every vector register it used. */
+#define POLY1305_LANES_POWERS 72        /* qwords */
+void _gcry_poly1305_amd64_avx512_lanes_setup (const uint64_t r[2], uint64_t *powers);
+unsigned int _gcry_poly1305_amd64_avx512_lanes8 (const uint64_t *powers,
+                                                 const uint64_t *blocks, size_t nblocks,
+                                                 uint64_t *out);
+
 /* asm/poly1305-amd64-scalar.S: the same step one block at a time in
  * general-purpose registers, for the SIMD drivers' short inputs and
  * leftover blocks; no table.  Returns the burn depth. */

@@ -288,6 +288,27 @@ _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table)
   wipe (l, sizeof l); wipe (lp, sizeof lp);
 }
 
+/* The table of _gcry_poly1305_amd64_avx512_lanes8: r^1 .. r^8 as the nine
+ * values of put9_64, power k at qword 9 (k - 1) (576 bytes, any alignment). */
+void
+_gcry_poly1305_amd64_avx512_lanes_setup (const uint64_t r[2], uint64_t *powers)
+{
+  p44 p[9];                             /* p[k] = r^k, k = 1..8 */
+  uint64_t l[5];
+  int k;
+
+  p44_from_r (&p[1], r);
+  for (k = 2; k <= 8; k++)
+    p44_mul (&p[k], &p[k - 1], &p[1]);
+  for (k = 1; k <= 8; k++)
+    {
+      p44_limbs26 (l, &p[k]);
+      put9_64 (powers + 9 * (k - 1), 1, l);
+    }
+  wipe (&p[1], sizeof p - sizeof p[0]);
+  wipe (l, sizeof l);
+}
+
 /* The five IFMA values of a power: limbs 0-2 as p44_mul leaves them
  * (x0 < 2^44, x1 < 2^44 + 2^13, x2 < 2^42: the routine's bounds allow
  * that, no full reduction needed) and 20 times limbs 1 and 2 (< 2^48.33),

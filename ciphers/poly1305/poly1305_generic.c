@@ -60,6 +60,37 @@ poly1305_generic64_blocks (uint64_t h[3], const uint64_t r[2],
   h[2] = h2;
   return 4 * sizeof (uint64_t) + GCRY_C_FRAME;
 }
+
+/* r^2 as two steps of the block function without the 2^128 bit: the
+ * block 1 gives (0 + 1) r, the block 0 then r r. */
+unsigned int
+poly1305_r_squared (const poly1305_ctx *key, uint64_t k[3])
+{
+  static const uint8_t one_then_zero[2 * POLY1305_BLOCK] = { 1 };
+
+  k[0] = k[1] = k[2] = 0;
+  return poly1305_generic64_blocks (k, key->r, one_then_zero, 2, 0) + GCRY_C_FRAME;
+}
+
+/* h = a + x k: the three 64x64 products summed by columns, then the bits
+ * at and above 2^130 (below 2^66 of them) folded back times 5. */
+unsigned int
+poly1305_muladd64 (uint64_t h[3], const uint64_t a[3], const uint64_t k[3], uint64_t x)
+{
+  const u128 p0 = (u128)x * k[0], p1 = (u128)x * k[1];
+  u128 d0, d1, d2, f;
+
+  d0 = (u128)a[0] + (uint64_t)p0;
+  d1 = (u128)a[1] + (uint64_t)(p0 >> 64) + (uint64_t)p1 + (uint64_t)(d0 >> 64);
+  d2 = (u128)a[2] + (uint64_t)(p1 >> 64) + (u128)x * k[2] + (uint64_t)(d1 >> 64);
+  f = (d2 >> 2) * 5;                    /* weight 2^130 = 5 mod p: < 2^69 */
+  d0 = (u128)(uint64_t)d0 + (uint64_t)f;
+  d1 = (u128)(uint64_t)d1 + (uint64_t)(f >> 64) + (uint64_t)(d0 >> 64);
+  h[0] = (uint64_t)d0;
+  h[1] = (uint64_t)d1;
+  h[2] = ((uint64_t)d2 & 3) + (uint64_t)(d1 >> 64);
+  return 10 * sizeof (uint64_t) + GCRY_C_FRAME;
+}
 #endif
 
 /* Five 26-bit limbs; products of a limb and a (5x) limb fit in 64 bits

@@ -32,6 +32,8 @@
 
 static uint8_t buf[NSEC * SECT] GCRY_ALIGNED (64);
 static adiantum_ctx actx GCRY_ALIGNED (64);
+static uint8_t ifma_table[POLY1305_TABLE_BYTES] GCRY_ALIGNED (64);
+static uint64_t lanes_out[40];
 
 /* LABEL: min over RUNS of the ticks of INNER executions of STMT, / PER. */
 #define TIME(label, runs, per, stmt)                                         \
@@ -59,8 +61,10 @@ main (int argc, char **argv)
   uint8_t key[32], tweak[32] = { 0 }, h_t[16], h[16], blk[64], mid[64];
   uint8_t hashes[4 * NH_HASH_BYTES];
   uint32_t st[16], st4[64] GCRY_ALIGNED (64);
+  uint32_t nz16[64] GCRY_ALIGNED (64), out16[128] GCRY_ALIGNED (64);
   uint64_t acc[3] = { 0 };
   adiantum_msg m;
+  sector_tweak_form form;
   chacha_ctx s;
   uint8_t nonce[24] = { 0 };
   int rc, i;
@@ -90,12 +94,16 @@ main (int argc, char **argv)
   TIME ("crypt_noburn, one sector", runs, 1, crypt_noburn (ctx, buf, buf, SECT, tweak, 32, 1));
   printf ("-- its stages, one sector\n");
   TIME ("stage_front (NH, tweak hash, Poly1305)", runs, 1,
-        stage_front (ctx, &m, buf, SECT, tweak, 32, 1));
+        stage_front (ctx, &m, buf, SECT, tweak, 32, NULL, NULL, 0, 1));
   TIME ("stage_aes (1 block)", runs, 1, stage_aes (ctx, &m, 1, 1));
   TIME ("stage_keys (1 HChaCha12)", runs, 1, stage_keys (ctx, &m, 1));
   TIME ("stage_back (XChaCha12, NH, Poly1305)", runs, 1,
-        stage_back (ctx, &m, buf, buf, SECT, 1));
+        stage_back (ctx, &m, buf, buf, SECT, NULL, 0, 1));
   TIME ("  tweak_hash (3 scalar blocks)", runs, 1, tweak_hash (ctx, SECT - 16, tweak, 32, h_t));
+  tweak_acc (ctx, SECT - 16, tweak, 32, form.a);
+  form.sector = 5;
+  TIME ("  tweak hash of a sector, closed form", runs, 1,
+        (message_tweak_hash (ctx, SECT - 16, tweak, 32, &form, h_t), form.sector += h_t[0]));
   TIME ("  nhpoly1305_oneshot 4080 B", runs, 1,
         nhpoly1305_oneshot_noburn (&ctx->hash, buf, SECT - 16, h));
   printf ("-- the routines alone\n");
@@ -104,6 +112,12 @@ main (int argc, char **argv)
          _gcry_nh_amd64_avx512 (ctx->hash.nhkey, buf + 3072, 1008, hashes + 96)));
   TIME ("Poly1305 AVX2, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_avx2_blocks (acc, ctx->hash.poly.table, hashes, 8));
+  _gcry_poly1305_amd64_avx512ifma_setup (ctx->hash.poly.r, ifma_table);
+  TIME ("Poly1305 IFMA, 8 blocks", runs, 1,
+        _gcry_poly1305_amd64_avx512ifma_blocks (acc, ifma_table, hashes, 8));
+  TIME ("Poly1305 lanes, 8 messages x 8 blocks", runs, 1,
+        _gcry_poly1305_amd64_avx512_lanes8 (ctx->poly_powers, (const uint64_t *)buf, 8,
+                                            lanes_out));
   TIME ("Poly1305 scalar, 8 blocks", runs, 1,
         _gcry_poly1305_amd64_scalar_blocks (acc, ctx->hash.poly.r, hashes, 8));
   TIME ("AES-256 AES-NI, 1 block", runs, 1, aes256_encrypt_noburn (&ctx->aes, mid, blk, 1));
@@ -118,6 +132,10 @@ main (int argc, char **argv)
         (_gcry_hchacha_amd64_avx512 (st4, h_t, 12), st4[12] ^= h_t[0]));
   TIME ("HChaCha12 x4 (hchacha4), dependent chain", runs, 1,
         (_gcry_hchacha4_amd64_avx512 (st4, hashes, 12), st4[12] ^= hashes[0]));
+  for (i = 0; i < 64; i++)
+    nz16[i] = st4[i] ^ (uint32_t)i;
+  TIME ("HChaCha12 x16, dependent chain", runs, 1,
+        (_gcry_hchacha16_amd64_avx512 (st, nz16, out16, 12), nz16[0] ^= out16[0]));
   TIME ("chacha_crypt_noburn 4096 B (driver)", runs, 1,
         chacha_crypt_noburn (&s, buf, buf, SECT));
   TIME ("blocks16, 64 blocks in one call", runs, 1,

@@ -57,9 +57,9 @@ extern const row asmcheck_rows[];
 extern const size_t asmcheck_nrows;
 
 /* The kinds (adapters), one per routine signature. */
-extern const kind kind_chacha_blocks, kind_hchacha, kind_hchacha4;
+extern const kind kind_chacha_blocks, kind_hchacha, kind_hchacha4, kind_hchacha16;
 extern const kind kind_salsa20_blocks, kind_hsalsa20;
-extern const kind kind_poly1305_simd, kind_poly1305_scalar;
+extern const kind kind_poly1305_simd, kind_poly1305_scalar, kind_poly1305_lanes;
 extern const kind kind_nh, kind_nh_units;
 extern const kind kind_aes_setkey, kind_aes_encrypt, kind_aes_decrypt;
 extern const kind kind_chacha20_poly1305, kind_salsa20_poly1305;

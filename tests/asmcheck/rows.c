@@ -51,6 +51,7 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
   ROW (_gcry_hchacha4_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha4, NULL),
+  ROW (_gcry_hchacha16_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha16, NULL),
 
   /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16 runs two
    * groups at a time from 32 blocks, blocks16_gpr groups of 17 from 272 */
@@ -73,6 +74,9 @@ const row asmcheck_rows[] = {
        _gcry_poly1305_amd64_avx2_setup),
   ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX2 | F512 | IFMA, 8,
        kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
+  /* eight messages a call, one per lane: asm/poly1305-amd64-avx512-lanes.S */
+  ROW (_gcry_poly1305_amd64_avx512_lanes8, F512, 1, kind_poly1305_lanes,
+       _gcry_poly1305_amd64_avx512_lanes_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
    * routines take the key arranged by nh_key_arrange (nh.h) */
