@@ -44,10 +44,11 @@ int chacha_too_many (const chacha_ctx *ctx, uint64_t need);
  * NONCE_WORD is word 13 from before the call. */
 void chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word);
 unsigned int chacha_setiv_noburn (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
-/* 24-byte nonces IVS[i] for N XChaCha contexts keyed alike (one key, rounds
- * and implementation), the AVX-512 tier's subkeys up to sixteen at a time. */
-unsigned int xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[],
-                                        size_t n);
+/* N fresh XChaCha contexts keyed as KEYED with the 24-byte nonces IVS[i],
+ * the AVX-512 tier's subkeys up to sixteen at a time (their pads are
+ * neither read nor wiped). */
+unsigned int xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
+                                        const uint8_t *const ivs[], size_t n);
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xchacha);
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);

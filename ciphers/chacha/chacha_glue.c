@@ -163,14 +163,22 @@ xchacha_hstate (const chacha_ctx *ctx, const uint8_t *iv, uint32_t state[16])
     state[4 + i] = ctx->key[i];
 }
 
-/* ... then the stream state from its subkey (in words 4-11): the rest. */
+/* ... then the stream state from its subkey (in words 4-11): the counter
+ * and nonce words ... */
 static void
-xchacha_after_subkey (chacha_ctx *ctx, const uint8_t *iv)
+xchacha_counter_words (chacha_ctx *ctx, const uint8_t *iv)
 {
   ctx->input[12] = ctx->input[13] = 0;
   ctx->input[14] = gcry_load_le32 (iv + 16);
   ctx->input[15] = gcry_load_le32 (iv + 20);
   ctx->ctr64 = 1;
+}
+
+/* ... and a new position (the leftover keystream wiped). */
+static void
+xchacha_after_subkey (chacha_ctx *ctx, const uint8_t *iv)
+{
+  xchacha_counter_words (ctx, iv);
   gcry_stream_rewind (&ctx->pos);
 }
 
@@ -235,11 +243,12 @@ xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
     for (w = 0; w < 4; w++)
       nonces[w][j] = gcry_load_le32 (ivs[j < n ? j : 0] + 4 * w);
   burn = _gcry_hchacha16_amd64_avx512 (state, &nonces[0][0], &out[0][0], ctxs[0]->rounds);
-  for (j = 0; j < n; j++)
+  for (j = 0; j < n; j++)            /* fresh contexts: no pad to wipe */
     {
       for (w = 0; w < 8; w++)
         ctxs[j]->input[4 + w] = out[w][j];
-      xchacha_after_subkey (ctxs[j], ivs[j]);
+      xchacha_counter_words (ctxs[j], ivs[j]);
+      ctxs[j]->pos.unused = ctxs[j]->pos.exhausted = 0;
     }
   gcry_wipememory (out, sizeof out);
   gcry_wipememory (nonces, sizeof nonces);
@@ -248,18 +257,39 @@ xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
 }
 #endif
 
-/* The 24-byte XChaCha nonces IVS[i] for N XChaCha contexts CTXS[i] keyed
- * alike (one key, rounds and implementation: Adiantum's sectors).  On the
- * AVX-512 tier up to sixteen subkeys come from one HChaCha16 call (from
- * five on: it takes 275 ticks, HChaCha4 185 for four, one HChaCha alone
- * about 150, bound by its rounds' latency), two to four from one HChaCha4;
- * elsewhere one at a time.  Returns the burn depth. */
+/* The key, rounds and implementation of the XChaCha context KEYED into
+ * CTX; the constants too (the rest of words 0-11 is the subkey's).  Its
+ * pad is left as it was: the callers set a new position. */
+static void
+xchacha_keyed_like (chacha_ctx *ctx, const chacha_ctx *keyed)
+{
+  memcpy (ctx->input, keyed->input, 4 * sizeof ctx->input[0]);
+  memcpy (ctx->key, keyed->key, sizeof ctx->key);
+  ctx->rounds = keyed->rounds;
+  ctx->impl = keyed->impl;
+  ctx->xchacha = 1;
+}
+
+/* N fresh XChaCha contexts CTXS[i] keyed as KEYED, with the 24-byte nonces
+ * IVS[i] (Adiantum's sectors): a context's 64 bytes of key, rounds and
+ * implementation are copied, not all its 192 (with the 64-byte pad that a
+ * fresh position then wiped again; with Adiantum's nonces completed in
+ * place, 12 ticks of a 4 KiB sector of its 2179).  Their
+ * pads are not read; a caller whose CTXS memory held keystream wipes it
+ * itself.  On the AVX-512 tier up to sixteen subkeys come from one
+ * HChaCha16 call (from five on: it takes 275 ticks, HChaCha4 185 for four,
+ * one HChaCha alone about 150, bound by its rounds' latency), two to four
+ * from one HChaCha4; elsewhere one at a time.  Returns the burn depth. */
 unsigned int
-xchacha_setiv_many_noburn (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
+                           const uint8_t *const ivs[], size_t n)
 {
   unsigned int burn = 0;
   size_t i = 0;
 
+  for (i = 0; i < n; i++)
+    xchacha_keyed_like (ctxs[i], keyed);
+  i = 0;
 #ifdef USE_AMD64
   if (n >= 2 && ctxs[0]->impl == CHACHA_IMPL_AVX512)
     while (n - i >= 2)
