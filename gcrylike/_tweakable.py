@@ -238,14 +238,9 @@ class TweakableHandle(KeyedHandle):
                     if rc:
                         raise error_for(rc, self._spec.name)
                     return
-        # the native path (gcrylike/_native/fastcall.c), over threads when
-        # reentrant; int() for int subclasses, which it takes only exact
-        try:
-            done = fc.sectors(buf, int(sector_size), int(first), encrypting, int(threads))
-        except _Failure as exc:
-            raise error_for(exc.args[0], self._spec.name) from None
-        if done is NotImplemented:  # closed or resized meanwhile: check again
-            self._sectors(buf, first, sector_size, encrypting, threads)
+        # checked, yet turned down by the native path (int subclasses, which
+        # it takes only exact; closed or resized meanwhile): again from the top
+        self._sectors(buf, int(first), int(sector_size), encrypting, int(threads))
 
 
 def tweakable_open(name: str | int, *, impl: str | None = None) -> TweakableHandle:
