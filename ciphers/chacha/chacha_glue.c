@@ -248,7 +248,7 @@ xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
       for (w = 0; w < 8; w++)
         ctxs[j]->input[4 + w] = out[w][j];
       xchacha_counter_words (ctxs[j], ivs[j]);
-      ctxs[j]->pos.unused = ctxs[j]->pos.exhausted = 0;
+      gcry_stream_start (&ctxs[j]->pos);
     }
   gcry_wipememory (out, sizeof out);
   gcry_wipememory (nonces, sizeof nonces);
@@ -285,11 +285,11 @@ xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
                            const uint8_t *const ivs[], size_t n)
 {
   unsigned int burn = 0;
-  size_t i = 0;
+  size_t i;
 
   for (i = 0; i < n; i++)
     xchacha_keyed_like (ctxs[i], keyed);
-  i = 0;
+  i = 0;                              /* the contexts whose subkeys are made */
 #ifdef USE_AMD64
   if (n >= 2 && ctxs[0]->impl == CHACHA_IMPL_AVX512)
     while (n - i >= 2)

@@ -63,13 +63,22 @@ gcry_stream_hcore_portable (gcry_hcore_fn core, const uint32_t state[16], uint8_
   return burn + sizeof (words) + GCRY_C_FRAME;
 }
 
-/* A new nonce or position: no leftover keystream, counter not run out. */
+/* The start of a stream: no leftover keystream, counter not run out.  The
+ * pad is not touched: for memory that never held keystream of this key
+ * (a fresh context its owner wipes). */
+static inline void
+gcry_stream_start (gcry_stream_pos *pos)
+{
+  pos->unused = 0;
+  pos->exhausted = 0;
+}
+
+/* A new nonce or position: the same, the old leftover keystream wiped. */
 static inline void
 gcry_stream_rewind (gcry_stream_pos *pos)
 {
   gcry_wipememory (pos->pad, sizeof pos->pad);
-  pos->unused = 0;
-  pos->exhausted = 0;
+  gcry_stream_start (pos);
 }
 
 /* Keystream blocks a request of N bytes needs beyond the leftover. */
