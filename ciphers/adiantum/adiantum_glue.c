@@ -213,7 +213,6 @@ typedef struct {
 #define LANES_BLOCKS 8         /* four NH units: sectors up to 4096 + 16 bytes */
 typedef struct {
   uint64_t blocks[LANES_BLOCKS][2][LANES];
-  uint64_t out[2][LANES];
 } nh_lanes;
 
 /* The least group that takes the lanes routine: below it the per-message
@@ -249,35 +248,50 @@ lanes_put (nh_lanes *l, size_t k, const nhpoly1305_acc *acc)
     }
 }
 
+/* One lanes8 call: eight messages of NBLOCKS word-major BLOCKS under the
+ * powers of K_T (TWEAK_KEY) or of K_L's r, from zero accumulators and
+ * without s; the values of the first N as 16 little-endian bytes each, the
+ * k-th at OUT + k STRIDE. */
+static unsigned int
+lanes_run (const adiantum_ctx *ctx, int tweak_key, const uint64_t *blocks, size_t nblocks,
+           size_t n, uint8_t *out, size_t stride)
+{
+  uint64_t h[2][LANES];
+  unsigned int burn;
+  size_t k;
+
+#ifdef USE_AMD64
+  burn = _gcry_poly1305_amd64_avx512_lanes8 (tweak_key ? ctx->tweak_powers : ctx->poly_powers,
+                                             blocks, nblocks, &h[0][0]);
+#else
+  /* not reached: poly_lanes is set on the AVX-512 tier only */
+  (void)ctx, (void)tweak_key, (void)blocks, (void)nblocks;
+  memset (h, 0, sizeof h);
+  burn = 0;
+#endif
+  for (k = 0; k < n; k++, out += stride)
+    {
+      gcry_store_le64 (out, h[0][k]);
+      gcry_store_le64 (out + 8, h[1][k]);
+    }
+  return burn + sizeof (h) + GCRY_C_FRAME;
+}
+
 /* H_L of the N (up to eight) messages of L, each of NBLOCKS blocks (the
  * routine reduces them itself: H_L has s = 0). */
 static unsigned int
 lanes_hash (const adiantum_ctx *ctx, nh_lanes *l, size_t n, size_t nblocks,
             uint8_t h_l[][16])
 {
-  unsigned int burn = 0;
-  size_t k, i;
+  size_t i;
 
-#ifdef USE_AMD64
   if (n < LANES)                /* the unused lanes: defined values */
     for (i = 0; i < nblocks; i++)
       {
         memset (&l->blocks[i][0][n], 0, (LANES - n) * 8);
         memset (&l->blocks[i][1][n], 0, (LANES - n) * 8);
       }
-  burn = _gcry_poly1305_amd64_avx512_lanes8 (ctx->poly_powers, &l->blocks[0][0][0], nblocks,
-                                             &l->out[0][0]);
-#else
-  (void)ctx;
-  (void)nblocks;
-  (void)i;
-#endif
-  for (k = 0; k < n; k++)
-    {
-      gcry_store_le64 (h_l[k], l->out[0][k]);
-      gcry_store_le64 (h_l[k] + 8, l->out[1][k]);
-    }
-  return burn + GCRY_C_FRAME;
+  return lanes_run (ctx, 0, &l->blocks[0][0][0], nblocks, n, h_l[0], 16) + GCRY_C_FRAME;
 }
 
 /* H_T of the N (up to eight) sectors FIRST, FIRST + 1, ... of SECTOR_SIZE
@@ -288,8 +302,7 @@ static unsigned int
 lanes_tweaks (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, size_t sector_size,
               uint64_t first)
 {
-  uint64_t blocks[3][2][LANES], out[2][LANES];
-  unsigned int burn = 0;
+  uint64_t blocks[3][2][LANES];
   size_t k;
 
   for (k = 0; k < LANES; k++)
@@ -298,19 +311,8 @@ lanes_tweaks (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, size_t sector_
       blocks[1][0][k] = first + k;      /* past N: defined values, unused */
       blocks[0][1][k] = blocks[1][1][k] = blocks[2][0][k] = blocks[2][1][k] = 0;
     }
-#ifdef USE_AMD64
-  burn = _gcry_poly1305_amd64_avx512_lanes8 (ctx->tweak_powers, &blocks[0][0][0], 3,
-                                             &out[0][0]);
-#else
-  (void)ctx;
-  memset (out, 0, sizeof out);
-#endif
-  for (k = 0; k < n; k++)
-    {
-      gcry_store_le64 (m[k].h_t, out[0][k]);
-      gcry_store_le64 (m[k].h_t + 8, out[1][k]);
-    }
-  return burn + sizeof (blocks) + sizeof (out) + GCRY_C_FRAME;
+  return lanes_run (ctx, 1, &blocks[0][0][0], 3, n, m[0].h_t, sizeof *m) + sizeof (blocks)
+         + GCRY_C_FRAME;
 }
 
 /* The end of stage 1 once H_T and H_L are known: the AES input. */
