@@ -685,6 +685,7 @@ fc_data_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nar
   Py_ssize_t nlen, dlen;
   long which;
   MethodText *m;
+  PyObject *descr;
 
   if (nargs != 4 || !PyType_Check (args[0])
       || !PyType_IsSubtype ((PyTypeObject *)args[0], HandleBaseType))
@@ -710,7 +711,9 @@ fc_data_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nar
   m->def.ml_meth = (PyCFunction)(void (*) (void))(which ? handle_decrypt : handle_encrypt);
   m->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
   m->def.ml_doc = m->text + nlen + 1;
-  return PyDescr_NewMethod ((PyTypeObject *)args[0], &m->def);
+  if (!(descr = PyDescr_NewMethod ((PyTypeObject *)args[0], &m->def)))
+    PyMem_Free (m);             /* nothing refers to it */
+  return descr;
 }
 
 /* set_general(encrypt, decrypt): the Python methods the C ones fall back to. */
