@@ -308,7 +308,7 @@ class _OneShotAead(SealingHandle):
                 open_ = self._open
                 rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
                 if rc:
-                    self._failed(rc, nonce)  # the C side wiped ``out``
+                    self._failed(rc, nonce)  # the C side did not write ``out``
                 return out
             ctx = self._keyed()
             with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
@@ -337,8 +337,11 @@ class _OneShotAead(SealingHandle):
                      associated_data: BytesLike | None, buf: BytesLike) -> int:
         """As :meth:`decrypt`, into the writable buffer ``buf`` of exactly
         ``len(data) - 16`` bytes (cryptography's ``decrypt_into``); returns
-        the bytes written.  A wrong tag raises :class:`AuthenticationFailed`
-        and leaves ``buf`` zeroed."""
+        the bytes written.  The tag is verified before any plaintext is
+        written: a wrong tag raises :class:`AuthenticationFailed` and leaves
+        ``buf`` as it was.  ``buf`` may be the ciphertext's own memory (in
+        place) or overlap the received tag alone; any other overlap is
+        refused."""
         return self._into(self._spec.open, nonce, data, associated_data, buf, -self._tag)
 
     def _into(self, hook: Any, nonce: Any, data: Any, associated_data: Any, buf: Any,

@@ -26,8 +26,9 @@ def raise_for(rc: int, name: str) -> None:
 
 def fast_open_failed(rc: int, name: str) -> Any:
     """What a fast open that raised with ``rc`` means: a wrong tag raises
-    :class:`AuthenticationFailed` (the hook wiped the output, which is dropped);
-    anything else is a refusal, ``NotImplemented``, that the general path explains."""
+    :class:`AuthenticationFailed` (the hook did not write the output, which
+    is dropped); anything else is a refusal, ``NotImplemented``, that the
+    general path explains."""
     if rc == ErrorCode.CHECKSUM:
         raise AuthenticationFailed(f"{name}: authentication tag mismatch") from None
     return NotImplemented

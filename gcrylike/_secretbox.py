@@ -196,7 +196,7 @@ class SecretBox(SealingHandle):
                 open_ = self._open
                 rc = open_(ptr, nonce, len(nonce), box, len(box), out)
                 if rc:
-                    self._failed(rc, nonce)  # the C side wiped ``out``
+                    self._failed(rc, nonce)  # the C side did not write ``out``
                 return out
             ctx = self._keyed()
             with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:

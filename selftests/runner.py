@@ -202,8 +202,8 @@ def aead_selftest(spec, impl, vectors: Sequence[AeadVector]) -> None:
                 if forged == bytes(sealed):
                     if rc or bytes(plain) != msg:
                         _fail(spec, impl, "one-shot open")
-                elif rc == 0 or any(plain):
-                    _fail(spec, impl, "one-shot open released a forgery")
+                elif rc == 0 or plain != b"\xa5" * n:
+                    _fail(spec, impl, "one-shot open wrote the output of a forgery")
             try:
                 h.setiv(vec.nonce)
                 h.decrypt(ct)
@@ -269,8 +269,8 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
                 forgeries.append(box[:-1] + bytes([box[-1] ^ 0x80]))
             for forged in forgeries:
                 rc, plain = open_(ctx, nonce, forged)
-                if rc != ErrorCode.CHECKSUM or any(plain):
-                    _fail(spec, impl, "open released a forgery")
+                if rc != ErrorCode.CHECKSUM or plain != b"\xa5" * max(len(forged) - 16, 0):
+                    _fail(spec, impl, "open wrote the output of a forgery")
         finally:
             ctx.free()
 

@@ -116,6 +116,12 @@ def raw_open(box: gcrylike.SecretBox, nonce: bytes, sealed: bytes) -> tuple[int,
     return rc, bytes(out)
 
 
+def untouched(plain: bytes) -> bool:
+    """Whether ``raw_open``'s buffer holds only its fill: a refused open
+    writes nothing there."""
+    return plain == b"\xa5" * len(plain)
+
+
 # ---------------------------------------------------------------------------
 # Registry
 # ---------------------------------------------------------------------------
@@ -305,7 +311,7 @@ def test_tampering(sbox, n):
             with refused(gcrylike.AuthenticationFailed):
                 b.decrypt(forged, nonce)
             rc, plain = raw_open(b, nonce, forged)
-            assert rc == ErrorCode.CHECKSUM and not any(plain), bit
+            assert rc == ErrorCode.CHECKSUM and untouched(plain), bit
             if SODIUM is not None and bit % 97 == 0:
                 assert sodium_secretbox_open(key, nonce, forged) is None
         # wrong nonce (each part of it), wrong key
@@ -314,7 +320,7 @@ def test_tampering(sbox, n):
             with refused(gcrylike.AuthenticationFailed):
                 b.decrypt(sealed, other)
             rc, plain = raw_open(b, other, sealed)
-            assert rc == ErrorCode.CHECKSUM and not any(plain)
+            assert rc == ErrorCode.CHECKSUM and untouched(plain)
         with gcrylike.SecretBox(bytes([key[0] ^ 1]) + key[1:], impl=sbox.name) as wrong:
             with refused(gcrylike.AuthenticationFailed):
                 wrong.decrypt(sealed, nonce)
@@ -328,7 +334,7 @@ def test_tampering(sbox, n):
                     b.decrypt(conv(bad), nonce)
             if len(bad) >= TAG:
                 rc, plain = raw_open(b, nonce, bad)
-                assert rc == ErrorCode.CHECKSUM and not any(plain)
+                assert rc == ErrorCode.CHECKSUM and untouched(plain)
         # the object still works after the refusals
         assert b.decrypt(sealed, nonce) == msg
 

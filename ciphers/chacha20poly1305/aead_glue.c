@@ -2,12 +2,15 @@
  *
  * Poly1305 key from ChaCha20 block 0 of the nonce, data from block 1;
  * MAC over aad || pad16 || ciphertext || pad16 || le64(aadlen) ||
- * le64(ctlen).  Data is processed in chunks that stay in L1: each chunk is
- * encrypted and then authenticated (or authenticated and then decrypted)
- * while hot, rather than two passes over the whole message.  With AVX2,
- * whole 512-byte groups go through one routine that runs both at once
- * (asm/chacha20-poly1305-amd64-avx2.S; stitched_noburn below).  One stack
- * burn per public call covers both primitives. */
+ * le64(ctlen).  Streamed data (the handle's encrypt/decrypt) is processed
+ * in chunks that stay in L1: each chunk is encrypted and then
+ * authenticated (or authenticated and then decrypted) while hot, rather
+ * than two passes over the whole message.  With AVX2, whole 512-byte
+ * groups go through one routine that runs both at once
+ * (asm/chacha20-poly1305-amd64-avx2.S; stitched_noburn below).  A one-shot
+ * open is the exception: it makes the two passes, the MAC over the whole
+ * ciphertext and then, for an authentic message only, the cipher
+ * (open_noburn).  One stack burn per public call covers both primitives. */
 #include "aead.h"
 
 /* Bytes per stitched step: large enough for the 8-block SIMD routines and
@@ -321,19 +324,20 @@ gcry_aead_checktag (void *c, const uint8_t *tag, size_t taglen)
   return (bad || taglen != POLY1305_TAG) ? GCRY_ERR_CHECKSUM : GCRY_OK;
 }
 
-/* -- one-shot: work on a copy so one keyed context serves many threads -- */
+/* -- one-shot: work on a copy so one keyed context serves many threads;
+ * an open verifies the whole message before it deciphers any of it -- */
 
-/* A one-shot message of N <= AEAD_HEAD bytes, whose keystream came with
- * block 0 (KS). */
+/* Seal a one-shot message of N <= AEAD_HEAD bytes, whose keystream came
+ * with block 0 (KS). */
 static unsigned int
-head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
-             const uint8_t *ks, int encrypting, int *rc)
+seal_head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
+                  const uint8_t *ks, int *rc)
 {
   unsigned int burn;
 
-  burn = enter_data (ctx, encrypting, rc);
+  burn = enter_data (ctx, 1, rc);
   if (n)
-    burn = gcry_max_burn (burn, piece_noburn (ctx, dst, src, n, ks, encrypting));
+    burn = gcry_max_burn (burn, piece_noburn (ctx, dst, src, n, ks, 1));
   return burn + GCRY_C_FRAME;
 }
 
@@ -355,10 +359,48 @@ keystream_blocks (const chacha_ctx *chacha, size_t n)
   return width;
 }
 
+/* The work context of a one-shot call: the keyed cipher state, the nonce
+ * installed and the MAC keyed from block 0 (with the keystream of a short
+ * message's data, KS + CHACHA_BLOCK), the associated data absorbed.  The
+ * caller wipes WORK and KS. */
 static unsigned int
-oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
-         const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
-         uint8_t *dst, uint8_t *tag, int encrypting, int *rc)
+begin_noburn (const aead_ctx *keyed, aead_ctx *work, const uint8_t *nonce, size_t noncelen,
+              const uint8_t *aad, size_t aadlen, uint8_t *ks, size_t kslen, int *rc)
+{
+  unsigned int burn;
+
+  /* setiv keys the MAC afresh: only the cipher state is copied */
+  memcpy (&work->chacha, &keyed->chacha, sizeof work->chacha);
+  work->poly_impl = keyed->poly_impl;
+  work->phase = AEAD_NEED_IV;
+  work->mac.table_ready = 0;
+  work->stitched = 0;
+  burn = start_noburn (work, nonce, noncelen, ks, kslen, rc);
+  if (!*rc && aadlen)
+    {
+      burn = gcry_max_burn (burn, poly1305_update_noburn (&work->mac, aad, aadlen));
+      work->aadlen = aadlen;
+    }
+  return burn + GCRY_C_FRAME;
+}
+
+/* Wipe what a one-shot call's work context and keystream hold. */
+static void
+end_work (aead_ctx *work, uint8_t *ks, size_t kslen)
+{
+  /* finish_noburn wiped the MAC state; the rest holds the key */
+  gcry_wipememory (ks, kslen);
+  gcry_wipememory (&work->chacha, sizeof work->chacha);
+  gcry_wipememory (work->tag, sizeof work->tag);
+  if (work->phase != AEAD_DONE)
+    poly1305_wipe (&work->mac);
+}
+
+/* Seal N bytes of SRC into DST, the tag into TAG. */
+static unsigned int
+seal_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+             const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+             uint8_t *dst, uint8_t *tag, int *rc)
 {
   aead_ctx work;
   uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
@@ -366,39 +408,69 @@ oneshot (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   size_t kslen = keystream_blocks (&keyed->chacha, head) * CHACHA_BLOCK;
   unsigned int burn;
 
-  /* refuse a bad request before any work (head_noburn does not check) */
+  /* refuse a bad request before any work (seal_head_noburn does not check) */
   if (gcry_bad_overlap (dst, src, n))
     {
       *rc = GCRY_ERR_INV_ARG;
       return 0;
     }
-  /* setiv keys the MAC afresh: only the cipher state is copied */
-  memcpy (&work.chacha, &keyed->chacha, sizeof work.chacha);
-  work.poly_impl = keyed->poly_impl;
-  work.phase = AEAD_NEED_IV;
-  work.mac.table_ready = 0;
-  work.stitched = 0;
-  burn = start_noburn (&work, nonce, noncelen, ks, kslen, rc);
-  if (!*rc && aadlen)
-    {
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, aad, aadlen));
-      work.aadlen = aadlen;
-    }
+  burn = begin_noburn (keyed, &work, nonce, noncelen, aad, aadlen, ks, kslen, rc);
   if (!*rc && n == head)
-    burn = gcry_max_burn (burn, head_noburn (&work, dst, src, n, ks + CHACHA_BLOCK,
-                                             encrypting, rc));
+    burn = gcry_max_burn (burn, seal_head_noburn (&work, dst, src, n, ks + CHACHA_BLOCK, rc));
   else if (!*rc)
-    burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, encrypting, rc));
+    burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, 1, rc));
   if (!*rc)
     burn = gcry_max_burn (burn, finish_noburn (&work, rc));
   if (!*rc)
     memcpy (tag, work.tag, POLY1305_TAG);
-  /* finish_noburn wiped the MAC state; the rest holds the key */
-  gcry_wipememory (ks, kslen);
-  gcry_wipememory (&work.chacha, sizeof work.chacha);
-  gcry_wipememory (work.tag, sizeof work.tag);
-  if (work.phase != AEAD_DONE)
-    poly1305_wipe (&work.mac);
+  end_work (&work, ks, kslen);
+  return burn + sizeof (work) + sizeof (ks) + GCRY_C_FRAME;
+}
+
+/* Open N bytes of ciphertext SRC whose tag is WANT (a copy the caller made
+ * before DST, which may overlap it, is written).  Verify, then decrypt:
+ * the MAC runs over the whole ciphertext first, and only an authentic
+ * message is deciphered into DST, so a forgery never puts plaintext where
+ * the caller (or another thread, or a shared mapping) can see it; DST is
+ * then left as it was.  In place (DST == SRC) is fine: the cipher pass
+ * reads each block before it writes it. */
+static unsigned int
+open_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+             const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
+             const uint8_t *want, uint8_t *dst, int *rc)
+{
+  aead_ctx work;
+  uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
+  size_t head = n <= AEAD_HEAD ? n : 0;
+  size_t kslen = keystream_blocks (&keyed->chacha, head) * CHACHA_BLOCK;
+  unsigned int burn;
+
+  if (gcry_bad_overlap (dst, src, n))
+    {
+      *rc = GCRY_ERR_INV_ARG;
+      return 0;
+    }
+  if (n > AEAD_MAX_CT)
+    {
+      *rc = GCRY_ERR_TOO_LARGE;
+      return 0;
+    }
+  burn = begin_noburn (keyed, &work, nonce, noncelen, aad, aadlen, ks, kslen, rc);
+  if (!*rc)
+    {
+      burn = gcry_max_burn (burn, enter_data (&work, 0, rc));
+      if (n)
+        burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, src, n));
+      work.ctlen = n;
+      burn = gcry_max_burn (burn, finish_noburn (&work, rc));
+    }
+  if (!*rc && gcry_ct_memcmp (work.tag, want, POLY1305_TAG))
+    *rc = GCRY_ERR_CHECKSUM;
+  if (!*rc && n == head)
+    gcry_xor_bytes (dst, src, ks + CHACHA_BLOCK, n);
+  else if (!*rc)
+    burn = gcry_max_burn (burn, chacha_crypt_noburn (&work.chacha, dst, src, n));
+  end_work (&work, ks, kslen);
   return burn + sizeof (work) + sizeof (ks) + GCRY_C_FRAME;
 }
 
@@ -410,32 +482,25 @@ gcry_aead_seal (void *c, const uint8_t *nonce, size_t noncelen,
 {
   int rc;
 
-  gcry_burn_stack (oneshot (c, nonce, noncelen, aad, aadlen, src, n, out, out + n, 1, &rc));
+  gcry_burn_stack (seal_noburn (c, nonce, noncelen, aad, aadlen, src, n, out, out + n, &rc));
   return rc;
 }
 
-/* SRC is ciphertext || tag (N >= 16); OUT gets N - 16 bytes of plaintext,
- * or is wiped when the tag does not verify (nothing is released). */
+/* SRC is ciphertext || tag (N >= 16); OUT gets the N - 16 bytes of
+ * plaintext only if the tag verifies, and is not written otherwise
+ * (CHECKSUM).  OUT may be SRC (in place) or overlap the tag alone. */
 int
 gcry_aead_open (void *c, const uint8_t *nonce, size_t noncelen,
                 const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
                 uint8_t *out)
 {
-  uint8_t tag[POLY1305_TAG];
-  int rc, bad;
+  uint8_t want[POLY1305_TAG];
+  int rc;
 
   if (n < POLY1305_TAG)
     return GCRY_ERR_CHECKSUM;
   n -= POLY1305_TAG;
-  gcry_burn_stack (oneshot (c, nonce, noncelen, aad, aadlen, src, n, out, tag, 0, &rc));
-  if (rc)
-    return rc;
-  bad = gcry_ct_memcmp (tag, src + n, POLY1305_TAG);
-  gcry_wipememory (tag, sizeof tag);
-  if (bad)
-    {
-      gcry_wipememory (out, n);
-      return GCRY_ERR_CHECKSUM;
-    }
-  return GCRY_OK;
+  memcpy (want, src + n, sizeof want);
+  gcry_burn_stack (open_noburn (c, nonce, noncelen, aad, aadlen, src, n, want, out, &rc));
+  return rc;
 }

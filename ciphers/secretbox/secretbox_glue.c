@@ -7,15 +7,17 @@
  * starts at byte 32 of keystream block 0), and the tag is Poly1305 of the
  * ciphertext alone.  The box is tag || ciphertext (16 + n bytes).
  *
- * Data is processed in chunks that stay in L1: each chunk is encrypted and
- * then authenticated (or authenticated and then decrypted) while hot.  The
- * first chunk is 32 bytes longer than the rest, so that after the 32 bytes
- * left in block 0 every chunk starts on a keystream block boundary and the
- * wide SIMD routines see whole groups of blocks.  With AVX2, whole
- * 512-byte groups from data byte 32 on go through one routine that runs
- * Salsa20 and Poly1305 at once (asm/salsa20-poly1305-amd64-avx2.S;
- * stitched_noburn below).  One stack burn per public call covers both
- * primitives. */
+ * Sealing processes the data in chunks that stay in L1: each chunk is
+ * encrypted and then authenticated while hot.  The first chunk is 32 bytes
+ * longer than the rest, so that after the 32 bytes left in block 0 every
+ * chunk starts on a keystream block boundary and the wide SIMD routines
+ * see whole groups of blocks.  With AVX2, whole 512-byte groups from data
+ * byte 32 on go through one routine that runs Salsa20 and Poly1305 at
+ * once (asm/salsa20-poly1305-amd64-avx2.S; stitched_noburn below).
+ * Opening makes two passes instead: the MAC over the whole ciphertext,
+ * then, for an authentic box only, the cipher (open_noburn), so that a
+ * forgery never puts plaintext in the caller's memory.  One stack burn per
+ * public call covers both primitives. */
 #include "secretbox.h"
 
 /* Bytes per step (after the first): a multiple of the 16-block SIMD group,
@@ -50,25 +52,16 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
   return GCRY_OK;
 }
 
-/* One piece of data (N > 0), MAC and cipher in the direction's order:
- * encryption authenticates the ciphertext it wrote, decryption the
- * ciphertext before it is overwritten in place. */
+/* Seal one piece of data (N > 0): encrypt it, then authenticate the
+ * ciphertext it wrote. */
 static unsigned int
-piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const uint8_t *src,
-              size_t n, int encrypting)
+seal_piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const uint8_t *src,
+                   size_t n)
 {
   unsigned int burn;
 
-  if (encrypting)
-    {
-      burn = salsa20_crypt_noburn (stream, dst, src, n);
-      burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst, n));
-    }
-  else
-    {
-      burn = poly1305_update_noburn (mac, src, n);
-      burn = gcry_max_burn (burn, salsa20_crypt_noburn (stream, dst, src, n));
-    }
+  burn = salsa20_crypt_noburn (stream, dst, src, n);
+  burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst, n));
   return burn + GCRY_C_FRAME;
 }
 
@@ -85,81 +78,83 @@ stitch_ok (const secretbox_ctx *keyed)
   return keyed->xsalsa.impl == SALSA20_IMPL_AVX2 && keyed->poly_impl == POLY1305_IMPL_AVX2;
 }
 
-/* N bytes (a positive multiple of SECRETBOX_STITCH) with Salsa20 and
+/* Seal N bytes (a positive multiple of SECRETBOX_STITCH) with Salsa20 and
  * Poly1305 stitched in one pass; both streams at a block boundary (no
- * keystream left over, no MAC bytes buffered).  Decryption authenticates
- * each group's ciphertext as it decrypts it (the routine loads a group's
- * MAC input before storing its output, so in place is fine).  Encryption
- * authenticates the ciphertext it wrote, so the MAC runs one group behind:
- * group 0 is encrypted alone, group i (i >= 1) together with the
- * ciphertext of group i - 1, and the last group's ciphertext is absorbed
- * alone.  Adds the groups the routine ran to KEYED's test counter.  (The
- * 64-bit block counter cannot wrap here: it starts at 1 and a size_t of
- * data is fewer than 2^58 blocks.) */
+ * keystream left over, no MAC bytes buffered).  The MAC authenticates the
+ * ciphertext the routine wrote, so it runs one group behind: group 0 is
+ * encrypted alone, group i (i >= 1) together with the ciphertext of group
+ * i - 1, and the last group's ciphertext is absorbed alone.  Adds the
+ * groups the routine ran to KEYED's test counter.  (The 64-bit block
+ * counter cannot wrap here: it starts at 1 and a size_t of data is fewer
+ * than 2^58 blocks.) */
 static unsigned int
-stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *mac,
-                 uint8_t *dst, const uint8_t *src, size_t n, int encrypting)
+seal_stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *mac,
+                      uint8_t *dst, const uint8_t *src, size_t n)
 {
-  size_t groups = n / SECRETBOX_STITCH, ran;
-  unsigned int burn = 0;
+  size_t ran = n / SECRETBOX_STITCH - 1;
+  unsigned int burn;
 
-  if (encrypting)
-    {
-      burn = salsa20_crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
-      ran = groups - 1;
-      if (ran)
-        burn = gcry_max_burn (burn, _gcry_salsa20_poly1305_amd64_avx2_blocks8
-                                      (stream->input, dst + SECRETBOX_STITCH,
-                                       src + SECRETBOX_STITCH,
-                                       ran * (SECRETBOX_STITCH / SALSA20_BLOCK),
-                                       mac->h, mac->r, dst));
-      burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst + n - SECRETBOX_STITCH,
-                                                          SECRETBOX_STITCH));
-    }
-  else
-    {
-      ran = groups;
-      burn = _gcry_salsa20_poly1305_amd64_avx2_blocks8
-               (stream->input, dst, src, groups * (SECRETBOX_STITCH / SALSA20_BLOCK),
-                mac->h, mac->r, src);
-    }
+  burn = salsa20_crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
+  if (ran)
+    burn = gcry_max_burn (burn, _gcry_salsa20_poly1305_amd64_avx2_blocks8
+                                  (stream->input, dst + SECRETBOX_STITCH,
+                                   src + SECRETBOX_STITCH,
+                                   ran * (SECRETBOX_STITCH / SALSA20_BLOCK),
+                                   mac->h, mac->r, dst));
+  burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst + n - SECRETBOX_STITCH,
+                                                      SECRETBOX_STITCH));
   __atomic_fetch_add (&keyed->stitched, (uint64_t)ran, __ATOMIC_RELAXED);
   return burn + GCRY_C_FRAME;
 }
 #endif
 
-/* XSalsa20 over SRC into DST (N bytes) and Poly1305 over the ciphertext
- * side, into TAG.  ENCRYPTING: SRC is plaintext and DST ciphertext;
- * otherwise SRC is ciphertext (authenticated before it is overwritten in
- * place).  The keyed context is not changed (but for the test counter of
- * stitched groups). */
+/* The stream of (KEYED, NONCE) into STREAM, its first 32 bytes keying MAC:
+ * what both directions start from.  The caller wipes STREAM and MAC. */
 static unsigned int
-crypt_and_mac (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
-               const uint8_t *src, size_t n, uint8_t *dst, uint8_t tag[SECRETBOX_TAG],
-               int encrypting, int *rc)
+begin_noburn (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+              salsa20_ctx *stream, poly1305_ctx *mac, int *rc)
 {
   static const uint8_t zeros[32];
+  uint8_t polykey[32];
+  unsigned int burn;
+
+  memcpy (stream, &keyed->xsalsa, sizeof *stream);
+  mac->table_ready = 0;
+  burn = salsa20_setiv_noburn (stream, nonce, noncelen, rc);
+  if (*rc)
+    return burn + sizeof (polykey) + GCRY_C_FRAME;
+  /* one-time Poly1305 key: keystream bytes 0-31; the data uses 32 on */
+  burn = gcry_max_burn (burn, salsa20_crypt_noburn (stream, polykey, zeros, sizeof polykey));
+  burn = gcry_max_burn (burn, poly1305_setkey_noburn (mac, polykey, keyed->poly_impl));
+  gcry_wipememory (polykey, sizeof polykey);
+  return burn + sizeof (polykey) + GCRY_C_FRAME;
+}
+
+static void
+end_work (salsa20_ctx *stream, poly1305_ctx *mac)
+{
+  poly1305_wipe (mac);
+  gcry_wipememory (stream, sizeof *stream);
+}
+
+/* XSalsa20 of the N bytes of SRC into DST and Poly1305 of that ciphertext
+ * into TAG.  The keyed context is not changed (but for the test counter of
+ * stitched groups). */
+static unsigned int
+seal_noburn (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+             const uint8_t *src, size_t n, uint8_t *dst, uint8_t tag[SECRETBOX_TAG], int *rc)
+{
   salsa20_ctx stream;
   poly1305_ctx mac;
-  uint8_t polykey[32];
   unsigned int burn;
   size_t step = SECRETBOX_CHUNK + SECRETBOX_HEAD;
 
-  memcpy (&stream, &keyed->xsalsa, sizeof stream);
-  burn = salsa20_setiv_noburn (&stream, nonce, noncelen, rc);
+  burn = begin_noburn (keyed, nonce, noncelen, &stream, &mac, rc);
   if (*rc)
     {
-      gcry_wipememory (&stream, sizeof stream);
-      return burn + sizeof (stream) + sizeof (mac) + sizeof (polykey) + GCRY_C_FRAME;
+      end_work (&stream, &mac);
+      return burn + sizeof (stream) + sizeof (mac) + GCRY_C_FRAME;
     }
-
-  /* one-time Poly1305 key: keystream bytes 0-31; the data uses 32 on */
-  burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, polykey, zeros,
-                                                    sizeof polykey));
-  mac.table_ready = 0;
-  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&mac, polykey, keyed->poly_impl));
-  gcry_wipememory (polykey, sizeof polykey);
-
 #ifdef USE_AMD64
   /* With the AVX2 pair and at least one whole group after the head: the
    * head (data bytes 0-31, the rest of keystream block 0: two Poly1305
@@ -170,11 +165,11 @@ crypt_and_mac (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
     {
       size_t k = (n - SECRETBOX_HEAD) - (n - SECRETBOX_HEAD) % SECRETBOX_STITCH;
 
-      burn = gcry_max_burn (burn, piece_noburn (&stream, &mac, dst, src, SECRETBOX_HEAD,
-                                                encrypting));
-      burn = gcry_max_burn (burn, stitched_noburn (keyed, &stream, &mac,
-                                                   dst + SECRETBOX_HEAD,
-                                                   src + SECRETBOX_HEAD, k, encrypting));
+      burn = gcry_max_burn (burn, seal_piece_noburn (&stream, &mac, dst, src,
+                                                     SECRETBOX_HEAD));
+      burn = gcry_max_burn (burn, seal_stitched_noburn (keyed, &stream, &mac,
+                                                        dst + SECRETBOX_HEAD,
+                                                        src + SECRETBOX_HEAD, k));
       dst += SECRETBOX_HEAD + k;
       src += SECRETBOX_HEAD + k;
       n -= SECRETBOX_HEAD + k;
@@ -185,17 +180,45 @@ crypt_and_mac (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   while (n)
     {
       size_t len = n < step ? n : step;
-      burn = gcry_max_burn (burn, piece_noburn (&stream, &mac, dst, src, len, encrypting));
+      burn = gcry_max_burn (burn, seal_piece_noburn (&stream, &mac, dst, src, len));
       dst += len;
       src += len;
       n -= len;
       step = SECRETBOX_CHUNK;
     }
   burn = gcry_max_burn (burn, poly1305_tag_noburn (&mac, tag));
+  end_work (&stream, &mac);
+  return burn + sizeof (stream) + sizeof (mac) + GCRY_C_FRAME;
+}
 
-  poly1305_wipe (&mac);
-  gcry_wipememory (&stream, sizeof stream);
-  return burn + sizeof (stream) + sizeof (mac) + sizeof (polykey) + GCRY_C_FRAME;
+/* Open the N-byte ciphertext SRC whose tag is WANT (copied by the caller
+ * before DST, which may overlap it, is written): the MAC over the whole
+ * ciphertext first, and only if it matches, the cipher into DST; a
+ * forgery leaves DST as it was (CHECKSUM). */
+static unsigned int
+open_noburn (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
+             const uint8_t *src, size_t n, const uint8_t want[SECRETBOX_TAG], uint8_t *dst,
+             int *rc)
+{
+  salsa20_ctx stream;
+  poly1305_ctx mac;
+  uint8_t tag[SECRETBOX_TAG];
+  unsigned int burn;
+
+  burn = begin_noburn (keyed, nonce, noncelen, &stream, &mac, rc);
+  if (!*rc)
+    {
+      if (n)
+        burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, src, n));
+      burn = gcry_max_burn (burn, poly1305_tag_noburn (&mac, tag));
+      if (gcry_ct_memcmp (tag, want, sizeof tag))
+        *rc = GCRY_ERR_CHECKSUM;
+      gcry_wipememory (tag, sizeof tag);
+    }
+  if (!*rc && n)
+    burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, n));
+  end_work (&stream, &mac);
+  return burn + sizeof (stream) + sizeof (mac) + sizeof (tag) + GCRY_C_FRAME;
 }
 
 /* OUT = tag || ciphertext (16 + N bytes).  SRC may be OUT + 16 (in place)
@@ -209,8 +232,7 @@ gcry_secretbox_seal (void *c, const uint8_t *nonce, size_t noncelen,
 
   if (gcry_bad_overlap (out + SECRETBOX_TAG, src, n))
     return GCRY_ERR_INV_ARG;
-  gcry_burn_stack (crypt_and_mac (c, nonce, noncelen, src, n, out + SECRETBOX_TAG, tag,
-                                  1, &rc));
+  gcry_burn_stack (seal_noburn (c, nonce, noncelen, src, n, out + SECRETBOX_TAG, tag, &rc));
   if (!rc)
     memcpy (out, tag, sizeof tag);
   gcry_wipememory (tag, sizeof tag);
@@ -218,14 +240,15 @@ gcry_secretbox_seal (void *c, const uint8_t *nonce, size_t noncelen,
 }
 
 /* SRC is the box, tag || ciphertext (N >= 16 bytes); OUT gets the N - 16
- * bytes of plaintext only if the tag verifies.  On a mismatch OUT is wiped
- * and CHECKSUM returned: no plaintext is released.  OUT may be SRC + 16. */
+ * bytes of plaintext only if the tag verifies, and is not written
+ * otherwise (CHECKSUM): no plaintext is released.  OUT may be SRC + 16 (in
+ * place) or overlap the tag alone. */
 int
 gcry_secretbox_open (void *c, const uint8_t *nonce, size_t noncelen,
                      const uint8_t *src, size_t n, uint8_t *out)
 {
-  uint8_t want[SECRETBOX_TAG], tag[SECRETBOX_TAG];
-  int rc, bad;
+  uint8_t want[SECRETBOX_TAG];
+  int rc;
 
   if (n < SECRETBOX_TAG)
     return noncelen == SECRETBOX_NONCE ? GCRY_ERR_CHECKSUM : GCRY_ERR_INV_IV;
@@ -234,16 +257,7 @@ gcry_secretbox_open (void *c, const uint8_t *nonce, size_t noncelen,
     return GCRY_ERR_INV_ARG;
   /* the box's tag, before OUT (which may overlap it) is written */
   memcpy (want, src, sizeof want);
-  gcry_burn_stack (crypt_and_mac (c, nonce, noncelen, src + SECRETBOX_TAG, n, out, tag,
-                                  0, &rc));
-  if (rc)
-    return rc;
-  bad = gcry_ct_memcmp (tag, want, sizeof tag);
-  gcry_wipememory (tag, sizeof tag);
-  if (bad)
-    {
-      gcry_wipememory (out, n);
-      return GCRY_ERR_CHECKSUM;
-    }
-  return GCRY_OK;
+  gcry_burn_stack (open_noburn (c, nonce, noncelen, src + SECRETBOX_TAG, n, want, out, &rc));
+  gcry_wipememory (want, sizeof want);
+  return rc;
 }
