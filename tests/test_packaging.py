@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from checks import check_bind_now
 
 import gcrylike
 
@@ -59,26 +60,11 @@ def test_wheel_tag_matches_its_extensions():
         assert "_fastcall.abi3.so" in extensions
 
 
-def _binds_now(so: Path) -> bool:
-    """Whether the dynamic section of ``so`` asks for every symbol to be
-    bound at load time (FLAGS BIND_NOW or FLAGS_1 NOW: ``-z now``)."""
-    out = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True,
-                         check=True).stdout
-    flags = [line for line in out.splitlines() if "(FLAGS" in line]
-    return any("BIND_NOW" in line or " NOW" in line for line in flags)
-
-
 def test_extensions_are_linked_without_lazy_binding():
     """Every extension is linked with ``-z now`` (gcrylike.build
     bind_now_flags): no lazy-binding resolver, which saves the vector
     registers to the stack, runs after a call that handled a key."""
-    if not sys.platform.startswith("linux"):
-        pytest.skip("ELF dynamic flags are checked on Linux")
-    if shutil.which("readelf") is None:
-        pytest.skip("readelf (binutils) is not installed")
-    extensions = sorted(PACKAGE.glob("**/*.so"))
-    assert extensions
-    assert [so.name for so in extensions if not _binds_now(so)] == []
+    check_bind_now(PACKAGE.glob("**/*.so"))
 
 
 def _fake_checkout(tmp_path: Path, *, with_setup: bool) -> Path:
