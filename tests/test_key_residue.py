@@ -15,7 +15,10 @@ keeps s as it is; AES-256's first two round keys are the key's halves.
 The copy is what issue 20 found: a context copied with libc's memmove
 leaves its last bytes in vector registers, and the next lazy-binding
 resolver run spills them to the stack.  The child runs without
-LD_BIND_NOW, as a user's process would."""
+LD_BIND_NOW, as a user's process would, and spills its registers itself
+right after each copy (tests/key_residue_child.py says how), so residue
+in registers is found whether or not this CPU's memmove and the code after
+it leave it there long enough for a resolver to spill it."""
 
 from __future__ import annotations
 
