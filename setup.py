@@ -89,7 +89,7 @@ def fastcall_extensions():
                       define_macros=[LIMITED_API_MACRO] if limited else [],
                       py_limited_api=limited,
                       extra_compile_args=["-O2", "-pthread", *gcrylike_build.warning_flags()],
-                      extra_link_args=["-pthread"],
+                      extra_link_args=["-pthread", *gcrylike_build.bind_now_flags()],
                       optional=True)]
 
 

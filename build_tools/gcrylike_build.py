@@ -34,6 +34,7 @@ use_amd64 = _helper.use_amd64
 decide = _helper.decide
 extra_cflags = _helper.extra_cflags
 warning_flags = _helper.warning_flags
+bind_now_flags = _helper.bind_now_flags
 env_true = _helper.env_true
 STAMP = _helper.STAMP
 

@@ -7,6 +7,10 @@ from typing import Any
 from ._core import ffi, lib
 from ._errors import HandleClosed, InvalidArgument, InvalidType, NotPicklable
 
+#: Every copy of a context, in C: ffi.memmove would be libc's, which leaves
+#: the last bytes it moved in vector registers (see burn.c).
+_copy_secret = lib.gcry_copy_secret
+
 #: Far above any cipher's state; keeps a wrong size from reaching the allocator.
 _MAX_SIZE = 1 << 24
 
@@ -46,7 +50,7 @@ class Context:
         if self.ptr is None:
             raise HandleClosed("the context was freed")
         twin = Context(self.size, self._saved is not None)
-        ffi.memmove(twin.ptr, self.ptr, self._total)
+        _copy_secret(twin.ptr, self.ptr, self._total)
         return twin
 
     def __copy__(self) -> Context:
@@ -66,10 +70,10 @@ class Context:
 
     def save(self) -> None:
         if self._saved is not None:
-            ffi.memmove(self._saved, self.ptr, self.size)
+            _copy_secret(self._saved, self.ptr, self.size)
 
     def restore(self) -> None:
-        ffi.memmove(self.ptr, self._saved, self.size)
+        _copy_secret(self.ptr, self._saved, self.size)
 
     def wipe(self) -> None:
         """Zero the live state (the post-setkey copy is kept for restore)."""

@@ -44,7 +44,7 @@ from typing import Any
 
 # build_ext is made on first access (module __getattr__ below)
 __all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi",  # noqa: F822
-           "use_amd64", "warning_flags"]
+           "bind_now_flags", "use_amd64", "warning_flags"]
 
 #: The stamp every extension depends on, relative to the directory the
 #: build runs in (the project's root).
@@ -137,11 +137,20 @@ def warning_flags() -> list[str]:
     return ["-Wall", "-Wextra", *(["-Werror"] if env_true("GCRYLIKE_WERROR") else [])]
 
 
+def bind_now_flags() -> list[str]:
+    """``-Wl,-z,now`` on ELF targets, which every extension is linked with:
+    every symbol is bound when the module loads, so the dynamic linker's
+    lazy-binding resolver, which saves the vector registers to the stack,
+    never runs between a call that handled a secret and the caller's burn."""
+    elf = not sys.platform.startswith(("darwin", "win32", "cygwin"))
+    return ["-Wl,-z,now"] if elf else []
+
+
 def _write_stamp(flag: bool) -> None:
     """Rewrite the stamp only when the decision or the extra flags change
     (forces a rebuild)."""
     text = (f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
-            f"warnings={shlex.join(warning_flags())}\n")
+            f"warnings={shlex.join(warning_flags())}\nlink={shlex.join(bind_now_flags())}\n")
     try:
         with open(STAMP) as f:
             if f.read() == text:
@@ -176,7 +185,8 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     directory the build runs in, as setuptools wants them, or to ``root``
     when given (a build from elsewhere: they are then made absolute).
     Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden``, the
-    warnings of :func:`warning_flags` and ``GCRYLIKE_EXTRA_CFLAGS``; every
+    warnings of :func:`warning_flags` and ``GCRYLIKE_EXTRA_CFLAGS``, linked
+    with :func:`bind_now_flags` and ``GCRYLIKE_EXTRA_CFLAGS``; every
     header of the include directories is a dependency, so changing one
     rebuilds."""
     from cffi import FFI
@@ -201,7 +211,7 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
         define_macros=macros,
         extra_compile_args=["-O2", "-fno-strict-aliasing", "-fvisibility=hidden",
                             *warning_flags(), *extra_compile_args, *extra_cflags()],
-        extra_link_args=extra_cflags(),
+        extra_link_args=[*bind_now_flags(), *extra_cflags()],
         # a changed header rebuilds the module too (an incremental build
         # otherwise keeps objects compiled against the old one)
         depends=[os.path.join(root or "", STAMP), *_headers(dirs)],

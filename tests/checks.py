@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import array
+import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -187,3 +191,25 @@ def check_threads_share_one_object(box, jobs: Sequence[Sequence[SealJob]], name:
         th.join(timeout=120)
     assert not any(th.is_alive() for th in threads), name
     assert not errors, (name, errors[:5])
+
+
+def _binds_now(so: Path) -> bool:
+    """Whether the dynamic section of ``so`` asks for every symbol to be
+    bound at load time (FLAGS BIND_NOW or FLAGS_1 NOW: ``-z now``)."""
+    out = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True,
+                         check=True).stdout
+    flags = [line for line in out.splitlines() if "(FLAGS" in line]
+    return any("BIND_NOW" in line or " NOW" in line for line in flags)
+
+
+def check_bind_now(extensions: Iterable[Path]) -> None:
+    """Every one of ``extensions`` (there is at least one) is linked with
+    ``-z now`` (gcrylike.build.bind_now_flags); skipped off Linux or without
+    readelf."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("ELF dynamic flags are checked on Linux")
+    if shutil.which("readelf") is None:
+        pytest.skip("readelf (binutils) is not installed")
+    paths = sorted(extensions)
+    assert paths
+    assert [so.name for so in paths if not _binds_now(so)] == []

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from checks import check_bind_now
 
 import gcrylike
 
@@ -57,6 +58,13 @@ def test_wheel_tag_matches_its_extensions():
     assert (python, abi) == ("cp311", "abi3")
     if importlib.util.find_spec("gcrylike._fastcall") is not None:
         assert "_fastcall.abi3.so" in extensions
+
+
+def test_extensions_are_linked_without_lazy_binding():
+    """Every extension is linked with ``-z now`` (gcrylike.build
+    bind_now_flags): no lazy-binding resolver, which saves the vector
+    registers to the stack, runs after a call that handled a key."""
+    check_bind_now(PACKAGE.glob("**/*.so"))
 
 
 def _fake_checkout(tmp_path: Path, *, with_setup: bool) -> Path:

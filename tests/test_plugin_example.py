@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from checks import check_bind_now
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 NAMES = ("gcrylike-salsa208", "gcrylike-chacha8")
@@ -102,6 +103,11 @@ def _hw_features() -> frozenset[str]:
 def _use_amd64() -> bool:
     import gcrylike
     return gcrylike.config().use_amd64
+
+
+def test_example_plugins_link_without_lazy_binding(installed):
+    """make_ffi links a plugin's extension with ``-z now``, as gcrylike's."""
+    check_bind_now(installed.glob("**/*.so"))
 
 
 def test_chacha8_own_test_suite_passes(installed):

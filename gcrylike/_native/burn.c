@@ -1,4 +1,5 @@
-/* burn.c - stack burning and secure wiping (libgcrypt's _gcry_burn_stack). */
+/* burn.c - stack burning, secure wiping and copying (libgcrypt's
+ * _gcry_burn_stack). */
 #include <string.h>
 #include "common.h"
 
@@ -15,6 +16,32 @@ gcry_wipememory (void *p, size_t len)
    * memset dead and removing it. */
   static void *(*const volatile memset_v) (void *, int, size_t) = memset;
   memset_v (p, 0, len);
+}
+
+/* libc's memcpy/memmove move the bytes through vector registers and leave
+ * the last of them there when they return.  Nothing clears those registers:
+ * the next code that saves the vector state (the dynamic linker's lazy
+ * binding resolver, a signal frame) writes them to the stack, where no burn
+ * of ours reaches.  So secrets are copied without any register holding them
+ * once the copy is done.  The regions must not overlap. */
+void
+gcry_copy_secret (void *dst, const void *src, size_t n)
+{
+#ifdef USE_AMD64
+  /* rep movsb moves the bytes inside the core: no architectural register
+   * ever holds them (rdi, rsi and rcx hold addresses and the count).  The
+   * SysV ABI guarantees the direction flag is clear on entry. */
+  __asm__ volatile ("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+#else
+  /* Byte by byte through volatile pointers: the compiler may neither merge
+   * the accesses into vector moves nor turn the loop into a memcpy call
+   * (check with objdump -d); only the last byte stays in a register. */
+  volatile unsigned char *d = dst;
+  const volatile unsigned char *s = src;
+  size_t i;
+  for (i = 0; i < n; i++)
+    d[i] = s[i];
+#endif
 }
 
 /* Out of line and followed by a barrier so that callers cannot turn the

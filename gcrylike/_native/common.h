@@ -46,6 +46,10 @@ static const uint32_t gcry_tau[4] = { 0x61707865, 0x3120646e, 0x79622d36, 0x6b20
 /* Wipe LEN bytes at P in a way the compiler cannot elide. */
 void gcry_wipememory (void *p, size_t len);
 
+/* Copy N bytes of secret state from SRC to DST (not overlapping) leaving
+ * no copy of them in registers or on the stack (burn.c says how). */
+void gcry_copy_secret (void *dst, const void *src, size_t n);
+
 /* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
  * Does nothing when BYTES is 0 (or, in a test-only build, when burning is
  * switched off: tests/native/testhooks.h). */

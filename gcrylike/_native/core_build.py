@@ -7,6 +7,7 @@ uint32_t gcry_hwf_detect(void);
 void *gcry_ctx_alloc(size_t size);
 void gcry_ctx_free(void *p, size_t size);
 void gcry_wipememory(void *p, size_t len);
+void gcry_copy_secret(void *dst, const void *src, size_t n);
 uint64_t gcry_cycles(void);
 int gcry_build_use_amd64(void);
 void gcry_fill(uint8_t *p, int c, size_t n);
