@@ -4,7 +4,8 @@ A test copy is its module built again from the same sources, asm and flags
 as the wheel (the arguments its ``ciphers/*/_build_ffi.py`` gives
 ``make_ffi``, recorded, not repeated here), with ``GCRY_TEST_HOOKS``
 defined and the test-only entry points added: the burn switch and the
-stack-residue scanner (testhooks.c) and the module's own probes and
+stack-residue scanner (testhooks.c), the timing test's measurement loop
+(timing_hooks.c) and the module's own probes and
 counters (``<key>_*.c``, e.g. ``aead_hooks.c``).  Installed gcrylike has none of these.
 
     python build_hooks.py OUTDIR --amd64 {0,1} [--ct]
@@ -56,6 +57,7 @@ def declared_names(cdef: str) -> list[str]:
     """The functions and variables a cdef declares."""
     cdef = re.sub(r"/\*.*?\*/", "", cdef, flags=re.S)
     cdef = re.sub(r"typedef[^;]*;", "", cdef)
+    cdef = re.sub(r"struct\s+\w+\s*\{.*?\};", "", cdef, flags=re.S)  # fields are not names
     return re.findall(r"(\w+)\s*(?:\(|;)", cdef)
 
 
@@ -95,7 +97,7 @@ def build_copy(call: dict, outdir: str, amd64: bool, ct: bool) -> tuple[str, dic
     # the module's own files: <key>_hooks.c, <key>_driver_check.c, ...
     own = sorted(f for f in os.listdir(HERE) if f.startswith(key + "_") and f.endswith(".c"))
     extra = [os.path.join(NATIVE, f) for f in
-             ["testhooks.c", *own] + (["ct_hooks.c"] if ct else [])]
+             ["testhooks.c", "timing_hooks.c", *own] + (["ct_hooks.c"] if ct else [])]
     cdef = "".join(test_cdef(os.path.join(ROOT, f)) for f in
                    [os.path.join(NATIVE, "testhooks.h"), *extra[1:]])
     macros = [("GCRY_TEST_HOOKS", "1")] + ([("GCRY_CT_CHECK", "1")] if ct else [])
