@@ -20,6 +20,7 @@ import toy_cipher
 import gcrylike
 from gcrylike import ErrorCode as E
 from gcrylike import _registry, _selftest
+from gcrylike._spec_fields import OPTIONAL_HOOKS
 from gcrylike.selftests import StreamVector, stream_selftest
 
 
@@ -365,8 +366,7 @@ def _builtin_spec_of(cls):
 
 
 def _is_hook_field(cls, name):
-    return name in cls.required_hooks or name in ("setiv", "setctr", "locate", "seek",
-                                                  "oneshot")
+    return name in cls.required_hooks or name in OPTIONAL_HOOKS
 
 
 @pytest.mark.parametrize("cls", _SPEC_CLASSES, ids=lambda c: c.__name__)
