@@ -11,6 +11,7 @@ from . import _fast, _registry
 from ._buffers import (
     BYTES_OUTPUT_OK,
     CHAR_ARRAY,
+    FRESH_ZERO_MIN,
     ZERO,
     as_cbuffer,
     check_overlap,
@@ -266,7 +267,7 @@ class _OneShotAead(SealingHandle):
             ptr = self._fast
             aad = b"" if associated_data is None else associated_data
             if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                    and type(aad) is bytes:
+                    and type(aad) is bytes and len(data) + self._tag >= FRESH_ZERO_MIN:
                 n = len(data)
                 out = ZERO * (n + self._tag)
                 seal = self._seal  # a local: see SealingHandle

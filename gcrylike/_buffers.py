@@ -13,6 +13,10 @@ from ._errors import InvalidArgument, InvalidLength, InvalidType, NotContiguous,
 U8_ARRAY = ffi.typeof("uint8_t[]")
 CHAR_ARRAY = ffi.typeof("char[]")
 ZERO = b"\0"
+#: The least ``n`` for which ``ZERO * n`` is a new object native code may
+#: fill: ``ZERO * 1`` is ``ZERO`` itself and ``ZERO * 0`` the shared ``b""``
+#: (filling those would change every ``b"\0"`` of the process).
+FRESH_ZERO_MIN = 2
 
 
 def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
@@ -100,7 +104,7 @@ def new_uninit(n: int) -> Any:
 
 def new_output(n: int) -> Any:
     """A fresh buffer native code can fill: bytes where safe, else a bytearray."""
-    return ZERO * n if (n > 1 and BYTES_OUTPUT_OK) else bytearray(n)
+    return ZERO * n if (n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK) else bytearray(n)
 
 
 def check_overlap(dst: Any, src: Any, n: int) -> None:

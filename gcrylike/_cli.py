@@ -9,7 +9,9 @@ import sys
 import gcrylike
 
 from . import _registry
-from ._bench import BenchError, run_bench
+
+# gcrylike._bench (the benchmark, some 27 modules) is imported by the bench
+# command only: list, selftest and config do not pay for loading it.
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -73,10 +75,22 @@ def _cmd_config(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    return run_bench(args)
+    from ._bench import BenchError, run_bench
+
+    try:
+        return run_bench(args)
+    except BenchError as exc:
+        return _failed(exc)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _failed(exc: Exception) -> int:
+    print(f"gcrylike: error: {exc}", file=sys.stderr)
+    return 2
+
+
+def build_parser(bench_options: bool = True) -> argparse.ArgumentParser:
+    """The command line parser; ``bench_options``: with the bench command's
+    options (which imports the benchmark), else that command takes none."""
     p = argparse.ArgumentParser(
         prog="gcrylike", description=__doc__,
         epilog="gcrylike COMMAND --help describes each command's options.")
@@ -86,9 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, text in _COMMANDS.items():
         sub.add_parser(name, help=text, description=text)
-    from ._bench import add_arguments
+    if bench_options:
+        from ._bench import add_arguments
 
-    add_arguments(sub.choices["bench"])
+        add_arguments(sub.choices["bench"])
     return p
 
 
@@ -102,18 +117,19 @@ _COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    # the command as typed, for the bench's reports
-    args.argv = ["gcrylike", *(sys.argv[1:] if argv is None else argv)]
+    typed = sys.argv[1:] if argv is None else argv
+    # the bench's options only where the word appears (also as an option's
+    # value, which costs only the import); any other command lacks nothing
+    args = build_parser(bench_options="bench" in typed).parse_args(typed)
+    args.argv = ["gcrylike", *typed]  # the command as typed, for the bench's reports
     try:
         if args.hwf_deny:
             gcrylike.set_hwf_deny(args.hwf_deny)
         handler = {"list": _cmd_list, "selftest": _cmd_selftest,
                    "config": _cmd_config, "bench": _cmd_bench}[args.command]
         return handler(args)
-    except (gcrylike.GcryError, BenchError) as exc:
-        print(f"gcrylike: error: {exc}", file=sys.stderr)
-        return 2
+    except gcrylike.GcryError as exc:
+        return _failed(exc)
     except BrokenPipeError:  # `gcrylike list | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 
 from . import _fast, _registry
-from ._buffers import U8_ARRAY, ZERO, as_cbuffer, sizes_text
+from ._buffers import FRESH_ZERO_MIN, U8_ARRAY, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
 from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, error_for
@@ -57,7 +57,7 @@ def _general_method(which: int) -> Any:
                 if out is None:
                     if type(data) is bytes:
                         n = len(data)
-                        if n > 1:
+                        if n >= FRESH_ZERO_MIN:
                             # straight into a fresh bytes object (see _bytes_output_ok)
                             result = ZERO * n
                             rc = self._hooks[which](ptr, result, data, n)

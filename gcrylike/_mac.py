@@ -8,7 +8,7 @@ from types import BuiltinFunctionType
 from typing import Any
 
 from . import _fast, _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, sizes_text
+from ._buffers import BYTES_OUTPUT_OK, FRESH_ZERO_MIN, ZERO, as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
 from ._errors import (
@@ -24,7 +24,7 @@ from ._typing import BytesLike
 
 _Failure = _fast.Failure
 _mac_call = _fast.fastcall.mac if _fast.AVAILABLE else None
-#: one-shot hook -> its address (0: not native), found on first use
+#: one-shot hook -> its address (0: not native or absent), found on first use
 _mac_addresses: dict[Any, int] = {}
 
 
@@ -114,7 +114,7 @@ class MacHandle(KeyedHandle):
         with self._guard:
             ctx = self._ready()
             n = self._spec.digest_size
-            if BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
+            if n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
                 out = ZERO * n
                 rc = self._spec.read(ctx.ptr, out, n)
             else:
@@ -173,7 +173,9 @@ def mac(name: str | int, key: BytesLike, data: BytesLike, *,
     """One-shot MAC: the tag of ``data`` under ``key``."""
     spec, chosen = _registry.resolve(name, "mac", impl)
     oneshot = spec.oneshot  # a local: see SealingHandle
-    address = _mac_addresses.get(oneshot, 0) if _mac_call is not None else None
+    address = _mac_addresses.get(oneshot) if _mac_call is not None else 0
+    if address is None:  # first call with this hook (None too): look it up once
+        address = _mac_addresses[oneshot] = _fast.mac_address(oneshot) or 0
     if address:  # the native fast path (gcrylike/_native/fastcall.c)
         try:
             tag = _mac_call(address, key, data, spec.digest_size, chosen.token)
@@ -185,16 +187,14 @@ def mac(name: str | int, key: BytesLike, data: BytesLike, *,
             if tag is not NotImplemented:
                 return tag
             # not buffers: the general path below explains
-    elif address is not None and oneshot is not None:  # first call: look it up
-        _mac_addresses[oneshot] = _fast.mac_address(oneshot) or 0
-        return mac(name, key, data, impl=impl)
     if oneshot is None:
         with mac_open(name, impl=impl) as h:
             h.setkey(key)
             h.update(data)
             return h.digest()
     n = spec.digest_size
-    native = BYTES_OUTPUT_OK and isinstance(oneshot, BuiltinFunctionType)
+    native = (n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK
+              and isinstance(oneshot, BuiltinFunctionType))
     tag = ZERO * n if native else bytearray(n)
     if native and type(key) is bytes and type(data) is bytes:
         rc = oneshot(key, len(key), data, len(data), tag, chosen.token)

@@ -40,6 +40,7 @@ from ._spec import (
     SecretBoxSpec,
     TweakableCipherSpec,
 )
+from ._spec_fields import check_fields
 
 SPEC_TYPES = (CipherSpec, MacSpec, AeadSpec, BlockCipherSpec, TweakableCipherSpec,
               SecretBoxSpec)
@@ -87,12 +88,15 @@ def _ensure_loaded() -> None:
     with _lock:
         if _loaded:
             return
+        # before anything loads: a bad GCRYLIKE_PLUGINS is then refused by
+        # every use of the registry, with the same error, not by the first only
+        wanted = _plugins_wanted()
         _loaded = True
         from .ciphers import builtin_specs
 
         for spec in builtin_specs():
             _insert(spec)
-        _load_plugins()
+        _load_plugins(wanted)
 
 
 def set_plugins(names: str | Iterable[str]) -> None:
@@ -151,8 +155,7 @@ def _ep_names(ep: importlib.metadata.EntryPoint) -> set[str]:
     return names
 
 
-def _load_plugins() -> None:
-    wanted = _plugins_wanted()
+def _load_plugins(wanted: str | frozenset[str]) -> None:
     if not wanted:
         return
     seen: set[str] = set()
@@ -170,7 +173,11 @@ def _load_plugins() -> None:
                 specs = [specs]
             for spec in specs:
                 register(spec)
-        except Exception as exc:  # a broken plugin must not break the library
+        except KeyboardInterrupt:
+            raise
+        # SystemExit too: a broken plugin must neither end the program nor
+        # break the other algorithms
+        except BaseException as exc:
             _plugin_failed(label, spec, exc)
     if wanted != "all":
         for name in sorted(wanted - seen):
@@ -179,7 +186,7 @@ def _load_plugins() -> None:
                 f"distribution has a {ENTRY_POINT_GROUP} entry point of that name"))
 
 
-def _plugin_failed(label: str, spec: object, exc: Exception) -> None:
+def _plugin_failed(label: str, spec: object, exc: BaseException) -> None:
     why = f"{type(exc).__name__}: {exc}"
     _plugin_errors[label] = why
     if isinstance(spec, SPEC_TYPES):
@@ -251,30 +258,14 @@ def _validate(spec: AnySpec) -> None:
     if not isinstance(spec, SPEC_TYPES):
         raise InvalidType("register() needs one of the spec classes, not "
                           f"{type(spec).__name__}")
-    if not isinstance(spec.name, str) or not spec.name:
-        raise InvalidArgument("spec name must be a non-empty string")
-    version = spec.api_version
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise InvalidType(f"{spec.name}: api_version must be an int, "
-                          f"not {type(version).__name__}")
-    if version not in PLUGIN_API_VERSIONS:
-        raise NotSupported(f"{spec.name} was written for gcrylike plugin API {version}; "
-                           f"this gcrylike supports "
+    check_fields(spec)
+    if spec.api_version not in PLUGIN_API_VERSIONS:
+        raise NotSupported(f"{spec.name} was written for gcrylike plugin API "
+                           f"{spec.api_version}; this gcrylike supports "
                            + ", ".join(map(str, PLUGIN_API_VERSIONS)))
-    if not isinstance(spec.algo, int) or spec.algo <= 0:
-        raise InvalidArgument(f"{spec.name}: algo id must be a positive integer")
-    if not spec.key_sizes or any(not isinstance(k, int) or k <= 0 for k in spec.key_sizes):
-        raise InvalidArgument(f"{spec.name}: key_sizes must be positive integers")
-    if not spec.implementations:
-        raise InvalidArgument(f"{spec.name}: at least one implementation is needed")
-    for hook in spec.required_hooks:
-        if not callable(getattr(spec, hook)):
-            raise InvalidType(f"{spec.name}: hook {hook} must be callable")
-    if getattr(spec, "needs_iv", False) and not callable(spec.setiv):
+    if getattr(spec, "needs_iv", False) and spec.setiv is None:
         raise InvalidType(f"{spec.name}: iv_sizes given but no setiv hook")
     for impl in spec.implementations:
-        if not isinstance(impl, Implementation):
-            raise InvalidType(f"{spec.name}: implementations must be Implementation records")
         unknown = impl.features - set(_hwf.FEATURES)
         if unknown:
             raise UnknownName(f"{impl.driver}: unknown feature(s) {sorted(unknown)}")
@@ -319,11 +310,16 @@ def register(spec: AnySpec) -> AnySpec:
 
     Implementations that fail are marked failed and never used; if every
     runnable one fails the spec is refused with :class:`SelftestFailed`.
-    Reused names, aliases, ids or driver names raise :class:`NameConflict`.
+    Reused names, aliases, ids or driver names raise :class:`NameConflict`;
+    registering the very spec object that is registered already does
+    nothing (a plugin module that registers itself and is also named by
+    its entry point).  A field of the wrong type raises :class:`InvalidType`.
     """
     _ensure_loaded()
     _validate(spec)
     with _lock:
+        if _by_id.get(spec.algo) is spec:
+            return spec
         _check_free(spec)  # before any test runs, so the error is the conflict
         runnable = [i for i in spec.implementations if runnable_reason(i) is None]
         results = [_selftest.run(spec, impl, force=True) for impl in runnable]

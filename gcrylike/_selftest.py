@@ -53,7 +53,9 @@ def run(spec: CipherSpec, impl: Implementation, *, force: bool = False) -> Selft
             return _results[impl.driver]
         try:
             spec.selftest(spec, impl)
-        except Exception as exc:  # any failure, whatever its type, marks it failed
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # any failure (a plugin's SystemExit too) marks it failed
             res = SelftestResult(spec.name, impl.driver, False, describe_error(exc))
         else:
             res = SelftestResult(spec.name, impl.driver, True)

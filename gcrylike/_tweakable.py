@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 from . import _fast, _registry
-from ._buffers import BYTES_OUTPUT_OK, ZERO, as_cbuffer, run_into, writable_view
+from ._buffers import (
+    BYTES_OUTPUT_OK,
+    FRESH_ZERO_MIN,
+    ZERO,
+    as_cbuffer,
+    run_into,
+    writable_view,
+)
 from ._context import Context
 from ._core import ffi
 from ._errors import (
@@ -143,7 +150,7 @@ class TweakableHandle(KeyedHandle):
         if ptr is not None and type(tweak) is bytes:
             # fast paths: bytes in and a fresh bytes out, or a bytearray in
             # place; the native code checks the lengths
-            if out is None and type(data) is bytes:
+            if out is None and type(data) is bytes and len(data) >= FRESH_ZERO_MIN:
                 n = len(data)
                 result = ZERO * n
                 rc = hook(ptr, result, data, n, tweak, len(tweak))

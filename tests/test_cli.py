@@ -201,3 +201,37 @@ def test_bench_progress_line_on_a_terminal(capsys, monkeypatch, fmt):
 def test_bench_no_progress_line_when_not_a_terminal(capsys):
     assert main(["bench", "--quick", "--repeats", "1", "salsa20r12"]) == 0
     assert capsys.readouterr().err == ""
+
+
+_BENCH_MODULES_AFTER = """
+import contextlib, io, sys
+from gcrylike._cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:  # --help
+        pass
+print(sorted(m for m in sys.modules if m == "gcrylike._bench" or m.startswith("gcrylike._bench.")))
+"""
+
+
+def _bench_modules_after(*argv: str) -> list[str]:
+    """The gcrylike._bench modules a fresh interpreter has imported after
+    running the command ``argv`` (gcrylike._cli.main)."""
+    import ast
+    import subprocess
+
+    res = subprocess.run([sys.executable, "-c", _BENCH_MODULES_AFTER, *argv],
+                         capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr
+    return ast.literal_eval(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("argv", [["list"], ["selftest"], ["config"], ["--help"],
+                                  ["list", "--help"], ["--hwf-deny", "avx2", "config"]])
+def test_commands_but_bench_import_no_benchmark_module(argv):
+    assert _bench_modules_after(*argv) == []
+
+
+def test_bench_command_still_has_its_options():
+    assert "gcrylike._bench" in _bench_modules_after("bench", "--help")

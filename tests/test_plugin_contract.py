@@ -20,6 +20,7 @@ import toy_cipher
 import gcrylike
 from gcrylike import ErrorCode as E
 from gcrylike import _registry, _selftest
+from gcrylike._spec_fields import OPTIONAL_HOOKS
 from gcrylike.selftests import StreamVector, stream_selftest
 
 
@@ -279,3 +280,191 @@ def test_selftest_command_fails_on_a_failed_plugin(plugins):
     res = _cli(["selftest"], {"PYTHONPATH": path, "GCRYLIKE_PLUGINS": "eptoy"}, plugins)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "EPTOY" in res.stdout and res.stdout.strip().endswith("all passed")
+
+
+# --- issue 19: plugins that exit, mistyped metadata, the plugin choice, self-registration
+
+def _cli_with_plugins(args, root, **env):
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+    return _cli(args, {"PYTHONPATH": path, **env}, root)
+
+
+@pytest.fixture
+def exiting_plugins(tmp_path, monkeypatch):
+    """A good plugin (EPTOY) beside three broken ones: one raising
+    SystemExit while imported, one whose self-test raises SystemExit, one
+    whose priority is a string."""
+    header = f"import sys; sys.path.insert(0, {TESTS_DIR!r})\nimport gcrylike, toy_cipher\n"
+    _write_dist(tmp_path, "contract_good", "contract_good", header + textwrap.dedent("""
+        SPEC = toy_cipher.make_spec("EPTOY", 90010, aliases=())
+        """), "eptoy = contract_good:SPEC")
+    _write_dist(tmp_path, "contract_quits", "contract_quits", "raise SystemExit(0)\n",
+                "quits = contract_quits:SPEC")
+    _write_dist(tmp_path, "contract_quits_test", "contract_quits_test", header + textwrap.dedent("""
+        import dataclasses
+        def _selftest(spec, impl):
+            raise SystemExit(0)
+        SPEC = dataclasses.replace(toy_cipher.make_spec("QUITTOY", 90013, aliases=()),
+                                   selftest=_selftest)
+        """), "quittoy = contract_quits_test:SPEC")
+    _write_dist(tmp_path, "contract_strprio", "contract_strprio", header + textwrap.dedent("""
+        SPEC = toy_cipher.make_spec("STRTOY", 90014, aliases=(),
+            impls=[gcrylike.Implementation("strtoy-python", "100", token="good")])
+        """), "strtoy = contract_strprio:SPEC")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_selftest_command_names_plugins_that_exit_or_mistype(exiting_plugins):
+    res = _cli_with_plugins(["selftest"], exiting_plugins)
+    assert res.returncode == 1, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[-1] == "selftest: FAILED"
+    failed = [ln for ln in lines if "failed" in ln]
+    for label, why in (("quits (contract_quits:SPEC)", "SystemExit"),
+                       ("quittoy (contract_quits_test:SPEC)", "SystemExit"),
+                       ("strtoy (contract_strprio:SPEC)", "InvalidType")):
+        assert any(label in ln and why in ln for ln in failed), (label, res.stdout)
+    # every other algorithm is tested and passes, the good plugin included
+    assert len(failed) == 3, failed
+    for algo in ("EPTOY", "SALSA20", "POLY1305"):
+        assert any(ln.startswith(algo + " ") and "passed" in ln for ln in lines), algo
+
+
+def test_list_command_works_beside_plugins_that_exit_or_mistype(exiting_plugins):
+    res = _cli_with_plugins(["list"], exiting_plugins)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "EPTOY [cipher" in res.stdout and "SALSA20 [cipher" in res.stdout
+    assert "STRTOY" not in res.stdout and "QUITTOY" not in res.stdout
+
+
+def test_a_selftest_raising_systemexit_fails_the_implementation(clean_registry):
+    def selftest(spec, impl):
+        raise SystemExit(3)
+    spec = dataclasses.replace(toy_cipher.make_spec(), selftest=selftest)
+    with pytest.raises(gcrylike.SelftestFailed, match="SystemExit"):
+        gcrylike.register(spec)
+    assert "TOY" not in gcrylike.algorithms()
+
+
+#: A wrongly typed value for every field of every spec class (hook fields:
+#: anything not callable); the record fields of an Implementation follow.
+_WRONG_TYPE = {
+    "name": 7, "algo": "7", "api_version": "1", "description": 7, "aliases": ("x", 7),
+    "key_sizes": ("32",), "iv_sizes": ("8",), "implementations": ("toy-python",),
+    "context_size": "64", "block_size": 1.0, "counter_block": "64", "digest_size": "16",
+    "tag_size": "16", "min_length": "16", "max_tweak": "32", "cipher": 7, "mode": 7,
+    "reentrant": 1, "extra_hooks": ["x"],
+}
+_NOT_CALLABLE = "not a hook"
+_SPEC_CLASSES = (gcrylike.CipherSpec, gcrylike.MacSpec, gcrylike.AeadSpec,
+                 gcrylike.BlockCipherSpec, gcrylike.TweakableCipherSpec, gcrylike.SecretBoxSpec)
+
+
+def _builtin_spec_of(cls):
+    return next(s for s in _registry.all_specs() if type(s) is cls)
+
+
+def _is_hook_field(cls, name):
+    return name in cls.required_hooks or name in OPTIONAL_HOOKS
+
+
+@pytest.mark.parametrize("cls", _SPEC_CLASSES, ids=lambda c: c.__name__)
+def test_every_mistyped_spec_field_is_refused_at_register(clean_registry, cls):
+    base = _builtin_spec_of(cls)
+    for f in dataclasses.fields(cls):
+        bad = _NOT_CALLABLE if _is_hook_field(cls, f.name) else _WRONG_TYPE[f.name]
+        with pytest.raises(gcrylike.InvalidType) as info:
+            gcrylike.register(dataclasses.replace(base, **{f.name: bad}))
+        assert f.name in str(info.value), (f.name, str(info.value))
+
+
+@pytest.mark.parametrize("field, bad", [
+    ("driver", 7), ("priority", "100"), ("priority", 1.5), ("priority", True),
+    ("description", 7),
+])
+def test_mistyped_implementation_fields_are_refused_at_register(clean_registry, field, bad):
+    good = {"driver": "toy-python", "priority": 100, "token": "good", "description": ""}
+    impl = gcrylike.Implementation(**{**good, field: bad})
+    with pytest.raises(gcrylike.InvalidType, match=field):
+        gcrylike.register(toy_cipher.make_spec(impls=[impl]))
+    assert "TOY" not in gcrylike.algorithms()
+    for name in gcrylike.algorithms():  # what `gcrylike list` reads still works
+        gcrylike.implementations(name)
+
+
+def test_string_iv_size_is_refused_at_register(clean_registry):
+    with pytest.raises(gcrylike.InvalidType, match=r"iv_sizes\[0\] must be an int"):
+        gcrylike.register(dataclasses.replace(toy_cipher.make_spec(), iv_sizes=("8",)))
+
+
+def test_out_of_range_sizes_are_invalid_arguments(clean_registry):
+    for field, bad in (("key_sizes", (0,)), ("key_sizes", ()), ("algo", -1),
+                       ("context_size", -1), ("name", "")):
+        with pytest.raises(gcrylike.InvalidArgument, match=field):
+            gcrylike.register(dataclasses.replace(toy_cipher.make_spec(), **{field: bad}))
+
+
+@pytest.mark.parametrize("value", ["all,none", "none, all", "eptoy,all"])
+def test_all_or_none_in_a_list_is_refused_by_every_registry_use(clean_registry, monkeypatch,
+                                                                value):
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", value)
+    messages = []
+    for use in (gcrylike.algorithms, lambda: gcrylike.cipher_open("salsa20"),
+                gcrylike.plugin_errors, gcrylike.algorithms):
+        with pytest.raises(gcrylike.InvalidArgument) as info:
+            use()
+        messages.append(str(info.value))
+    assert len(set(messages)) == 1 and "GCRYLIKE_PLUGINS" in messages[0], messages
+    monkeypatch.setenv("GCRYLIKE_PLUGINS", "none")  # fixed: the registry loads
+    assert "SALSA20" in gcrylike.algorithms()
+
+
+@pytest.fixture
+def self_registering(tmp_path, monkeypatch):
+    """A plugin module that calls register() on its own spec, which its
+    entry point also names."""
+    header = f"import sys; sys.path.insert(0, {TESTS_DIR!r})\nimport gcrylike, toy_cipher\n"
+    _write_dist(tmp_path, "contract_selfreg", "contract_selfreg", header + textwrap.dedent("""
+        SPEC = toy_cipher.make_spec("SELFTOY", 90015, aliases=())
+        gcrylike.register(SPEC)
+        """), "selftoy = contract_selfreg:SPEC")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("contract_selfreg", None)
+
+
+def _registered_once(name):
+    assert gcrylike.algorithms().count(name) == 1
+    assert gcrylike.plugin_errors() == {}
+    with gcrylike.cipher_open(name) as h:
+        h.setkey(bytes(32))
+        h.setiv(bytes(8))
+        assert len(h.encrypt(b"x" * 10)) == 10
+
+
+def test_plugin_registering_itself_while_loaded_by_its_entry_point(clean_registry,
+                                                                   self_registering):
+    _, caught = _load()
+    assert not caught, [str(w.message) for w in caught]
+    _registered_once("SELFTOY")
+
+
+def test_plugin_registering_itself_when_imported_first(clean_registry, self_registering):
+    # its register() is the registry's first use, which loads the entry points,
+    # which import the module being imported
+    import importlib
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        importlib.import_module("contract_selfreg")
+    assert not [w for w in caught if issubclass(w.category, gcrylike.PluginWarning)]
+    _registered_once("SELFTOY")
+
+
+def test_registering_the_same_spec_twice_is_harmless_another_conflicts(clean_registry):
+    spec = toy_cipher.make_spec()
+    assert gcrylike.register(spec) is spec
+    assert gcrylike.register(spec) is spec
+    assert gcrylike.algorithms().count("TOY") == 1
+    with pytest.raises(gcrylike.NameConflict):
+        gcrylike.register(toy_cipher.make_spec())
