@@ -269,3 +269,18 @@ def available_drivers() -> Callable[[str | int], list[str]]:
         return [i.driver for i in gcrylike.implementations(algo) if i.available]
 
     return names
+
+
+@pytest.fixture
+def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh registry (built-ins reload on first use) and self-test state;
+    the plugin choice unset (GCRYLIKE_PLUGINS too)."""
+    from gcrylike import _registry, _selftest
+
+    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
+                 "_failed_names"):
+        monkeypatch.setattr(_registry, attr, {})
+    monkeypatch.setattr(_registry, "_loaded", False)
+    monkeypatch.setattr(_registry, "_plugin_choice", None)
+    monkeypatch.setattr(_selftest, "_results", {})
+    monkeypatch.delenv("GCRYLIKE_PLUGINS", raising=False)

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 import gcrylike
-from gcrylike import _buffers, _mac, _registry, _selftest
+from gcrylike import _buffers, _mac
 from gcrylike._core import ffi
 
 #: The tag of the toy MAC: (sum of the key and message bytes) mod 256, xor
@@ -79,14 +79,12 @@ def tiny(tmp_path_factory):
 
 
 @pytest.fixture
-def clean_registry(monkeypatch):
-    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
-                 "_failed_names"):
-        monkeypatch.setattr(_registry, attr, {})
-    monkeypatch.setattr(_registry, "_loaded", False)
-    monkeypatch.setattr(_registry, "_plugin_choice", None)
-    monkeypatch.setattr(_selftest, "_results", {})
+def no_plugins(clean_registry, monkeypatch):
+    """A fresh registry of the built-ins alone, beside the tests' own specs."""
     monkeypatch.setenv("GCRYLIKE_PLUGINS", "none")
+
+
+
 
 
 def _acc(ctx) -> int:
@@ -137,7 +135,7 @@ def _mac_spec(update, read, oneshot, name="TINYMAC"):
 # --- item 5: a one-shot hook the fast path does not take --------------------
 
 @pytest.mark.parametrize("oneshot", [_py_oneshot, None], ids=["python-oneshot", "no-oneshot"])
-def test_mac_with_a_one_shot_hook_the_fast_path_cannot_take(clean_registry, oneshot):
+def test_mac_with_a_one_shot_hook_the_fast_path_cannot_take(no_plugins, oneshot):
     gcrylike.register(_mac_spec(_py_update, _py_read, oneshot))
     for _ in range(3):  # the first call looks the hook up, the later ones remember
         assert gcrylike.mac("tinymac", KEY, MESSAGE) == _tag(KEY, MESSAGE)
@@ -172,7 +170,7 @@ def _off_the_fast_path(handle):
     return handle
 
 
-def test_one_byte_mac_digest_is_a_new_object(clean_registry, tiny):
+def test_one_byte_mac_digest_is_a_new_object(no_plugins, tiny):
     gcrylike.register(_mac_spec(tiny.tiny_update, tiny.tiny_read, tiny.tiny_oneshot))
     with gcrylike.mac_open("tinymac") as h:
         h.setkey(KEY)
@@ -185,7 +183,7 @@ def test_one_byte_mac_digest_is_a_new_object(clean_registry, tiny):
     assert first == _tag(KEY, b"") and second == _tag(KEY, MESSAGE)
 
 
-def test_one_byte_one_shot_mac_is_a_new_object(clean_registry, tiny, monkeypatch):
+def test_one_byte_one_shot_mac_is_a_new_object(no_plugins, tiny, monkeypatch):
     gcrylike.register(_mac_spec(tiny.tiny_update, tiny.tiny_read, tiny.tiny_oneshot))
     monkeypatch.setattr(_mac, "_mac_call", None)  # off the fast path
     held = gcrylike.mac("tinymac", KEY, MESSAGE)
@@ -198,7 +196,7 @@ def _sectors(ctx, buf, nsectors, sector_size, first, encrypting):
     return gcrylike.ErrorCode.NOT_SUPPORTED
 
 
-def test_one_byte_tweakable_message_is_a_new_object(clean_registry, tiny):
+def test_one_byte_tweakable_message_is_a_new_object(no_plugins, tiny):
     gcrylike.register(gcrylike.TweakableCipherSpec(
         name="TINYWIDE", algo=90102, key_sizes=(16,), min_length=1, max_tweak=16,
         context_size=64, implementations=(gcrylike.Implementation("tinywide-x", 1),),

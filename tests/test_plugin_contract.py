@@ -19,23 +19,9 @@ import toy_cipher
 
 import gcrylike
 from gcrylike import ErrorCode as E
-from gcrylike import _registry, _selftest
+from gcrylike import _registry
 from gcrylike._spec_fields import OPTIONAL_HOOKS
 from gcrylike.selftests import StreamVector, stream_selftest
-
-
-@pytest.fixture
-def clean_registry(monkeypatch):
-    """A fresh registry (built-ins reload on first use) and self-test state."""
-    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
-                 "_failed_names"):
-        monkeypatch.setattr(_registry, attr, {})
-    monkeypatch.setattr(_registry, "_loaded", False)
-    monkeypatch.setattr(_registry, "_plugin_choice", None)
-    monkeypatch.setattr(_selftest, "_results", {})
-    monkeypatch.delenv("GCRYLIKE_PLUGINS", raising=False)
-    yield
-
 
 # --- hook contract ------------------------------------------------------------
 

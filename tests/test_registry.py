@@ -15,17 +15,6 @@ from gcrylike import _registry, _selftest
 
 
 @pytest.fixture
-def clean_registry(monkeypatch):
-    """A fresh registry (built-ins reload on first use) and self-test state."""
-    for attr in ("_by_id", "_by_name", "_by_driver", "_plugin_errors", "_found", "_resolved",
-                 "_failed_names"):
-        monkeypatch.setattr(_registry, attr, {})
-    monkeypatch.setattr(_registry, "_loaded", False)
-    monkeypatch.setattr(_selftest, "_results", {})
-    yield
-
-
-@pytest.fixture
 def deny():
     previous = gcrylike.set_hwf_deny([])
     yield gcrylike.set_hwf_deny

@@ -359,23 +359,49 @@ keystream_blocks (const chacha_ctx *chacha, size_t n)
   return width;
 }
 
-/* The work context of a one-shot call: the keyed cipher state, the nonce
- * installed and the MAC keyed from block 0 (with the keystream of a short
- * message's data, KS + CHACHA_BLOCK), the associated data absorbed.  The
- * caller wipes WORK and KS. */
+/* What a one-shot call works on: a copy of the keyed context with the
+ * nonce installed and the MAC keyed from keystream block 0, which KS
+ * holds with (for a message of at most AEAD_HEAD bytes) the data's
+ * keystream after it. */
+typedef struct {
+  aead_ctx work;
+  uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
+  size_t kslen;
+  size_t head;  /* N if the data's keystream is in KS, else 0 */
+} oneshot_ctx;
+
+/* Refuse a bad request before any work, then set ONE up for N bytes from
+ * SRC into DST and absorb the associated data.  The caller calls
+ * end_oneshot whatever RC says. */
 static unsigned int
-begin_noburn (const aead_ctx *keyed, aead_ctx *work, const uint8_t *nonce, size_t noncelen,
-              const uint8_t *aad, size_t aadlen, uint8_t *ks, size_t kslen, int *rc)
+begin_oneshot_noburn (const aead_ctx *keyed, oneshot_ctx *one, const uint8_t *nonce,
+                      size_t noncelen, const uint8_t *aad, size_t aadlen,
+                      const uint8_t *dst, const uint8_t *src, size_t n, int *rc)
 {
+  aead_ctx *work = &one->work;
   unsigned int burn;
 
-  /* setiv keys the MAC afresh: only the cipher state is copied */
+  one->head = n <= AEAD_HEAD ? n : 0;
+  one->kslen = 0;
+  work->phase = AEAD_DONE;  /* nothing to wipe yet but the cipher state */
   memcpy (&work->chacha, &keyed->chacha, sizeof work->chacha);
+  if (gcry_bad_overlap (dst, src, n))
+    {
+      *rc = GCRY_ERR_INV_ARG;
+      return 0;
+    }
+  if (n > AEAD_MAX_CT)
+    {
+      *rc = GCRY_ERR_TOO_LARGE;
+      return 0;
+    }
+  one->kslen = keystream_blocks (&keyed->chacha, one->head) * CHACHA_BLOCK;
+  /* setiv keys the MAC afresh: only the cipher state is copied */
   work->poly_impl = keyed->poly_impl;
   work->phase = AEAD_NEED_IV;
   work->mac.table_ready = 0;
   work->stitched = 0;
-  burn = start_noburn (work, nonce, noncelen, ks, kslen, rc);
+  burn = start_noburn (work, nonce, noncelen, one->ks, one->kslen, rc);
   if (!*rc && aadlen)
     {
       burn = gcry_max_burn (burn, poly1305_update_noburn (&work->mac, aad, aadlen));
@@ -384,12 +410,14 @@ begin_noburn (const aead_ctx *keyed, aead_ctx *work, const uint8_t *nonce, size_
   return burn + GCRY_C_FRAME;
 }
 
-/* Wipe what a one-shot call's work context and keystream hold. */
+/* Wipe what a one-shot call's context holds. */
 static void
-end_work (aead_ctx *work, uint8_t *ks, size_t kslen)
+end_oneshot (oneshot_ctx *one)
 {
+  aead_ctx *work = &one->work;
+
   /* finish_noburn wiped the MAC state; the rest holds the key */
-  gcry_wipememory (ks, kslen);
+  gcry_wipememory (one->ks, one->kslen);
   gcry_wipememory (&work->chacha, sizeof work->chacha);
   gcry_wipememory (work->tag, sizeof work->tag);
   if (work->phase != AEAD_DONE)
@@ -402,29 +430,21 @@ seal_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
              const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
              uint8_t *dst, uint8_t *tag, int *rc)
 {
-  aead_ctx work;
-  uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
-  size_t head = n <= AEAD_HEAD ? n : 0;
-  size_t kslen = keystream_blocks (&keyed->chacha, head) * CHACHA_BLOCK;
+  oneshot_ctx one;
   unsigned int burn;
 
-  /* refuse a bad request before any work (seal_head_noburn does not check) */
-  if (gcry_bad_overlap (dst, src, n))
-    {
-      *rc = GCRY_ERR_INV_ARG;
-      return 0;
-    }
-  burn = begin_noburn (keyed, &work, nonce, noncelen, aad, aadlen, ks, kslen, rc);
-  if (!*rc && n == head)
-    burn = gcry_max_burn (burn, seal_head_noburn (&work, dst, src, n, ks + CHACHA_BLOCK, rc));
+  burn = begin_oneshot_noburn (keyed, &one, nonce, noncelen, aad, aadlen, dst, src, n, rc);
+  if (!*rc && n == one.head)
+    burn = gcry_max_burn (burn, seal_head_noburn (&one.work, dst, src, n,
+                                                  one.ks + CHACHA_BLOCK, rc));
   else if (!*rc)
-    burn = gcry_max_burn (burn, crypt_noburn (&work, dst, src, n, 1, rc));
+    burn = gcry_max_burn (burn, crypt_noburn (&one.work, dst, src, n, 1, rc));
   if (!*rc)
-    burn = gcry_max_burn (burn, finish_noburn (&work, rc));
+    burn = gcry_max_burn (burn, finish_noburn (&one.work, rc));
   if (!*rc)
-    memcpy (tag, work.tag, POLY1305_TAG);
-  end_work (&work, ks, kslen);
-  return burn + sizeof (work) + sizeof (ks) + GCRY_C_FRAME;
+    memcpy (tag, one.work.tag, POLY1305_TAG);
+  end_oneshot (&one);
+  return burn + sizeof (one) + GCRY_C_FRAME;
 }
 
 /* Open N bytes of ciphertext SRC whose tag is WANT (a copy the caller made
@@ -439,39 +459,26 @@ open_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
              const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
              const uint8_t *want, uint8_t *dst, int *rc)
 {
-  aead_ctx work;
-  uint8_t ks[CHACHA_BLOCK + AEAD_HEAD];
-  size_t head = n <= AEAD_HEAD ? n : 0;
-  size_t kslen = keystream_blocks (&keyed->chacha, head) * CHACHA_BLOCK;
+  oneshot_ctx one;
   unsigned int burn;
 
-  if (gcry_bad_overlap (dst, src, n))
-    {
-      *rc = GCRY_ERR_INV_ARG;
-      return 0;
-    }
-  if (n > AEAD_MAX_CT)
-    {
-      *rc = GCRY_ERR_TOO_LARGE;
-      return 0;
-    }
-  burn = begin_noburn (keyed, &work, nonce, noncelen, aad, aadlen, ks, kslen, rc);
+  burn = begin_oneshot_noburn (keyed, &one, nonce, noncelen, aad, aadlen, dst, src, n, rc);
   if (!*rc)
     {
-      burn = gcry_max_burn (burn, enter_data (&work, 0, rc));
+      burn = gcry_max_burn (burn, enter_data (&one.work, 0, rc));
       if (n)
-        burn = gcry_max_burn (burn, poly1305_update_noburn (&work.mac, src, n));
-      work.ctlen = n;
-      burn = gcry_max_burn (burn, finish_noburn (&work, rc));
+        burn = gcry_max_burn (burn, poly1305_update_noburn (&one.work.mac, src, n));
+      one.work.ctlen = n;
+      burn = gcry_max_burn (burn, finish_noburn (&one.work, rc));
     }
-  if (!*rc && gcry_ct_memcmp (work.tag, want, POLY1305_TAG))
+  if (!*rc && gcry_ct_memcmp (one.work.tag, want, POLY1305_TAG))
     *rc = GCRY_ERR_CHECKSUM;
-  if (!*rc && n == head)
-    gcry_xor_bytes (dst, src, ks + CHACHA_BLOCK, n);
+  if (!*rc && n == one.head)
+    gcry_xor_bytes (dst, src, one.ks + CHACHA_BLOCK, n);
   else if (!*rc)
-    burn = gcry_max_burn (burn, chacha_crypt_noburn (&work.chacha, dst, src, n));
-  end_work (&work, ks, kslen);
-  return burn + sizeof (work) + sizeof (ks) + GCRY_C_FRAME;
+    burn = gcry_max_burn (burn, chacha_crypt_noburn (&one.work.chacha, dst, src, n));
+  end_oneshot (&one);
+  return burn + sizeof (one) + GCRY_C_FRAME;
 }
 
 /* out = ciphertext || tag (N + 16 bytes). */
