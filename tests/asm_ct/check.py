@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 
 import arguments  # noqa: E402
 import mnemonics  # noqa: E402
-from disasm import ROOT, ObjectCode, assemble, disassemble  # noqa: E402
+from disasm import ROOT, ObjectCode, assemble, compiler, disassemble  # noqa: E402, F401
 from taint import Finding, Routine  # noqa: E402
 
 

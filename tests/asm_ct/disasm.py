@@ -9,7 +9,9 @@ their leaky instructions with them).
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +24,13 @@ def include_dirs(root: Path = ROOT) -> list[Path]:
     return [root / "asm", root / "gcrylike/_native", *sorted(root.glob("ciphers/*/"))]
 
 
-def assemble(source: Path, obj: Path, cc: str = "gcc") -> None:
-    cmd = [cc, "-c", "-DUSE_AMD64", *(f"-I{d}" for d in include_dirs()), str(source),
+def compiler() -> list[str]:
+    """$CC, else cc: only its assembler (through the C preprocessor) is used."""
+    return shlex.split(os.environ.get("CC") or "cc")
+
+
+def assemble(source: Path, obj: Path) -> None:
+    cmd = [*compiler(), "-c", "-DUSE_AMD64", *(f"-I{d}" for d in include_dirs()), str(source),
            "-o", str(obj)]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
 
