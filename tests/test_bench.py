@@ -431,11 +431,18 @@ def test_peer_matches_ours(peer, offer):
             c(DATA, dst)
             assert bytes(dst) == want, (peer.name, offer.algorithm, k, n)
             c.close()
-            # decryption, in place, and through bind()
+            # decryption in place, and through bind() into another buffer
+            # (a timed in-place bind may write elsewhere: cryptography 51
+            # refuses overlapping buffers)
             c = peer.crypter(offer.algorithm, key, nonce)
             buf = bytearray(want)
-            c.bind(buf, buf, decrypt=True)()
+            c.decrypt(buf, buf)
             assert bytes(buf) == DATA
+            c.close()
+            c = peer.crypter(offer.algorithm, key, nonce)
+            dst = bytearray(len(want))
+            c.bind(want, dst, decrypt=True)()
+            assert bytes(dst) == DATA
             c.close()
 
 
