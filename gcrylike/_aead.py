@@ -3,28 +3,20 @@ one-shot classes (the way Python users know from ``cryptography``)."""
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from . import _fast, _registry
 from ._buffers import (
-    BYTES_OUTPUT_OK,
-    CHAR_ARRAY,
-    FRESH_ZERO_MIN,
-    ZERO,
     as_cbuffer,
-    check_overlap,
-    new_output,
-    run_into,
     sizes_text,
 )
 from ._core import ffi
 from ._errors import (
     AuthenticationFailed,
     ErrorCode,
+    GcryError,
     InvalidIVLength,
-    InvalidLength,
     InvalidState,
     error_for,
 )
@@ -55,12 +47,16 @@ class AeadHandle(KeyedHandle):
     libgcrypt; use :class:`ChaCha20Poly1305` to release nothing unverified.
     """
 
-    __slots__ = ("_fast_ptr", "_hooks")
+    __slots__ = ()
 
-    def __init__(self, spec: Any, impl: Any, auto: bool, *, _selftesting: bool = False) -> None:
-        super().__init__(spec, impl, auto, _selftesting=_selftesting)
-        self._fast_ptr: Any = None
-        self._hooks = (spec.encrypt, spec.decrypt)
+    def _hooks(self) -> tuple[Any, ...]:
+        s = self._spec
+        return ("aead", {"encrypt": s.encrypt, "decrypt": s.decrypt,
+                         "authenticate": s.authenticate, "gettag": s.gettag},
+                1, s.tag_size, False)
+
+    def _data_hook(self, which: int) -> Any:
+        return self._spec.decrypt if which else self._spec.encrypt
 
     @property
     def info(self) -> AeadInfo:
@@ -68,84 +64,46 @@ class AeadHandle(KeyedHandle):
         s = self._spec
         return AeadInfo(s.name, self._impl.driver, s.key_sizes, s.iv_sizes, s.tag_size)
 
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast_ptr = None
-
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
-        s = self._spec
-        return ((s.encrypt, _fast.CRYPT), (s.decrypt, _fast.CRYPT),
-                (s.authenticate, _fast.UPDATE), (s.gettag, _fast.READ)), 1, s.tag_size, False
-
-    def _key_installed(self, ctx: Any) -> None:
-        self._fc = self._bound(ctx)
-        # cffi hooks take bytes as they are; the native code checks the state
-        s = self._spec
-        if BYTES_OUTPUT_OK and s.tag_size > 1 and all(
-                inspect.isbuiltin(h) for h in (s.encrypt, s.decrypt, s.authenticate, s.gettag)):
-            self._fast_ptr = ctx.ptr
-
     def setiv(self, iv: BytesLike) -> None:
         """Start a message with nonce ``iv`` (derives its Poly1305 key)."""
-        with self._guard:  # no call runs meanwhile
-            ptr = self._fast_ptr
-            if ptr is not None and type(iv) is bytes and len(iv) in self._spec.iv_sizes:
-                # setiv hooks get a buffer view (their contract), even here
-                setiv = self._spec.setiv  # a local: see SealingHandle
-                rc = setiv(ptr, ffi.from_buffer(CHAR_ARRAY, iv, False))
-                if rc:
-                    raise_for(rc, self._spec.name)
-                return
-            ctx = self._keyed()
-            with as_cbuffer(iv, "iv") as ibuf:
+        self._keyed()  # state errors first; checked again while held
+        with as_cbuffer(iv, "iv") as ibuf:
+            with self._binding.exclusive():  # no call runs meanwhile
+                ctx = self._keyed()
                 if len(ibuf) not in self._spec.iv_sizes:
                     raise InvalidIVLength(f"{self._spec.name} nonce must be "
                                           f"{sizes_text(self._spec.iv_sizes)} bytes, "
                                           f"got {len(ibuf)}")
                 rc = self._spec.setiv(ctx.ptr, ibuf)
-            if rc:
-                raise_for(rc, self._spec.name)
+        if rc:
+            raise_for(rc, self._spec.name)
 
     def authenticate(self, aad: BytesLike) -> None:
         """Add associated data (only before the first encrypt/decrypt)."""
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 if fc.update(aad) is None:
                     return
             except _Failure as exc:
                 self._failed("authenticate", exc.args[0])
-        with self._guard:  # the cffi path: one call at a time
-            ptr = self._fast_ptr
-            if ptr is not None and type(aad) is bytes:
-                authenticate = self._spec.authenticate
-                rc = authenticate(ptr, aad, len(aad))
-                if rc:
-                    self._failed("authenticate", rc)
-                return
-            ctx = self._keyed()
-            with as_cbuffer(aad, "aad") as abuf:
-                rc = self._spec.authenticate(ctx.ptr, abuf, len(abuf))
-            if rc:
-                self._failed("authenticate", rc)
+        self._ready()  # state errors first; checked again inside the gate
+        with as_cbuffer(aad, "aad") as abuf:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.authenticate(ptr, abuf, len(abuf))
+        if rc:
+            self._failed("authenticate", rc)
 
     encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
     decrypt = data_method(1, "AeadHandle", "decrypt", """Authenticate and decrypt
         ``data``; check the tag before trusting it.""")
 
-    def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
-        ctx = self._keyed()
-        with as_cbuffer(data, "data") as src:
-            n = len(src)
-            which = 0 if hook is self._hooks[0] else 1
-            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
-                            lambda rc: self._failed(_DATA_CALLS[which], rc), src)
-
     def _data_error(self, rc: int, which: int) -> Exception:
         return self._error(_DATA_CALLS[which], rc)
 
-    def _failed(self, call: str, rc: int) -> None:
+    def _failed(self, call: str, rc: int) -> NoReturn:
         raise self._error(call, rc)
 
     def _error(self, call: str, rc: int) -> Exception:
@@ -161,7 +119,11 @@ class AeadHandle(KeyedHandle):
         """Where the current message is ("need_iv", "aad", "encrypting",
         "decrypting", "done"), found by probing a scratch copy of the
         context with empty calls (error path only: no per-call cost)."""
-        scratch = self._live().clone()
+        try:
+            with self._binding.exclusive():
+                scratch = self._live().clone()
+        except GcryError:  # closed or busy meanwhile: no phase to tell
+            return None
         s = self._spec
         try:
             one = ffi.from_buffer(bytearray(max(s.tag_size, 1)))
@@ -183,42 +145,33 @@ class AeadHandle(KeyedHandle):
         fc = self._fc
         if fc is not None:
             try:
-                tag = fc.read()
+                tag: bytes = fc.read()
+                return tag
             except _Failure as exc:
                 self._failed("gettag", exc.args[0])
-            if tag is not NotImplemented:
-                return tag
-        with self._guard:
-            ptr = self._fast_ptr
-            if ptr is not None:
-                n = self._spec.tag_size
-                tag = ZERO * n
-                gettag = self._spec.gettag
-                rc = gettag(ptr, tag, n)
-                if rc:
-                    self._failed("gettag", rc)
-                return tag
-            ctx = self._keyed()
-            out = bytearray(self._spec.tag_size)
-            with ffi.from_buffer(out) as buf:
-                rc = self._spec.gettag(ctx.ptr, buf, len(out))
-            if rc:
-                self._failed("gettag", rc)
-            return bytes(out)
+        out = bytearray(self._spec.tag_size)
+        with ffi.from_buffer(out) as buf:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.gettag(ptr, buf, len(out))
+        if rc:
+            self._failed("gettag", rc)
+        return bytes(out)
 
     def checktag(self, tag: BytesLike) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
-        ctx = self._keyed()
-        with self._guard:
-            with as_cbuffer(tag, "tag") as tbuf:
-                rc = self._spec.checktag(ctx.ptr, tbuf, len(tbuf))
-            if rc:
-                self._failed("checktag", rc)
+        self._ready()
+        with as_cbuffer(tag, "tag") as tbuf:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.checktag(ptr, tbuf, len(tbuf))
+        if rc:
+            self._failed("checktag", rc)
 
     def reset(self) -> None:
         """Back to the state right after setkey (a nonce is needed again)."""
-        with self._guard:
+        with self._binding.exclusive():
             self._keyed().restore()
 
 
@@ -244,47 +197,22 @@ def _order_message(call: str, phase: str | None) -> str:
 class _OneShotAead(SealingHandle):
     """Shared body of the one-shot AEAD classes."""
 
-    __slots__ = ("_tag",)
+    __slots__ = ()
     _KIND = "aead"
-    _SHAPE = _fast.AEAD
-
-    def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
-        super().__init__(key, impl=impl)
-        self._tag: int = self._spec.tag_size
+    _HOOK_KIND = "seal"
 
     def encrypt(self, nonce: BytesLike, data: BytesLike,
                 associated_data: BytesLike | None = None) -> bytes:
         """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 result = fc.seal(nonce, data, associated_data)
             except _Failure:
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
-                return result
-        with self._guard:  # the cffi path (waits: calls are independent)
-            ptr = self._fast
-            aad = b"" if associated_data is None else associated_data
-            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                    and type(aad) is bytes and len(data) + self._tag >= FRESH_ZERO_MIN:
-                n = len(data)
-                out = ZERO * (n + self._tag)
-                seal = self._seal  # a local: see SealingHandle
-                rc = seal(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-                if rc:
-                    self._failed(rc, nonce)
-                return out
-            ctx = self._keyed()
-            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                    as_cbuffer(aad, "associated_data") as abuf:
-                n = len(src)
-                out = new_output(n + self._tag)
-                with ffi.from_buffer(out) as dst:
-                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-                if rc:
-                    self._failed(rc, nbuf)
-            return out if type(out) is bytes else bytes(out)
+                return result  # type: ignore[no-any-return]
+        return self._seal_into(nonce, data, associated_data, None)
 
     def decrypt(self, nonce: BytesLike, data: BytesLike,
                 associated_data: BytesLike | None = None) -> bytes:
@@ -297,42 +225,15 @@ class _OneShotAead(SealingHandle):
             except _Failure as exc:
                 result = fast_open_failed(exc.args[0], self._spec.name)
             if result is not NotImplemented:
-                return result
-        with self._guard:
-            ptr = self._fast
-            aad = b"" if associated_data is None else associated_data
-            tag_size = self._tag
-            if ptr is not None and type(nonce) is bytes and type(data) is bytes \
-                    and type(aad) is bytes and len(data) >= tag_size + 2:
-                n = len(data)
-                out = ZERO * (n - tag_size)
-                open_ = self._open
-                rc = open_(ptr, nonce, len(nonce), aad, len(aad), data, n, out)
-                if rc:
-                    self._failed(rc, nonce)  # the C side did not write ``out``
-                return out
-            ctx = self._keyed()
-            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                    as_cbuffer(aad, "associated_data") as abuf:
-                n = len(src)
-                if len(nbuf) not in self._spec.iv_sizes:
-                    self._failed(ErrorCode.INV_IV, nbuf)
-                if n < tag_size:
-                    raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-                out = new_output(n - tag_size)
-                with ffi.from_buffer(out) as dst:
-                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-                if rc:
-                    self._failed(rc, nbuf)
-            return out if type(out) is bytes else bytes(out)
-
+                return result  # type: ignore[no-any-return]
+        return self._open_into(nonce, data, associated_data, None)
 
     def encrypt_into(self, nonce: BytesLike, data: BytesLike,
                      associated_data: BytesLike | None, buf: BytesLike) -> int:
         """As :meth:`encrypt`, into the writable buffer ``buf`` of exactly
         ``len(data) + 16`` bytes (cryptography's ``encrypt_into``); returns
         the bytes written."""
-        return self._into(self._spec.seal, nonce, data, associated_data, buf, self._tag)
+        return self._seal_into(nonce, data, associated_data, buf)
 
     def decrypt_into(self, nonce: BytesLike, data: BytesLike,
                      associated_data: BytesLike | None, buf: BytesLike) -> int:
@@ -343,29 +244,15 @@ class _OneShotAead(SealingHandle):
         ``buf`` as it was.  ``buf`` may be the ciphertext's own memory (in
         place) or overlap the received tag alone; any other overlap is
         refused."""
-        return self._into(self._spec.open, nonce, data, associated_data, buf, -self._tag)
+        return self._open_into(nonce, data, associated_data, buf)
 
-    def _into(self, hook: Any, nonce: Any, data: Any, associated_data: Any, buf: Any,
-              grow: int) -> int:
-        """The ``*_into`` calls: ``hook`` (seal or open) from ``data`` into
-        ``buf``, which must be ``grow`` bytes longer than ``data``."""
-        ctx = self._keyed()
-        aad = b"" if associated_data is None else associated_data
-        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src, \
-                as_cbuffer(aad, "associated_data") as abuf, \
-                as_cbuffer(buf, "buf", writable=True) as dst:
-            n = len(src)
-            if len(nbuf) not in self._spec.iv_sizes:
-                self._failed(ErrorCode.INV_IV, nbuf)
-            if n + grow < 0:
-                raise AuthenticationFailed(f"{self._spec.name}: input shorter than the tag")
-            if len(dst) != n + grow:
-                raise InvalidLength(f"buf must be {n + grow} bytes, got {len(dst)}")
-            check_overlap(dst, src, min(n, n + grow))
-            rc = hook(ctx.ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
-            if rc:
-                self._failed(rc, nbuf)
-        return n + grow
+    def _seal_into(self, nonce: Any, data: Any, associated_data: Any, buf: Any) -> Any:
+        return self._oneshot(0, nonce, data, b"" if associated_data is None
+                             else associated_data, buf)
+
+    def _open_into(self, nonce: Any, data: Any, associated_data: Any, buf: Any) -> Any:
+        return self._oneshot(1, nonce, data, b"" if associated_data is None
+                             else associated_data, buf)
 
 
 class ChaCha20Poly1305(_OneShotAead):

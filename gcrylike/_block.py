@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from . import _fast, _registry
-from ._buffers import as_cbuffer, run_into
-from ._errors import InvalidLength, check, error_for
+from ._errors import InvalidLength, error_for
 from ._keyed import KeyedHandle
 from ._typing import BytesLike
 
@@ -40,13 +39,18 @@ class BlockCipherHandle(KeyedHandle):
         s = self._spec
         return BlockInfo(s.name, self._impl.driver, s.block_size, s.key_sizes)
 
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+    def _hooks(self) -> tuple[Any, ...]:
         s = self._spec
-        return ((s.encrypt_blocks, _fast.CRYPT), (s.decrypt_blocks, _fast.CRYPT)), \
-            s.block_size, 0, False
+        return ("block", {"encrypt": s.encrypt_blocks, "decrypt": s.decrypt_blocks},
+                s.block_size, 0, False)
 
-    def _key_installed(self, ctx: Any) -> None:
-        self._fc = self._bound(ctx)
+    def _data_hook(self, which: int) -> Any:
+        return self._spec.decrypt_blocks if which else self._spec.encrypt_blocks
+
+    def _check_length(self, n: int) -> None:
+        if n % self._spec.block_size:
+            raise InvalidLength(f"{self._spec.name} needs whole "
+                                f"{self._spec.block_size}-byte blocks, got {n} bytes")
 
     @overload
     def encrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
@@ -63,7 +67,7 @@ class BlockCipherHandle(KeyedHandle):
                 raise error_for(exc.args[0], self._spec.name) from None
             if result is not NotImplemented:
                 return result
-        return self._run(self._spec.encrypt_blocks, data, out)
+        return self._crypt(0, data, out)
 
     @overload
     def decrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
@@ -80,18 +84,7 @@ class BlockCipherHandle(KeyedHandle):
                 raise error_for(exc.args[0], self._spec.name) from None
             if result is not NotImplemented:
                 return result
-        return self._run(self._spec.decrypt_blocks, data, out)
-
-    def _run(self, hook: Any, data: Any, out: Any) -> bytes | int:
-        with self._guard:  # the cffi path: one call at a time
-            ctx = self._keyed()
-            with as_cbuffer(data, "data") as src:
-                n = len(src)
-                if n % self._spec.block_size:
-                    raise InvalidLength(f"{self._spec.name} needs whole "
-                                        f"{self._spec.block_size}-byte blocks, got {n} bytes")
-                return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n),
-                                lambda rc: check(rc, self._spec.name), src)
+        return self._crypt(1, data, out)
 
 
 def block_cipher_open(name: str | int, *, impl: str | None = None) -> BlockCipherHandle:

@@ -1,12 +1,22 @@
-"""The native fast path of the data calls (gcrylike/_native/fastcall.c).
+"""The call layer of every handle: its Binding (gcrylike/_native/fastcall.c).
 
-A handle whose spec hooks are cffi functions of the expected C types gets a
-``Binding``: its context address and the hooks' addresses, taken once, so a
-data call is one ``METH_FASTCALL`` call into C (no cffi argument
-conversion, no ``ffi.from_buffer``, the GIL kept below
-:data:`GIL_THRESHOLD` bytes).  Without the extension (PyPy, a build
-without it, ``GCRYLIKE_NO_FASTCALL=1``) or with hooks written in Python,
-:func:`bind` returns None and the handle keeps its cffi path.
+Every handle has one Binding, made by :func:`bind` from its context and its
+spec's hooks.  The Binding is the handle's gate, the one place the call
+discipline is written (see fastcall.c): a data call takes the caller's
+buffers, then enters the context (``HandleClosed`` once closed,
+``HandleBusy`` while another call runs or the context is held), runs the
+hook, leaves.  ``with binding as ptr:`` is that entry for the cffi path
+(``ptr`` is the context's cffi pointer, the only place the cffi path gets
+it); ``with binding.exclusive():`` holds the context alone for setkey,
+setiv, reset, copy and close.
+
+When the hooks of a kind (:data:`KINDS`) are cffi functions of the C types
+the kind names, the Binding also calls them itself: a data call is then one
+``METH_FASTCALL`` call into C (no cffi argument conversion, no
+``ffi.from_buffer``, the GIL kept below :data:`GIL_THRESHOLD` bytes).
+Otherwise (hooks written in Python) it is a plain gate, kind ``"gate"``.
+Without the extension (PyPy, a build without it, ``GCRYLIKE_NO_FASTCALL=1``)
+:class:`Gate` below follows the same rules and passes the same tests.
 """
 
 from __future__ import annotations
@@ -17,7 +27,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ._core import ffi
-from ._errors import HandleBusy, InvalidArgument, InvalidType
+from ._errors import HandleBusy, HandleClosed, InvalidArgument, InvalidType
 
 _DISABLED = os.environ.get("GCRYLIKE_NO_FASTCALL", "").strip().lower() not in (
     "", "0", "no", "false")
@@ -33,7 +43,6 @@ if not _DISABLED and sys.implementation.name == "cpython":
 AVAILABLE = fastcall is not None
 #: The exception native hooks' error codes arrive as (never seen by users).
 Failure: type[BaseException] = fastcall.Failure if AVAILABLE else type("Failure", (Exception,), {})
-Binding: Any = fastcall.Binding if AVAILABLE else type(None)
 #: The base of every handle class: with the extension its C base, whose one
 #: field is the ``_fc`` slot the native encrypt/decrypt read; else object,
 #: and the handle classes declare ``_fc`` in their own ``__slots__``.
@@ -44,25 +53,20 @@ else:
 #: The slots the handle classes declare themselves for what HandleBase holds.
 BASE_SLOTS: tuple[str, ...] = () if AVAILABLE else ("_fc",)
 
-#: Calls on at least this many bytes release the GIL (measured: see
-#: docs/usage.rst, "Cost per call").
+#: Calls on at least this many bytes release the GIL (see docs/usage.rst,
+#: "Cost per call").
 GIL_THRESHOLD = 8192
 if AVAILABLE:
-    fastcall.set_errors(HandleBusy)
+    fastcall.set_errors(HandleBusy, HandleClosed)
     fastcall.set_gil_threshold(GIL_THRESHOLD)
 
-# The C types of the hook shapes (cffi drops ``const``; byte pointers
-# spelt ``unsigned char *`` or ``char *`` are the same to C).
-CRYPT = "int(*)(void *, uint8_t *, uint8_t *, size_t)"
-UPDATE = "int(*)(void *, uint8_t *, size_t)"
-READ = UPDATE
-AEAD = "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
-BOX = "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
-TWEAK = "int(*)(void *, uint8_t *, uint8_t *, size_t, uint8_t *, size_t)"
-SECTORS = "int(*)(void *, uint8_t *, size_t, size_t, uint64_t, int)"
-MAC = "int(*)(uint8_t *, size_t, uint8_t *, size_t, uint8_t *, unsigned int)"
-LOCATE = "int(*)(void *, size_t, uint64_t *, unsigned int *)"
-SEEK = "int(*)(void *, uint64_t)"
+#: The hook kinds: ``{kind: (id, ((hook, C type, optional), ...))}``, as
+#: fastcall.c declares them (its KIND_DEFS); a handle class names its kind
+#: and gives its spec's hooks by these names.
+KINDS: dict[str, tuple[int, tuple[tuple[str, str, bool], ...]]] = (
+    fastcall.KINDS if AVAILABLE else {})
+#: The C type of a one-shot MAC hook.
+MAC_SHAPE: str = fastcall.MAC_SHAPE if AVAILABLE else ""
 
 
 def _cpus() -> int:
@@ -130,81 +134,150 @@ def hook_address(hook: Any, shape: str) -> int | None:
     return address
 
 
-def bind(ctx: Any, hooks: tuple[tuple[Any, str] | None, ...], unit: int = 1, tag: int = 0,
-         shared: bool = False, split_block: int = 0) -> Any:
-    """A Binding of context ``ctx`` (a :class:`~gcrylike._context.Context`)
-    to ``hooks`` (``(hook, shape)`` pairs by the positions fastcall.c uses,
-    None where unused), or None when any of them cannot take the fast path.
-    ``unit``: data lengths must be multiples of it (the block size);
-    ``tag``: the size ``read`` returns and seal/open add or remove;
-    ``split_block``: for streams whose hooks 2 and 3 are ``locate`` and
-    ``seek`` (dropped if not native), the keystream block size, so that
-    large requests can be split over threads.
-    ``shared``: the data hooks only read the context, so calls may overlap
-    (else one call at a time, a second thread gets :class:`HandleBusy`)."""
-    if not AVAILABLE:
-        return None
-    addresses = []
-    for i, pair in enumerate(hooks):
-        address = None if pair is None or pair[0] is None else hook_address(*pair)
-        if address is None and pair is not None:
-            if split_block and i >= 2:  # no split, the rest still fast
-                addresses, split_block = addresses[:2], 0
-                break
+def _native_hooks(kind: str, hooks: dict[str, Any]) -> tuple[int | None, ...] | None:
+    """The addresses of ``hooks`` in the kind's order, or None when a
+    required one is not a native function of its C type (an optional one
+    that is not becomes None)."""
+    out = []
+    for name, shape, optional in KINDS[kind][1]:
+        hook = hooks.get(name)
+        address = None if hook is None else hook_address(hook, shape)
+        if address is None and not optional:
             return None
-        addresses.append(address)
-    ctx_size = ctx.size if split_block else 0
-    return fastcall.Binding(ctx.ptr, ctx.address, tuple(addresses), unit, tag, shared,
-                            ctx_size, split_block or 64)
+        out.append(address)
+    return tuple(out)
+
+
+def bind(ctx: Any, name: str, kind: str, hooks: dict[str, Any], unit: int = 1, tag: int = 0,
+         shared: bool = False, split_block: int = 0) -> Any:
+    """The Binding of context ``ctx`` (a :class:`~gcrylike._context.Context`)
+    for a handle of algorithm ``name`` whose hooks of kind ``kind`` are
+    ``hooks`` (by the names :data:`KINDS` gives).  ``unit``: data lengths
+    must be multiples of it (the block size); ``tag``: the size ``read``
+    returns and seal/open add or remove; ``split_block``: for streams with
+    native ``locate`` and ``seek``, the keystream block size, so that large
+    requests can be split over threads.  ``shared``: the data hooks only
+    read the context, so calls may overlap (else one call at a time).
+    Hooks that are not all native give a plain gate (kind ``"gate"``)."""
+    if not AVAILABLE:
+        return Gate(name, ctx.ptr, shared)
+    addresses = _native_hooks(kind, hooks)
+    if addresses is None:
+        kind, addresses = "gate", ()
+    split = kind == "stream" and split_block and None not in addresses[2:4]
+    return fastcall.Binding(name, KINDS[kind][0], ctx.ptr, ctx.address, addresses, unit, tag,
+                            shared, ctx.size if split else 0, split_block or 64)
 
 
 def mac_address(hook: Any) -> int | None:
     """The address of a one-shot MAC hook, if native."""
-    return hook_address(hook, MAC) if AVAILABLE else None
+    return hook_address(hook, MAC_SHAPE) if AVAILABLE else None
 
 
-def busy(name: str) -> HandleBusy:
-    return HandleBusy(f"{name} handle is in use by another thread: a handle serves one "
-                      "call at a time (copy.copy() it per thread)")
+class Gate:
+    """The Binding's gate without the extension: the same rules, from the
+    same description (fastcall.c, "Binding"), in Python.  ``with gate as
+    ptr:`` enters for one call (HandleClosed once detached, HandleBusy while
+    another call runs on an exclusive gate or the context is held);
+    ``with gate.exclusive():`` holds it alone.  Nothing waits.  The counts
+    change under a lock of their own, released before any hook runs."""
 
+    __slots__ = ("_name", "_ptr", "_shared", "_state", "_users", "_excl", "_generation")
+    kind = "gate"
 
-def check_idle(binding: Any, name: str) -> None:
-    """Refuse to change or free a context while a call runs on it."""
-    if binding is not None and binding.users:
-        raise busy(name)
-
-
-class Guard:
-    """The one-call-at-a-time rule for a handle without a Binding (no
-    extension, or hooks written in Python), with the Binding's interface:
-    ``with guard:`` around a data call, ``lock()``/``unlock()`` around a
-    key change, copy or close.  cffi releases the GIL in every native call,
-    so without this two threads could run inside one context.  A second call
-    raises :class:`HandleBusy`; on a shared handle (one-shot classes,
-    Adiantum) it waits instead, as the calls there are independent."""
-
-    __slots__ = ("_lock", "_wait", "_name")
-
-    def __init__(self, name: str, shared: bool) -> None:
-        self._lock = threading.Lock()
-        self._wait = shared
+    def __init__(self, name: str, ptr: Any, shared: bool) -> None:
         self._name = name
+        self._ptr = ptr
+        self._shared = shared
+        self._state = threading.Lock()
+        self._users = 0
+        self._excl = False
+        self._generation = _generation
 
-    def __enter__(self) -> None:
-        if not self._lock.acquire(self._wait):
-            raise busy(self._name)
+    def _after_fork_check(self) -> None:
+        if self._generation != _generation:
+            self._users, self._excl, self._generation = 0, False, _generation
+
+    def _busy(self) -> HandleBusy:
+        return HandleBusy(f"{self._name} handle is in use by another call: a handle serves "
+                          "one call at a time, and is not changed or closed during one "
+                          "(copy.copy() it per thread)")
+
+    def __enter__(self) -> Any:
+        with self._state:
+            self._after_fork_check()
+            if self._ptr is None:
+                raise HandleClosed(f"{self._name} handle is closed")
+            if self._users and (not self._shared or self._excl):
+                raise self._busy()
+            self._users += 1
+            return self._ptr
 
     def __exit__(self, *exc: object) -> None:
-        self._lock.release()
+        with self._state:
+            self._users -= 1
+
+    def exclusive(self) -> _Exclusive:
+        return _Exclusive(self)
+
+    def _hold(self) -> None:
+        with self._state:
+            self._after_fork_check()
+            if self._users:
+                raise self._busy()
+            self._users, self._excl = 1, True
+
+    def _release(self) -> None:
+        with self._state:
+            self._users, self._excl = 0, False
+
+    def detach(self) -> None:
+        self._ptr = None
+
+    def rebound(self, ptr: Any, address: int) -> Gate:
+        return Gate(self._name, ptr, self._shared)
 
     @property
     def users(self) -> int:
-        return int(self._lock.locked())
+        with self._state:
+            self._after_fork_check()
+            return self._users
 
-    lock = __enter__
-    unlock = __exit__
+    @property
+    def busy(self) -> bool:
+        with self._state:
+            self._after_fork_check()
+            return bool(self._users and (not self._shared or self._excl))
+
+    @property
+    def attached(self) -> bool:
+        return self._ptr is not None
 
 
-def guard_for(binding: Any, name: str, shared: bool) -> Any:
-    """What a handle's general path enters around native calls."""
-    return binding if binding is not None else Guard(name, shared)
+class _Exclusive:
+    __slots__ = ("_gate",)
+
+    def __init__(self, gate: Gate) -> None:
+        self._gate = gate
+
+    def __enter__(self) -> None:
+        self._gate._hold()
+
+    def __exit__(self, *exc: object) -> None:
+        self._gate._release()
+
+
+#: Bumped in a fork() child: counts taken before it are void there (a call
+#: running in another thread of the parent does not exist in the child).
+_generation = 0
+
+
+def _after_fork_in_child() -> None:
+    global _generation
+    _generation += 1
+    if fastcall is not None:
+        fastcall.after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

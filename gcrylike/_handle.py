@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from . import _fast, _registry
-from ._buffers import (
-    BYTES_OUTPUT_OK,
-    as_cbuffer,
-    check_overlap,
-    new_uninit,
-    sizes_text,
-    writable_view,
-)
+from . import _registry
+from ._buffers import as_cbuffer, sizes_text
 from ._context import Context
-from ._core import ffi
 from ._errors import (
     InvalidArgument,
     InvalidIVLength,
-    InvalidLength,
     InvalidState,
     InvalidType,
     NotSupported,
-    error_for,
 )
 from ._keyed import KeyedHandle, data_method
 from ._spec import CipherSpec, Implementation
@@ -52,35 +41,29 @@ class CipherHandle(KeyedHandle):
     context manager to close it on every path.
     """
 
-    __slots__ = ("_hasiv", "_fast_ptr", "_native", "_hooks")
+    __slots__ = ("_hasiv",)
 
     def __init__(self, spec: CipherSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
         super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._hasiv = False
-        # cffi functions take bytes directly and need no Python wrapper.
-        self._native = BYTES_OUTPUT_OK and inspect.isbuiltin(
-            spec.encrypt_stream) and inspect.isbuiltin(spec.decrypt_stream)
-        # The context pointer while the fast path may run (native hooks, key
-        # and IV set, not closed), else None: its one state check.
-        self._fast_ptr: Any = None
-        self._hooks = (spec.encrypt_stream, spec.decrypt_stream)
 
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool, int]:
+    def _hooks(self) -> tuple[Any, ...]:
         s = self._spec
-        return ((s.encrypt_stream, _fast.CRYPT), (s.decrypt_stream, _fast.CRYPT),
-                (s.locate, _fast.LOCATE), (s.seek, _fast.SEEK)), 1, 0, False, s.counter_block
+        return ("stream", {"encrypt": s.encrypt_stream, "decrypt": s.decrypt_stream,
+                           "locate": s.locate, "seek": s.seek}, 1, 0, False, s.counter_block)
+
+    def _data_hook(self, which: int) -> Any:
+        return self._spec.decrypt_stream if which else self._spec.encrypt_stream
 
     def _update_ready(self) -> None:
-        ready = self._ctx is not None and self._haskey and (
-            self._hasiv or not self._spec.needs_iv)
-        self._fast_ptr = self._ctx.ptr if ready and self._native else None
-        self._fc = self._bound(self._ctx) if ready else None
+        self._fc = None
+        if self._haskey and (self._hasiv or not self._spec.needs_iv):
+            self._native_ready()
 
     def _forget_key(self) -> None:
         super()._forget_key()
         self._hasiv = False
-        self._fast_ptr = None
 
     def _key_installed(self, ctx: Context) -> None:
         self._update_ready()
@@ -94,37 +77,43 @@ class CipherHandle(KeyedHandle):
     # -- nonce, position ------------------------------------------------------
     def setiv(self, iv: BytesLike) -> None:
         """Install a nonce and rewind to the start of its keystream."""
-        ctx = self._keyed()
+        self._keyed()  # state errors first; checked again while held
         if self._spec.setiv is None:
             raise NotSupported(f"{self._spec.name} takes no IV")
-        with self._guard:  # no call runs meanwhile
-            with as_cbuffer(iv, "iv") as ibuf:
+        with as_cbuffer(iv, "iv") as ibuf:
+            with self._binding.exclusive():  # no call runs meanwhile
+                ctx = self._keyed()
+                if self._spec.setiv is None:
+                    raise NotSupported(f"{self._spec.name} takes no IV")
                 if len(ibuf) not in self._spec.iv_sizes:
                     raise InvalidIVLength(f"{self._spec.name} IV must be "
                                           f"{sizes_text(self._spec.iv_sizes)} bytes, "
                                           f"got {len(ibuf)}")
                 self._hasiv = False
-                self._fast_ptr = self._fc = None
+                self._fc = None
                 self._spec.setiv(ctx.ptr, ibuf)
-            self._hasiv = True
-            self._update_ready()
+                self._hasiv = True
+                self._update_ready()
 
     def setctr(self, block: int) -> None:
         """Seek: the next byte processed is the first of keystream block ``block``."""
-        ctx = self._ready()
+        self._ready()
         if self._spec.setctr is None:
             raise NotSupported(f"{self._spec.name} cannot seek")
         if isinstance(block, bool) or not isinstance(block, int):
             raise InvalidType(f"block must be an int, not {type(block).__name__}")
         if block < 0:
             raise InvalidArgument("block must be >= 0")
-        with self._guard:
+        with self._binding.exclusive():
+            ctx = self._ready()
+            if self._spec.setctr is None:
+                raise NotSupported(f"{self._spec.name} cannot seek")
             self._spec.setctr(ctx.ptr, block)
 
     def reset(self) -> None:
         """Back to the state right after setkey (the IV must be set again)."""
-        ctx = self._keyed()
-        with self._guard:
+        with self._binding.exclusive():
+            ctx = self._keyed()
             ctx.restore()
             self._hasiv = False
             self._update_ready()
@@ -141,40 +130,6 @@ class CipherHandle(KeyedHandle):
         writes there and returns the number of bytes written.""")
     decrypt = data_method(1, "CipherHandle", "decrypt", """Decrypt ``data``; same conventions as
         :meth:`encrypt`.""")
-
-    def _crypt(self, hook: Any, data: Any, out: Any) -> bytes | int:
-        ptr = self._fast_ptr
-        if ptr is not None and (data is out or type(data) is bytes):
-            # out= fast path (in place, or bytes into a writable buffer): one view
-            dst = writable_view(out)
-            if dst is not None:
-                n = len(dst) if data is out else len(data)
-                if len(dst) >= n:
-                    rc = hook(ptr, dst, dst if data is out else data, n)
-                    if rc:
-                        ffi.release(dst)  # no buffer export outlives the call
-                        raise error_for(rc, self._spec.name)
-                    return n
-                ffi.release(dst)
-        ctx = self._ready()
-        with as_cbuffer(data, "data") as src:
-            n = len(src)
-            if out is None:
-                dst = new_uninit(n)
-                _run(hook, ctx.ptr, dst, src, n, self._spec.name)
-                return ffi.buffer(dst, n)[:]
-            with as_cbuffer(out, "out", writable=True) as dst:
-                if len(dst) < n:
-                    raise InvalidLength(f"out has {len(dst)} bytes, need {n}")
-                check_overlap(dst, src, n)
-                _run(hook, ctx.ptr, dst, src, n, self._spec.name)
-                return n
-
-
-def _run(hook: Any, ptr: Any, dst: Any, src: Any, n: int, name: str) -> None:
-    rc = hook(ptr, dst, src, n)
-    if rc:
-        raise error_for(rc, name)
 
 
 @overload

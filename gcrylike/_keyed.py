@@ -1,5 +1,6 @@
 """The life cycle every handle shares: a spec, the implementation chosen
-for it, a C context; ``setkey`` with the first-use self-test; ``close``
+for it, a C context and its Binding (the one call discipline, see
+gcrylike/_fast.py); ``setkey`` with the first-use self-test; ``close``
 wipes.  Each kind of handle adds its own operations."""
 
 from __future__ import annotations
@@ -7,14 +8,12 @@ from __future__ import annotations
 from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 
 from . import _fast, _registry
-from ._buffers import FRESH_ZERO_MIN, U8_ARRAY, ZERO, as_cbuffer, sizes_text
+from ._buffers import as_cbuffer, run_into, sizes_text
 from ._context import Context
-from ._core import ffi
 from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, error_for
 from ._spec import Implementation
 from ._typing import BytesLike
 
-_from_buffer = ffi.from_buffer
 _Failure = _fast.Failure
 
 
@@ -30,53 +29,23 @@ class DataMethod(Protocol):
 
 def _general_method(which: int) -> Any:
     """The general ``encrypt`` (``which`` 0) or ``decrypt`` (1) of a handle
-    class with ``_fast_ptr`` (the context pointer while native hooks may
-    run, else None), ``_hooks`` (the native encrypt and decrypt hooks) and
-    ``_crypt(hook, data, out)`` (the general path, which also explains every
-    refusal) and ``_data_error(rc, which)`` (the exception for a native
-    error code).  With the extension the handle's method is written in C
-    (fastcall.data_method) and calls the Binding ``_fc`` itself, and this
-    function only for the rest; here the native fast path (``_fc``) comes
-    first; the cffi path runs inside ``_guard``; its two fast paths (bytes
-    in, fresh bytes out; in place on a writable buffer) are one cffi call
-    each.  Written for per-call cost: locals over attribute chains, no
-    helper calls, ``from_buffer``'s own errors as the type check."""
+    class with ``_crypt(which, data, out)`` (the cffi path, which also
+    explains every refusal) and ``_data_error(rc, which)``.  With the
+    extension the handle's method is written in C (fastcall.data_method),
+    calls the Binding ``_fc`` itself and this function only for the rest
+    (other argument forms, refusals); without it the native path is absent
+    and this is the method."""
 
     def method(self: Any, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
         fc = self._fc
-        if fc is not None:  # the native fast path, when not taken in C
+        if fc is not None:  # the native path, for argument forms C did not take
             try:
                 result = (fc.encrypt if which == 0 else fc.decrypt)(data, out)
             except _Failure as exc:
                 raise self._data_error(exc.args[0], which) from None
             if result is not NotImplemented:
                 return result
-        with self._guard:  # the cffi path: one call at a time (HandleBusy)
-            ptr = self._fast_ptr
-            if ptr is not None:
-                if out is None:
-                    if type(data) is bytes:
-                        n = len(data)
-                        if n >= FRESH_ZERO_MIN:
-                            # straight into a fresh bytes object (see _bytes_output_ok)
-                            result = ZERO * n
-                            rc = self._hooks[which](ptr, result, data, n)
-                            if rc:
-                                raise self._data_error(rc, which)
-                            return result
-                elif out is data:
-                    try:
-                        view = _from_buffer(U8_ARRAY, out, True)
-                    except (TypeError, ValueError, BufferError):
-                        view = None  # not a writable contiguous buffer: _crypt says so
-                    if view is not None:
-                        n = len(view)
-                        rc = self._hooks[which](ptr, view, view, n)
-                        if rc:
-                            ffi.release(view)  # no buffer export outlives the call
-                            raise self._data_error(rc, which)
-                        return n
-            return self._crypt(self._hooks[which], data, out)
+        return self._crypt(which, data, out)
 
     return method
 
@@ -120,12 +89,12 @@ _Handle = TypeVar("_Handle", bound="KeyedHandle")
 class KeyedHandle(_fast.HandleBase):
     """Base of every handle class (not used directly).
 
-    ``_binding`` is the context's native fast path (a
-    :class:`gcrylike._fast.Binding`, or None when the hooks cannot take it)
-    and ``_fc`` the binding while data calls may use it, else None."""
+    ``_binding`` is the handle's Binding (its gate; see gcrylike/_fast.py),
+    ``_fc`` the same Binding while data calls may take its native path (a
+    key in place, hooks native), else None."""
 
     __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
-                 "_guard", *_fast.BASE_SLOTS)
+                 *_fast.BASE_SLOTS)
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
     _RESETTABLE = True
@@ -137,14 +106,18 @@ class KeyedHandle(_fast.HandleBase):
         self._auto = auto
         self._ctx: Context | None = Context(spec.context_size, self._RESETTABLE)
         self._haskey = False
-        hooks = self._fast_hooks()
-        self._binding: Any = None if hooks is None else _fast.bind(self._ctx, *hooks)
+        kind, hooks, *rest = self._hooks()
+        self._binding: Any = _fast.bind(self._ctx, spec.name, kind, hooks, *rest)
         self._fc: Any = None
-        # what the general path enters around native calls (the one-call rule)
-        self._guard: Any = _fast.guard_for(self._binding, spec.name,
-                                           bool(hooks and hooks[3]))
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
+
+    def _hooks(self) -> tuple[Any, ...]:
+        """The arguments of gcrylike._fast.bind after the context and name:
+        the hook kind, the spec's hooks by the kind's names, and the kind's
+        unit, tag size, whether calls may overlap and (streams) the
+        keystream block size for splitting large calls."""
+        return ("gate", {})
 
     @property
     def closed(self) -> bool:
@@ -162,11 +135,16 @@ class KeyedHandle(_fast.HandleBase):
             raise MissingKey(f"{self._spec.name}: setkey() first")
         return ctx
 
+    def _ready(self) -> Context:
+        """The context, if data calls may run on it now (else the error that
+        says why); subclasses add their own conditions."""
+        return self._keyed()
+
     def setkey(self, key: BytesLike) -> None:
         """Install a key.  The first setkey of each implementation in the
         process runs its known-answer self-test; if it fails, a handle that
         chose its driver automatically moves to the next best one."""
-        ctx = self._live()
+        self._live()  # state errors first; checked again while held
         with as_cbuffer(key, "key") as kbuf:
             if len(kbuf) not in self._spec.key_sizes:
                 raise InvalidKeyLength(f"{self._spec.name} key must be "
@@ -174,19 +152,16 @@ class KeyedHandle(_fast.HandleBase):
                                        f"got {len(kbuf)}")
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
-            guard = self._guard
-            guard.lock()  # no call runs while the key changes (HandleBusy)
-            try:
+            with self._binding.exclusive():  # no call runs while the key changes
+                ctx = self._live()
                 self._forget_key()
                 rc = self._spec.setkey(ctx.ptr, kbuf, self._impl)
                 if rc:  # an ErrorCode, honoured as the data hooks' codes are
                     ctx.wipe()  # no half-installed key stays behind
                     raise error_for(rc, f"{self._spec.name} setkey")
                 ctx.save()  # the pristine copy reset() restores
-            finally:
-                guard.unlock()
-        self._haskey = True
-        self._key_installed(ctx)
+                self._haskey = True
+                self._key_installed(ctx)
 
     def _forget_key(self) -> None:
         """The key is about to change or go: drop state that depends on it."""
@@ -194,19 +169,14 @@ class KeyedHandle(_fast.HandleBase):
         self._fc = None
 
     def _key_installed(self, ctx: Context) -> None:
-        """A key is in place: subclasses enable their fast paths here."""
+        """A key is in place: subclasses enable the native path here
+        (:meth:`_native_ready`) when nothing else is missing."""
+        self._native_ready()
 
-    def _fast_hooks(self) -> tuple | None:
-        """The native fast path's hooks ``((hook, shape) or None, ...)`` by
-        fastcall.c's positions, its unit (block multiple), tag size,
-        whether calls may overlap and (streams) the keystream block size for
-        splitting large calls: the arguments of gcrylike._fast.bind; None for
-        no fast path."""
-        return None
-
-    def _bound(self, ctx: Context) -> Any:
-        """The context's Binding (made with it), or None."""
-        return self._binding
+    def _native_ready(self) -> None:
+        """Data calls may take the Binding's native path from now on, if it
+        has one."""
+        self._fc = self._binding if self._binding.kind != "gate" else None
 
     @property
     def _path(self) -> str:
@@ -221,35 +191,55 @@ class KeyedHandle(_fast.HandleBase):
         0) or ``decrypt`` (1); subclasses say more where they can."""
         return error_for(rc, self._spec.name)
 
+    def _data_hook(self, which: int) -> Any:
+        """The spec's encrypt (``which`` 0) or decrypt (1) hook."""
+        raise NotImplementedError
+
+    def _check_length(self, n: int) -> None:
+        """Refuse a data length the kind cannot take (block multiples)."""
+
+    def _crypt(self, which: int, data: Any, out: Any) -> bytes | int:
+        """The cffi path of encrypt/decrypt: the buffers, then the gate."""
+        hook = self._data_hook(which)
+        self._ready()  # state errors first; checked again inside the gate
+        with as_cbuffer(data, "data") as src:
+            n = len(src)
+            self._check_length(n)
+
+            def call(dst: Any) -> Any:
+                with self._binding as ptr:
+                    self._ready()
+                    return hook(ptr, dst, src, n)
+
+            return run_into(out, n, call, lambda rc: self._fail(rc, which), src)
+
+    def _fail(self, rc: int, which: int) -> NoReturn:
+        raise self._data_error(rc, which)
+
     def close(self) -> None:
-        """Wipe and free the context; later calls raise HandleClosed."""
-        if self._ctx is not None:
-            guard = self._guard
-            guard.lock()  # HandleBusy while a call runs: nothing freed
-            try:
-                if self._binding is not None:
-                    self._binding.detach()
-                self._forget_key()
-                self._ctx.free()
-                self._ctx = None
-            finally:
-                guard.unlock()
+        """Wipe and free the context; later calls raise HandleClosed.
+        :class:`~gcrylike.HandleBusy` while a call runs on the handle
+        (nothing is freed then)."""
+        if self._ctx is None:
+            return
+        with self._binding.exclusive():
+            ctx = self._ctx
+            if ctx is None:  # closed meanwhile
+                return
+            self._binding.detach()
+            self._forget_key()
+            self._ctx = None
+            ctx.free()
 
     # -- copies -------------------------------------------------------------
     def __copy__(self: _Handle) -> _Handle:
         """An independent handle in the same state: same algorithm and
         driver, a new C context holding a byte copy of this one (live state
-        and the post-setkey copy), so the clone continues the stream or MAC
-        exactly where this handle is, and closing either leaves the other
-        working.  Attributes holding this handle's context pointer (the fast
-        paths' ``_fast_ptr``) are pointed at the clone's."""
-        ctx = self._live()
-        guard = self._guard
-        guard.lock()  # no copy of a half-done call
-        try:
-            return self._clone(ctx)
-        finally:
-            guard.unlock()
+        and the post-setkey copy) with its own Binding, so the clone
+        continues the stream or MAC exactly where this handle is, and
+        closing either leaves the other working."""
+        with self._binding.exclusive():  # no copy of a half-done call
+            return self._clone(self._live())
 
     def _clone(self, ctx: Context) -> Any:
         twin = object.__new__(type(self))
@@ -259,18 +249,8 @@ class KeyedHandle(_fast.HandleBase):
         if hasattr(self, "__dict__"):  # a subclass without __slots__
             twin.__dict__.update(self.__dict__)
         twin._ctx = ctx.clone()
-        rebound: dict[int, Any] = {}
-        for name in _slot_names(type(self)):
-            value = getattr(twin, name, None)
-            if value is ctx.ptr:
-                setattr(twin, name, twin._ctx.ptr)
-            elif value is not None and type(value) is _fast.Binding:
-                # the same hooks on the clone's context (one binding per context)
-                if id(value) not in rebound:
-                    rebound[id(value)] = value.rebound(twin._ctx.ptr, twin._ctx.address)
-                setattr(twin, name, rebound[id(value)])
-        if twin._binding is None:  # its own lock
-            twin._guard = _fast.Guard(self._spec.name, self._guard._wait)
+        twin._binding = self._binding.rebound(twin._ctx.ptr, twin._ctx.address)
+        twin._fc = None if self._fc is None else twin._binding
         return twin
 
     def __deepcopy__(self: _Handle, memo: dict[int, object]) -> _Handle:

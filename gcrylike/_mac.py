@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
-from types import BuiltinFunctionType
 from typing import Any
 
 from . import _fast, _registry
-from ._buffers import BYTES_OUTPUT_OK, FRESH_ZERO_MIN, ZERO, as_cbuffer, sizes_text
+from ._buffers import as_cbuffer, sizes_text
 from ._context import Context
 from ._core import ffi
 from ._errors import (
@@ -45,14 +43,16 @@ class MacHandle(KeyedHandle):
     The state lives in C memory that :meth:`close` wipes.
     """
 
-    __slots__ = ("_finished", "_fast_ptr", "_update")
+    __slots__ = ("_finished",)
 
     def __init__(self, spec: MacSpec, impl: Implementation, auto: bool,
                  *, _selftesting: bool = False) -> None:
         super().__init__(spec, impl, auto, _selftesting=_selftesting)
         self._finished = False
-        self._update = spec.update
-        self._fast_ptr: Any = None
+
+    def _hooks(self) -> tuple[Any, ...]:
+        s = self._spec
+        return ("mac", {"update": s.update, "read": s.read}, 1, s.digest_size, False)
 
     @property
     def info(self) -> MacInfo:
@@ -66,87 +66,74 @@ class MacHandle(KeyedHandle):
             raise InvalidState(f"{self._spec.name}: final() was called; setkey() or reset()")
         return ctx
 
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast_ptr = None
-
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
-        s = self._spec
-        return (None, None, (s.update, _fast.UPDATE), (s.read, _fast.READ)), 1, \
-            s.digest_size, False
-
     def _key_installed(self, ctx: Context) -> None:
         self._finished = False
-        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._update):
-            self._fast_ptr = ctx.ptr
-        self._fc = self._bound(ctx)
+        self._native_ready()
 
     def update(self, data: BytesLike) -> None:
         """Absorb ``data`` (any bytes-like object, any length, any split)."""
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 if fc.update(data) is None:
                     return
             except _Failure as exc:
                 raise error_for(exc.args[0], self._spec.name) from None
-        with self._guard:  # the cffi path: one call at a time
-            ptr = self._fast_ptr
-            if ptr is not None and type(data) is bytes:
-                rc = self._update(ptr, data, len(data))
-            else:
-                ctx = self._ready()
-                with as_cbuffer(data, "data") as src:
-                    rc = self._update(ctx.ptr, src, len(src))
-            if rc:
-                raise error_for(rc, self._spec.name)
+        self._ready()  # state errors first; checked again inside the gate
+        with as_cbuffer(data, "data") as src:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.update(ptr, src, len(src))
+        if rc:
+            raise error_for(rc, self._spec.name)
 
     def digest(self) -> bytes:
         """The tag of everything absorbed so far; updates may continue."""
         fc = self._fc
         if fc is not None:
             try:
-                tag = fc.read()
+                tag: bytes = fc.read()
+                return tag
             except _Failure as exc:
                 raise error_for(exc.args[0], self._spec.name) from None
-            if tag is not NotImplemented:
-                return tag
-        with self._guard:
-            ctx = self._ready()
-            n = self._spec.digest_size
-            if n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK and inspect.isbuiltin(self._spec.read):
-                out = ZERO * n
-                rc = self._spec.read(ctx.ptr, out, n)
-            else:
-                out = bytearray(n)
-                with ffi.from_buffer(out) as buf:
-                    rc = self._spec.read(ctx.ptr, buf, n)
-                out = bytes(out)
-            if rc:
-                raise error_for(rc, self._spec.name)
-            return out
+        n = self._spec.digest_size
+        out = bytearray(n)
+        with ffi.from_buffer(out) as buf:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.read(ptr, buf, n)
+        if rc:
+            raise error_for(rc, self._spec.name)
+        return bytes(out)
 
     def verify(self, tag: BytesLike) -> None:
         """Compare ``tag`` with the tag so far in constant time; raise
         :class:`AuthenticationFailed` if it differs (or has another length)."""
-        ctx = self._ready()
-        with self._guard:
-            with as_cbuffer(tag, "tag") as tbuf:
-                rc = self._spec.verify(ctx.ptr, tbuf, len(tbuf))
-            if rc:
-                raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
+        self._ready()
+        with as_cbuffer(tag, "tag") as tbuf:
+            with self._binding as ptr:
+                self._ready()
+                rc = self._spec.verify(ptr, tbuf, len(tbuf))
+        if rc:
+            raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
 
     def final(self) -> bytes:
         """The tag; afterwards the live state is wiped and the handle needs
         ``setkey`` or ``reset`` (a one-time key is not used twice by
         accident).  The post-setkey copy that ``reset`` restores keeps the key
         until the next ``setkey`` or :meth:`close`."""
-        tag = self.digest()
-        with self._guard:
-            self._finished = True
-            self._fast_ptr = self._fc = None
-            self._ctx.wipe()
-            return tag
+        n = self._spec.digest_size
+        out = bytearray(n)
+        with ffi.from_buffer(out) as buf:
+            with self._binding.exclusive():
+                ctx = self._ready()
+                rc = self._spec.read(ctx.ptr, buf, n)
+                if rc:
+                    raise error_for(rc, self._spec.name)
+                self._finished = True
+                self._fc = None
+                ctx.wipe()
+        return bytes(out)
 
     def copy(self) -> MacHandle:
         """An independent handle in the same state, as ``hashlib`` objects
@@ -155,8 +142,8 @@ class MacHandle(KeyedHandle):
 
     def reset(self) -> None:
         """Back to the state right after setkey (nothing absorbed)."""
-        ctx = self._keyed()
-        with self._guard:
+        with self._binding.exclusive():
+            ctx = self._keyed()
             ctx.restore()
             self._key_installed(ctx)
 
@@ -192,16 +179,10 @@ def mac(name: str | int, key: BytesLike, data: BytesLike, *,
             h.setkey(key)
             h.update(data)
             return h.digest()
-    n = spec.digest_size
-    native = (n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK
-              and isinstance(oneshot, BuiltinFunctionType))
-    tag = ZERO * n if native else bytearray(n)
-    if native and type(key) is bytes and type(data) is bytes:
-        rc = oneshot(key, len(key), data, len(data), tag, chosen.token)
-    else:
-        with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \
-                ffi.from_buffer(tag) as out:
-            rc = oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
+    tag = bytearray(spec.digest_size)  # a new object, never a shared bytes
+    with as_cbuffer(key, "key") as kbuf, as_cbuffer(data, "data") as dbuf, \
+            ffi.from_buffer(tag) as out:
+        rc = oneshot(kbuf, len(kbuf), dbuf, len(dbuf), out, chosen.token)
     if rc == ErrorCode.INV_KEYLEN:  # the words every other path uses
         with as_cbuffer(key, "key") as kbuf:
             raise InvalidKeyLength(f"{spec.name} key must be {sizes_text(spec.key_sizes)} "

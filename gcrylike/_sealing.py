@@ -1,22 +1,21 @@
 """What the one-shot sealing classes share (ChaCha20Poly1305,
 XChaCha20Poly1305 and SecretBox): one keyed context that every call copies in
-C, so an object may be shared by threads, and the fast path that passes
-``bytes`` straight to the native seal/open hooks."""
+C, so an object may be shared by threads, and their cffi path."""
 
 from __future__ import annotations
 
 import os
-from types import BuiltinFunctionType
-from typing import Any
+from typing import Any, NoReturn
 
 from . import _registry
-from ._buffers import BYTES_OUTPUT_OK, sizes_text
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, error_for
+from ._buffers import as_cbuffer, check_overlap, new_output, sizes_text
+from ._core import ffi
+from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
 from ._keyed import KeyedHandle
 from ._typing import BytesLike
 
 
-def raise_for(rc: int, name: str) -> None:
+def raise_for(rc: int, name: str) -> NoReturn:
     """Raise the exception of a failed AEAD call: a wrong tag is
     :class:`AuthenticationFailed`, the rest as :func:`error_for` says."""
     if rc == ErrorCode.CHECKSUM:
@@ -36,41 +35,26 @@ def fast_open_failed(rc: int, name: str) -> Any:
 
 class SealingHandle(KeyedHandle):
     """Base of the one-shot classes: subclasses name their spec in
-    ``_ALGORITHM`` and ``_KIND`` and define ``encrypt``/``decrypt``."""
+    ``_ALGORITHM`` and ``_KIND``, their hook kind in ``_HOOK_KIND`` ("seal":
+    with associated data, or "box") and define ``encrypt``/``decrypt``."""
 
-    # Fast paths copy a native hook into a local before calling it
-    # (``seal = self._seal; seal(...)``): CPython 3.11 does not specialise a
-    # method-style call of an instance attribute, and that costs ~40 ns a
-    # call here, a tenth of a 64-byte seal.  The other handles do the same.
-    __slots__ = ("_fast", "_seal", "_open")
+    __slots__ = ()
     _ALGORITHM = ""
     _KIND = ""
-    #: The C type of the seal/open hooks (gcrylike._fast.AEAD or BOX).
-    _SHAPE = ""
+    _HOOK_KIND = ""
+    #: What the message is called in errors ("data", SecretBox's "box").
+    _INPUT = "data"
     _RESETTABLE = False  # every call starts from the keyed state itself
 
     def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
         spec = _registry.lookup(self._ALGORITHM, self._KIND)
         super().__init__(spec, _registry.choose(spec, impl), impl is None)
-        self._fast: Any = None
-        self._seal, self._open = spec.seal, spec.open
         self.setkey(key)
 
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+    def _hooks(self) -> tuple[Any, ...]:
         # shared: seal/open work on a copy of the keyed context
         s = self._spec
-        return ((s.seal, self._SHAPE), (s.open, self._SHAPE)), 1, s.tag_size, True
-
-    def _key_installed(self, ctx: Any) -> None:
-        self._fc = self._bound(ctx)
-        # bytes in, a fresh bytes object out, one native call (see _buffers.py)
-        native = isinstance(self._seal, BuiltinFunctionType) and isinstance(
-            self._open, BuiltinFunctionType)
-        self._fast = ctx.ptr if BYTES_OUTPUT_OK and native else None
-
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast = None
+        return (self._HOOK_KIND, {"seal": s.seal, "open": s.open}, 1, s.tag_size, True)
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -82,8 +66,49 @@ class SealingHandle(KeyedHandle):
         """The implementation in use."""
         return self._impl.driver
 
-    def _failed(self, rc: int, nonce: Any) -> None:
+    def _failed(self, rc: int, nonce: Any) -> NoReturn:
         if rc == ErrorCode.INV_IV:
             raise InvalidIVLength(f"{self._spec.name} nonce must be "
                                   f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(nonce)}")
         raise_for(rc, self._spec.name)
+
+    def _oneshot(self, opening: int, nonce: Any, data: Any, aad: Any, buf: Any) -> Any:
+        """The cffi path of a seal (``opening`` 0) or an open (1): into the
+        writable ``buf`` of exactly the result's length (the byte count is
+        returned), or into new bytes when ``buf`` is None.  ``aad`` is None
+        for a box hook.  The buffers first, then the gate, as everywhere."""
+        s = self._spec
+        hook = s.open if opening else s.seal
+        grow = -s.tag_size if opening else s.tag_size
+        self._keyed()  # state errors first; checked again inside the gate
+        with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, self._INPUT) as src, \
+                as_cbuffer(b"" if aad is None else aad, "associated_data") as abuf:
+            n = len(src)
+            if len(nbuf) not in s.iv_sizes:
+                self._failed(ErrorCode.INV_IV, nbuf)
+            if n + grow < 0:
+                raise AuthenticationFailed(f"{s.name}: a {self._INPUT} of {n} bytes is shorter "
+                                           f"than its {s.tag_size}-byte tag")
+
+            def call(dst: Any) -> Any:
+                with self._binding as ptr:
+                    self._keyed()
+                    if aad is None:
+                        return hook(ptr, nbuf, len(nbuf), src, n, dst)
+                    return hook(ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
+
+            if buf is None:
+                out = new_output(n + grow)
+                with ffi.from_buffer(out) as dst:
+                    rc = call(dst)
+                if rc:
+                    self._failed(rc, nbuf)
+                return out if type(out) is bytes else bytes(out)
+            with as_cbuffer(buf, "buf", writable=True) as dst:
+                if len(dst) != n + grow:
+                    raise InvalidLength(f"buf must be {n + grow} bytes, got {len(dst)}")
+                check_overlap(dst, src, min(n, n + grow))
+                rc = call(dst)
+            if rc:
+                self._failed(rc, nbuf)
+            return n + grow

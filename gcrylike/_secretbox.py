@@ -7,9 +7,8 @@ from os import urandom
 from typing import Any
 
 from . import _fast
-from ._buffers import ZERO, as_bytes, as_cbuffer, new_output
-from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidType
+from ._buffers import as_bytes
+from ._errors import AuthenticationFailed, InvalidType
 from ._sealing import SealingHandle, fast_open_failed
 from ._typing import BytesLike, Encoder
 
@@ -100,7 +99,8 @@ class SecretBox(SealingHandle):
     __slots__ = ()
     _ALGORITHM = ALGORITHM
     _KIND = "secretbox"
-    _SHAPE = _fast.BOX
+    _HOOK_KIND = "box"
+    _INPUT = "box"
 
     KEY_SIZE = 32
     NONCE_SIZE = _NONCE
@@ -150,32 +150,14 @@ class SecretBox(SealingHandle):
     def _box(self, nonce: Any, data: Any) -> bytes:
         """The box of ``data``: 16-byte tag || ciphertext."""
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 result = fc.seal(nonce, data)
             except _Failure:
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
-                return result
-        with self._guard:  # the cffi path (waits: calls are independent)
-            ptr = self._fast
-            if ptr is not None and type(nonce) is bytes and type(data) is bytes:
-                n = len(data)
-                out = ZERO * (n + 16)
-                seal = self._seal  # a local: see SealingHandle
-                rc = seal(ptr, nonce, len(nonce), data, n, out)
-                if rc:
-                    self._failed(rc, nonce)
-                return out
-            ctx = self._keyed()
-            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(data, "data") as src:
-                n = len(src)
-                out = new_output(n + 16)
-                with ffi.from_buffer(out) as dst:
-                    rc = self._spec.seal(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-                if rc:
-                    self._failed(rc, nbuf)
-            return out if type(out) is bytes else bytes(out)
+                return result  # type: ignore[no-any-return]
+        return self._oneshot(0, nonce, data, None, None)  # type: ignore[no-any-return]
 
     def _unbox(self, nonce: Any, box: Any) -> bytes:
         """Verify, then return the message of ``box`` (tag || ciphertext).
@@ -188,27 +170,5 @@ class SecretBox(SealingHandle):
             except _Failure as exc:
                 result = fast_open_failed(exc.args[0], self._spec.name)
             if result is not NotImplemented:
-                return result
-        with self._guard:
-            ptr = self._fast
-            if ptr is not None and type(nonce) is bytes and type(box) is bytes and len(box) >= 18:
-                out = ZERO * (len(box) - 16)
-                open_ = self._open
-                rc = open_(ptr, nonce, len(nonce), box, len(box), out)
-                if rc:
-                    self._failed(rc, nonce)  # the C side did not write ``out``
-                return out
-            ctx = self._keyed()
-            with as_cbuffer(nonce, "nonce") as nbuf, as_cbuffer(box, "box") as src:
-                n = len(src)
-                if len(nbuf) != self.NONCE_SIZE:
-                    self._failed(ErrorCode.INV_IV, nbuf)
-                if n < 16:
-                    raise AuthenticationFailed(f"{self._spec.name}: a box of {n} bytes is "
-                                               "shorter than its 16-byte tag")
-                out = new_output(n - 16)
-                with ffi.from_buffer(out) as dst:
-                    rc = self._spec.open(ctx.ptr, nbuf, len(nbuf), src, n, dst)
-                if rc:
-                    self._failed(rc, nbuf)
-            return out if type(out) is bytes else bytes(out)
+                return result  # type: ignore[no-any-return]
+        return self._oneshot(1, nonce, box, None, None)  # type: ignore[no-any-return]

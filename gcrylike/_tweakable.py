@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
 import sys
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 from . import _fast, _registry
-from ._buffers import (
-    BYTES_OUTPUT_OK,
-    FRESH_ZERO_MIN,
-    ZERO,
-    as_cbuffer,
-    run_into,
-    writable_view,
-)
-from ._context import Context
-from ._core import ffi
+from ._buffers import as_cbuffer, run_into
 from ._errors import (
-    ErrorCode,
     InvalidArgument,
     InvalidIVLength,
     InvalidLength,
@@ -28,7 +17,6 @@ from ._errors import (
     error_for,
 )
 from ._keyed import KeyedHandle
-from ._spec import Implementation, TweakableCipherSpec
 from ._typing import BytesLike
 
 _Failure = _fast.Failure
@@ -52,13 +40,7 @@ class TweakableHandle(KeyedHandle):
     required (a sector number or position), so that equal sectors at
     different places do not encrypt alike."""
 
-    __slots__ = ("_fast_ptr", "_enc", "_dec")
-
-    def __init__(self, spec: TweakableCipherSpec, impl: Implementation, auto: bool,
-                 *, _selftesting: bool = False) -> None:
-        super().__init__(spec, impl, auto, _selftesting=_selftesting)
-        self._fast_ptr: Any = None
-        self._enc, self._dec = spec.encrypt, spec.decrypt
+    __slots__ = ()
 
     @property
     def info(self) -> TweakableInfo:
@@ -66,21 +48,11 @@ class TweakableHandle(KeyedHandle):
         s = self._spec
         return TweakableInfo(s.name, self._impl.driver, s.min_length, s.max_tweak)
 
-    def _forget_key(self) -> None:
-        super()._forget_key()
-        self._fast_ptr = None
-
-    def _fast_hooks(self) -> tuple[tuple, int, int, bool]:
+    def _hooks(self) -> tuple[Any, ...]:
         s = self._spec
         # unit: the least sector size the sector call takes
-        return ((s.encrypt, _fast.TWEAK), (s.decrypt, _fast.TWEAK),
-                (s.crypt_sectors, _fast.SECTORS)), s.min_length, 0, bool(s.reentrant)
-
-    def _key_installed(self, ctx: Context) -> None:
-        self._fc = self._bound(ctx)
-        # cffi functions take bytes as they are and check lengths natively
-        if BYTES_OUTPUT_OK and inspect.isbuiltin(self._enc) and inspect.isbuiltin(self._dec):
-            self._fast_ptr = ctx.ptr
+        return ("tweak", {"encrypt": s.encrypt, "decrypt": s.decrypt,
+                          "sectors": s.crypt_sectors}, s.min_length, 0, bool(s.reentrant))
 
     @overload
     def encrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
@@ -93,27 +65,14 @@ class TweakableHandle(KeyedHandle):
         Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
         Adiantum); the result has the length of ``data``."""
         fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 result = fc.tweak_encrypt(data, tweak, out)
             except _Failure:
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        with self._guard:  # the cffi path (waits: see Guard)
-            ptr = self._fast_ptr
-            if ptr is not None and out is data and type(tweak) is bytes:
-                # in place, the common storage case: one view, one native call
-                dst = writable_view(out)
-                if dst is not None:
-                    n = len(dst)
-                    enc = self._enc  # a local: see SealingHandle
-                    rc = enc(ptr, dst, dst, n, tweak, len(tweak))
-                    if rc:
-                        ffi.release(dst)
-                        self._refused(rc, n, len(tweak))
-                    return n
-            return self._run(self._enc, data, tweak, out)
+        return self._run(self._spec.encrypt, data, tweak, out)
 
     @overload
     def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
@@ -131,41 +90,11 @@ class TweakableHandle(KeyedHandle):
                 result = NotImplemented  # a refusal: the general path explains it
             if result is not NotImplemented:
                 return result
-        with self._guard:
-            ptr = self._fast_ptr
-            if ptr is not None and out is data and type(tweak) is bytes:
-                dst = writable_view(out)
-                if dst is not None:
-                    n = len(dst)
-                    dec = self._dec
-                    rc = dec(ptr, dst, dst, n, tweak, len(tweak))
-                    if rc:
-                        ffi.release(dst)
-                        self._refused(rc, n, len(tweak))
-                    return n
-            return self._run(self._dec, data, tweak, out)
+        return self._run(self._spec.decrypt, data, tweak, out)
 
     def _run(self, hook: Any, data: Any, tweak: Any, out: Any) -> bytes | int:
-        ptr = self._fast_ptr
-        if ptr is not None and type(tweak) is bytes:
-            # fast paths: bytes in and a fresh bytes out, or a bytearray in
-            # place; the native code checks the lengths
-            if out is None and type(data) is bytes and len(data) >= FRESH_ZERO_MIN:
-                n = len(data)
-                result = ZERO * n
-                rc = hook(ptr, result, data, n, tweak, len(tweak))
-                if rc:
-                    self._refused(rc, n, len(tweak))
-                return result
-            dst = writable_view(out) if out is data else None
-            if dst is not None:
-                n = len(dst)
-                rc = hook(ptr, dst, dst, n, tweak, len(tweak))
-                if rc:
-                    ffi.release(dst)
-                    self._refused(rc, n, len(tweak))
-                return n
-        ctx = self._keyed()
+        """The cffi path: the buffers, then the gate."""
+        self._keyed()  # state errors first; checked again inside the gate
         with as_cbuffer(data, "data") as src, as_cbuffer(tweak, "tweak") as tbuf:
             n, tlen = len(src), len(tbuf)
             if n < self._spec.min_length:
@@ -174,17 +103,13 @@ class TweakableHandle(KeyedHandle):
             if tlen > self._spec.max_tweak:
                 raise InvalidIVLength(f"{self._spec.name} tweak is at most "
                                       f"{self._spec.max_tweak} bytes, got {tlen}")
-            return run_into(out, n, lambda dst: hook(ctx.ptr, dst, src, n, tbuf, tlen),
-                            lambda rc: check(rc, self._spec.name), src)
 
-    def _refused(self, rc: int, n: int, tlen: int) -> None:
-        if rc == ErrorCode.INV_LENGTH:
-            raise InvalidLength(f"{self._spec.name} needs at least "
-                                f"{self._spec.min_length} bytes, got {n}")
-        if rc == ErrorCode.INV_IV:
-            raise InvalidIVLength(f"{self._spec.name} tweak is at most "
-                                  f"{self._spec.max_tweak} bytes, got {tlen}")
-        raise error_for(rc, self._spec.name)
+            def call(dst: Any) -> Any:
+                with self._binding as ptr:
+                    self._keyed()
+                    return hook(ptr, dst, src, n, tbuf, tlen)
+
+            return run_into(out, n, call, lambda rc: check(rc, self._spec.name), src)
 
     def encrypt_sectors(self, buf: BytesLike, first_sector: int, sector_size: int = 4096, *,
                         threads: int | None = None) -> None:
@@ -215,7 +140,7 @@ class TweakableHandle(KeyedHandle):
                 raise error_for(exc.args[0], self._spec.name) from None
             if done is not NotImplemented:
                 return
-        ctx = self._keyed()
+        self._keyed()  # state errors first; checked again inside the gate
         if threads is None:
             threads = _fast.THREADS  # gcrylike.set_threads
         elif isinstance(threads, bool) or not isinstance(threads, int):
@@ -229,25 +154,29 @@ class TweakableHandle(KeyedHandle):
             raise InvalidLength(f"sector_size must be at least {self._spec.min_length}")
         if sector_size > sys.maxsize:
             raise InvalidLength(f"sector_size {sector_size} is larger than any buffer")
-        with self._guard:
-            with as_cbuffer(buf, "buf", writable=True) as cbuf:
-                n = len(cbuf)
-                if n % sector_size:
-                    raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte "
-                                        "sectors")
-                nsectors = n // sector_size
-                if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
-                    raise InvalidArgument("sector numbers must fit in 64 bits")
-                fc = self._fc
-                if fc is None:
-                    rc = self._spec.crypt_sectors(ctx.ptr, cbuf, nsectors, sector_size, first,
-                                                  encrypting)
-                    if rc:
-                        raise error_for(rc, self._spec.name)
+        with as_cbuffer(buf, "buf", writable=True) as cbuf:
+            n = len(cbuf)
+            if n % sector_size:
+                raise InvalidLength(f"buf holds {n} bytes, not whole {sector_size}-byte "
+                                    "sectors")
+            nsectors = n // sector_size
+            if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
+                raise InvalidArgument("sector numbers must fit in 64 bits")
+            fc = self._fc
+            if fc is not None:  # checked: int subclasses go native as exact ints
+                try:
+                    done = fc.sectors(buf, int(sector_size), int(first), encrypting,
+                                      int(threads))
+                except _Failure as exc:
+                    raise error_for(exc.args[0], self._spec.name) from None
+                if done is not NotImplemented:
                     return
-        # checked, yet turned down by the native path (int subclasses, which
-        # it takes only exact; closed or resized meanwhile): again from the top
-        self._sectors(buf, int(first), int(sector_size), encrypting, int(threads))
+            with self._binding as ptr:
+                self._keyed()
+                rc = self._spec.crypt_sectors(ptr, cbuf, nsectors, sector_size, first,
+                                              encrypting)
+        if rc:
+            raise error_for(rc, self._spec.name)
 
 
 def tweakable_open(name: str | int, *, impl: str | None = None) -> TweakableHandle:

@@ -15,8 +15,9 @@
  *     with the same errors as before.
  *   - Failure(rc): the hook returned error code rc; the caller maps it to a
  *     GcryError subclass (error path only, so no Python call per success).
- *   - HandleBusy: another thread is inside a call on this context (see
- *     enter()).
+ *   - HandleBusy: another call is inside this context (see enter());
+ *     HandleClosed: the handle was closed (both raised here, with the
+ *     handle's name).
  *
  * Nothing here knows an algorithm: the hook shapes are the spec's hook types
  * (gcrylike/_spec.py), checked against the cffi types in _fast.py. */
@@ -33,6 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The singletons returned with the reference the 3.11 limited API needs:
+ * 3.12's and 3.13's headers expand Py_RETURN_NONE to a bare ``return
+ * Py_None`` (None is immortal there) even for Py_LIMITED_API=0x030B0000, so a
+ * module built by them would take a reference from 3.11's None per call. */
+#define RETURN_NONE return Py_NewRef (Py_None)
+#define RETURN_NOTIMPLEMENTED return Py_NewRef (Py_NotImplemented)
+
 typedef int (*crypt_fn) (void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 typedef int (*update_fn) (void *ctx, const uint8_t *src, size_t n);
 typedef int (*read_fn) (void *ctx, uint8_t *out, size_t n);
@@ -48,6 +56,98 @@ typedef int (*mac_fn) (const uint8_t *key, size_t klen, const uint8_t *msg, size
                        uint8_t *out, unsigned int token);
 typedef int (*locate_fn) (void *ctx, size_t n, uint64_t *block, unsigned int *unused);
 typedef int (*seek_fn) (void *ctx, uint64_t block);
+
+/* ---- hook kinds: a struct of named hooks per kind of handle ---------------
+ * A Binding holds one of these, chosen by its kind when it is made; every
+ * method checks the kind before it touches a hook, so calling an operation
+ * the kind has not got is a TypeError, never a call through the wrong
+ * pointer.  KIND_DEFS is the one description of the kinds: Python reads it
+ * (KINDS) to look the hooks up by name and check their C types. */
+enum kind { KIND_GATE, KIND_STREAM, KIND_BLOCK, KIND_MAC, KIND_AEAD, KIND_SEAL, KIND_BOX,
+            KIND_TWEAK, NKINDS };
+
+typedef struct { crypt_fn encrypt, decrypt; locate_fn locate; seek_fn seek; } stream_hooks;
+typedef struct { update_fn update; read_fn read; } mac_hooks;
+typedef struct { crypt_fn encrypt, decrypt; update_fn authenticate; read_fn gettag; } aead_hooks;
+typedef struct { aead_fn seal, open; } seal_hooks;
+typedef struct { box_fn seal, open; } box_hooks;
+typedef struct { tweak_fn encrypt, decrypt; sectors_fn sectors; } tweak_hooks;
+
+typedef union {
+  stream_hooks stream;  /* KIND_STREAM and KIND_BLOCK (no locate, seek) */
+  mac_hooks mac;
+  aead_hooks aead;
+  seal_hooks seal;
+  box_hooks box;
+  tweak_hooks tweak;
+} hooks;
+
+#define CRYPT_T "int(*)(void *, uint8_t *, uint8_t *, size_t)"
+#define UPDATE_T "int(*)(void *, uint8_t *, size_t)"
+#define AEAD_T "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
+#define BOX_T "int(*)(void *, uint8_t *, size_t, uint8_t *, size_t, uint8_t *)"
+#define TWEAK_T "int(*)(void *, uint8_t *, uint8_t *, size_t, uint8_t *, size_t)"
+#define SECTORS_T "int(*)(void *, uint8_t *, size_t, size_t, uint64_t, int)"
+#define MAC_T "int(*)(uint8_t *, size_t, uint8_t *, size_t, uint8_t *, unsigned int)"
+#define LOCATE_T "int(*)(void *, size_t, uint64_t *, unsigned int *)"
+#define SEEK_T "int(*)(void *, uint64_t)"
+
+enum { MAX_HOOKS = 4 };
+
+/* A hook: its name (the spec field's), its C type as cffi spells it
+ * (without const), and whether the kind works without it natively. */
+typedef struct { const char *name, *ctype; int optional; } hook_def;
+typedef struct { const char *name; hook_def hook[MAX_HOOKS]; } kind_def;
+
+static const kind_def KIND_DEFS[NKINDS] = {
+  [KIND_GATE] = { "gate", { { 0 } } },
+  [KIND_STREAM] = { "stream", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 },
+                                { "locate", LOCATE_T, 1 }, { "seek", SEEK_T, 1 } } },
+  [KIND_BLOCK] = { "block", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 } } },
+  [KIND_MAC] = { "mac", { { "update", UPDATE_T, 0 }, { "read", UPDATE_T, 0 } } },
+  [KIND_AEAD] = { "aead", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 },
+                            { "authenticate", UPDATE_T, 0 }, { "gettag", UPDATE_T, 0 } } },
+  [KIND_SEAL] = { "seal", { { "seal", AEAD_T, 0 }, { "open", AEAD_T, 0 } } },
+  [KIND_BOX] = { "box", { { "seal", BOX_T, 0 }, { "open", BOX_T, 0 } } },
+  [KIND_TWEAK] = { "tweak", { { "encrypt", TWEAK_T, 0 }, { "decrypt", TWEAK_T, 0 },
+                              { "sectors", SECTORS_T, 1 } } },
+};
+
+/* The hooks of KIND from ADDR (in KIND_DEFS order, NULL where absent). */
+static hooks
+hooks_from (enum kind kind, void *const addr[MAX_HOOKS])
+{
+  hooks h;
+
+  memset (&h, 0, sizeof h);
+  switch (kind)
+    {
+    case KIND_STREAM:
+    case KIND_BLOCK:
+      h.stream = (stream_hooks){ (crypt_fn)addr[0], (crypt_fn)addr[1], (locate_fn)addr[2],
+                                 (seek_fn)addr[3] };
+      break;
+    case KIND_MAC:
+      h.mac = (mac_hooks){ (update_fn)addr[0], (read_fn)addr[1] };
+      break;
+    case KIND_AEAD:
+      h.aead = (aead_hooks){ (crypt_fn)addr[0], (crypt_fn)addr[1], (update_fn)addr[2],
+                             (read_fn)addr[3] };
+      break;
+    case KIND_SEAL:
+      h.seal = (seal_hooks){ (aead_fn)addr[0], (aead_fn)addr[1] };
+      break;
+    case KIND_BOX:
+      h.box = (box_hooks){ (box_fn)addr[0], (box_fn)addr[1] };
+      break;
+    case KIND_TWEAK:
+      h.tweak = (tweak_hooks){ (tweak_fn)addr[0], (tweak_fn)addr[1], (sectors_fn)addr[2] };
+      break;
+    default:
+      break;
+    }
+  return h;
+}
 
 /* Calls on at least this many bytes run without the GIL (set_gil_threshold;
  * the default is measured, see docs/usage.rst "Cost per call"). */
@@ -78,48 +178,88 @@ static PyObject *Busy;         /* gcrylike.HandleBusy, set by set_errors() */
       }                                     \
   } while (0)
 
-/* ---- Binding: one context and its hooks --------------------------------- */
-
-enum { NFN = 4 };
-
+/* ---- Binding: one context, its hooks, and the one call discipline ---------
+ * Every handle has one Binding (gcrylike/_fast.py bind()), whatever its
+ * hooks: it is the handle's gate.  Each data call, native or through cffi,
+ *   1. takes the caller's buffers (which can run Python code: __buffer__,
+ *      a close() from there included),
+ *   2. enters the context: enter() refuses a closed handle (HandleClosed)
+ *      and a busy one (HandleBusy), and counts the call,
+ *   3. runs the hook, without the GIL above gil_threshold bytes,
+ *   4. leaves, then maps the hook's code to one error family.
+ * setkey, setiv, reset, copy and close hold the context exclusively
+ * (Exclusive below): no call runs meanwhile and none can start; nothing
+ * waits, so re-entering from inside a call (a hook or a __buffer__ that
+ * closes its own handle) is HandleBusy, never a deadlock.  The counts are
+ * changed with the GIL held only, so they need no lock.  A fork() child
+ * starts with every context idle: a call running in another thread of the
+ * parent does not exist there (fork_generation). */
 typedef struct {
   PyObject_HEAD
   void *ctx;              /* NULL once detached (the handle closed) */
-  void *fn[NFN];          /* the hooks, by position (see _fast.py) */
-  PyObject *keep;         /* the context's cffi pointer: memory alive while bound */
+  enum kind kind;         /* which member of h holds the hooks */
+  hooks h;
+  PyObject *keep;         /* the context's cffi pointer: memory alive while bound;
+                             what ``with binding as ptr`` gives the cffi path */
+  PyObject *name;         /* the algorithm's name, for the errors */
   Py_ssize_t unit;        /* crypt: the length must be a multiple of it */
   Py_ssize_t tag;         /* read: the output size; seal/open: the tag size */
-  Py_ssize_t users;       /* calls running now (changed with the GIL held only) */
+  Py_ssize_t users;       /* calls running now */
   int shared;             /* data calls only read the context: they may overlap */
-  int excl;               /* lock() holds it: a key change, a copy, a close */
-  Py_ssize_t ctx_size;    /* streams with locate (fn[2]) and seek (fn[3]): the
-                             context size, so a request can be split; else 0 */
+  int excl;               /* held exclusively: a key change, a copy, a close */
+  unsigned long generation; /* fork_generation when users was last valid */
+  Py_ssize_t ctx_size;    /* streams with locate and seek: the context size, so
+                             a request can be split; else 0 */
   Py_ssize_t ks_block;    /* their keystream block size */
-  unsigned long long calls; /* successful fast calls: which path ran (tests) */
+  unsigned long long calls; /* successful native calls: which path ran (tests) */
 } Binding;
 
 static PyTypeObject *BindingType;  /* heap types, made in PyInit__fastcall */
+static PyTypeObject *ExclusiveType;
 static PyTypeObject *HandleBaseType;
+static PyObject *Closed;       /* gcrylike.HandleClosed, set by set_errors() */
+static unsigned long fork_generation;  /* after_fork() bumps it in the child */
 
 static int
-busy_error (void)
+state_error (Binding *b, PyObject *type, const char *what)
 {
-  PyErr_SetString (Busy ? Busy : PyExc_RuntimeError,
-                   "handle is in use by another thread: a handle serves one call at a "
-                   "time (copy.copy() it per thread)");
+  PyErr_Format (type ? type : PyExc_RuntimeError, "%S handle %s", b->name, what);
   return -1;
 }
 
-/* Take the context for one call.  Exclusive bindings (a stream position, a
- * MAC state) allow one call at a time; a second thread gets HandleBusy, so
- * two threads on one handle are never interleaved inside the native state.
- * The test and the increment happen with the GIL held, so they are atomic;
- * calls that keep the GIL cannot overlap at all. */
+static int
+busy_error (Binding *b)
+{
+  return state_error (b, Busy, "is in use by another call: a handle serves one call at a "
+                      "time, and is not changed or closed during one (copy.copy() it per "
+                      "thread)");
+}
+
+/* Counts left by calls that ran in the parent of a fork() child are void. */
+static inline void
+after_fork_check (Binding *b)
+{
+  if (b->generation != fork_generation)
+    {
+      b->users = 0;
+      b->excl = 0;
+      b->generation = fork_generation;
+    }
+}
+
+/* Take the context for one call: after the caller's buffers are taken, so
+ * nothing they run can free it under the hook.  Exclusive bindings (a
+ * stream position, a MAC state) allow one call at a time; shared ones
+ * (one-shot classes, Adiantum: the hooks only read the context) any number,
+ * but none while the context is held exclusively. */
 static int
 enter (Binding *b)
 {
+  after_fork_check (b);
+  if (!b->ctx)
+    return state_error (b, Closed, "is closed");
   if (b->users && (!b->shared || b->excl))
-    return busy_error ();
+    return busy_error (b);
   b->users++;
   return 0;
 }
@@ -128,6 +268,35 @@ static inline void
 leave (Binding *b)
 {
   b->users--;
+}
+
+/* Hold the context alone (Exclusive.__enter__): no call runs, none starts. */
+static int
+enter_exclusive (Binding *b)
+{
+  after_fork_check (b);
+  if (b->users)
+    return busy_error (b);
+  b->users = 1;
+  b->excl = 1;
+  return 0;
+}
+
+static inline void
+leave_exclusive (Binding *b)
+{
+  b->users = 0;
+  b->excl = 0;
+}
+
+/* The hook a method needs, or a TypeError: the kind has not got it. */
+static void *
+need (Binding *b, void *fn, const char *op)
+{
+  if (!fn)
+    PyErr_Format (PyExc_TypeError, "%S: a %s binding has no native %s", b->name,
+                  KIND_DEFS[b->kind].name, op);
+  return fn;
 }
 
 static PyObject *
@@ -146,7 +315,7 @@ static PyObject *
 not_here (void)
 {
   PyErr_Clear ();
-  Py_RETURN_NOTIMPLEMENTED;
+  RETURN_NOTIMPLEMENTED;
 }
 
 /* The storage of a bytes object this module just made (so never NULL). */
@@ -184,42 +353,58 @@ get_out_buffers (PyObject *data, PyObject *out, Py_buffer *src, Py_buffer *dst)
   return 0;
 }
 
+/* Binding(name, kind, keep, ctx_addr, hook_addrs, unit, tag, shared[,
+ * ctx_size, ks_block]): hook_addrs in KIND_DEFS[kind] order, None where a
+ * hook is absent; a required hook may not be absent. */
 static PyObject *
 Binding_new (PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED (kw))
 {
-  PyObject *keep, *fns;
+  PyObject *name, *keep, *fns;
   unsigned long long addr;
   Py_ssize_t unit, tag, i, ctx_size = 0, ks_block = 64;
-  int shared;
+  int shared, kind;
+  void *addrs[MAX_HOOKS] = { 0 };
   Binding *b;
 
-  if (!PyArg_ParseTuple (args, "OKO!nnp|nn", &keep, &addr, &PyTuple_Type, &fns, &unit, &tag,
-                         &shared, &ctx_size, &ks_block))
+  if (!PyArg_ParseTuple (args, "UiOKO!nnp|nn", &name, &kind, &keep, &addr, &PyTuple_Type,
+                         &fns, &unit, &tag, &shared, &ctx_size, &ks_block))
     return NULL;
-  if (PyTuple_Size (fns) > NFN || unit < 1 || tag < 0 || ctx_size < 0 || ks_block < 1)
+  if (kind < 0 || kind >= NKINDS || PyTuple_Size (fns) > MAX_HOOKS || unit < 1 || tag < 0
+      || ctx_size < 0 || ks_block < 1)
+    return PyErr_Format (PyExc_ValueError, "bad binding");
+  for (i = 0; i < MAX_HOOKS; i++)
     {
-      PyErr_SetString (PyExc_ValueError, "bad binding");
-      return NULL;
+      const hook_def *d = &KIND_DEFS[kind].hook[i];
+      PyObject *f = i < PyTuple_Size (fns) ? PyTuple_GetItem (fns, i) : Py_None;
+
+      if (f != Py_None && !d->name)
+        return PyErr_Format (PyExc_ValueError, "a %s binding has %d hooks",
+                             KIND_DEFS[kind].name, (int)i);
+      if (f == Py_None)
+        {
+          if (d->name && !d->optional)
+            return PyErr_Format (PyExc_ValueError, "a %s binding needs its %s hook",
+                                 KIND_DEFS[kind].name, d->name);
+          continue;
+        }
+      addrs[i] = PyLong_AsVoidPtr (f);
+      if (PyErr_Occurred ())
+        return NULL;
     }
+  if (ctx_size && !(kind == KIND_STREAM && addrs[2] && addrs[3]))
+    return PyErr_Format (PyExc_ValueError, "only a stream with locate and seek splits");
   b = (Binding *)PyType_GenericAlloc (type, 0);
   if (!b)
     return NULL;
-  for (i = 0; i < PyTuple_Size (fns); i++)
-    {
-      PyObject *f = PyTuple_GetItem (fns, i);
-      b->fn[i] = f == Py_None ? NULL : PyLong_AsVoidPtr (f);
-      if (PyErr_Occurred ())
-        {
-          Py_DECREF (b);
-          return NULL;
-        }
-    }
+  b->kind = (enum kind)kind;
+  b->h = hooks_from (b->kind, addrs);
   b->ctx = (void *)(uintptr_t)addr;
-  Py_INCREF (keep);
-  b->keep = keep;
+  b->keep = Py_NewRef (keep);
+  b->name = Py_NewRef (name);
   b->unit = unit;
   b->tag = tag;
   b->shared = shared;
+  b->generation = fork_generation;
   b->ctx_size = ctx_size;
   b->ks_block = ks_block;
   return (PyObject *)b;
@@ -231,59 +416,103 @@ Binding_dealloc (Binding *b)
   PyTypeObject *type = Py_TYPE ((PyObject *)b);
 
   Py_XDECREF (b->keep);
+  Py_XDECREF (b->name);
   PyObject_Free (b);
   Py_DECREF (type);  /* instances of heap types own a reference to it */
 }
 
-/* detach(): the handle closes (under lock(), so no call runs): later
- * calls find no context and send the caller to its general path, which
- * says HandleClosed. */
+/* detach(): the handle closes (held exclusively, so no call runs): later
+ * calls get HandleClosed. */
 static PyObject *
 Binding_detach (Binding *b, PyObject *Py_UNUSED (unused))
 {
   b->ctx = NULL;
   Py_CLEAR (b->keep);
-  Py_RETURN_NONE;
+  RETURN_NONE;
 }
 
-/* The general (cffi) path's side of the same rule: ``with binding:`` around
- * a data call, lock()/unlock() around what changes or frees the context
- * (no call may run then, shared or not). */
+/* The cffi path's side of the same rule: ``with binding as ptr:`` around a
+ * data call, after its buffers are taken; ptr is the context's cffi
+ * pointer. */
 static PyObject *
 Binding_enter (Binding *b, PyObject *Py_UNUSED (unused))
 {
   if (enter (b) < 0)
     return NULL;
-  Py_RETURN_NONE;
+  return Py_NewRef (b->keep);
 }
 
 static PyObject *
 Binding_exit (Binding *b, PyObject *const *Py_UNUSED (args), Py_ssize_t Py_UNUSED (nargs))
 {
   leave (b);
-  Py_RETURN_NONE;
+  RETURN_NONE;
+}
+
+/* ---- Exclusive: ``with binding.exclusive():`` ------------------------------
+ * An object of its own, so that the lock is taken by a with statement's
+ * __enter__ (nothing runs between it and the protected block; a signal
+ * handler raising after a plain lock() call and before its try: left a
+ * handle busy for ever). */
+typedef struct {
+  PyObject_HEAD
+  Binding *b;
+} Exclusive;
+
+static PyObject *
+Binding_exclusive (Binding *b, PyObject *Py_UNUSED (unused))
+{
+  Exclusive *e = (Exclusive *)PyType_GenericAlloc (ExclusiveType, 0);
+  if (!e)
+    return NULL;
+  e->b = (Binding *)Py_NewRef ((PyObject *)b);
+  return (PyObject *)e;
+}
+
+static void
+Exclusive_dealloc (Exclusive *e)
+{
+  PyTypeObject *type = Py_TYPE ((PyObject *)e);
+
+  Py_XDECREF ((PyObject *)e->b);
+  PyObject_Free (e);
+  Py_DECREF (type);
 }
 
 static PyObject *
-Binding_lock (Binding *b, PyObject *Py_UNUSED (unused))
+Exclusive_enter (Exclusive *e, PyObject *Py_UNUSED (unused))
 {
-  if (b->users)
-    {
-      busy_error ();
-      return NULL;
-    }
-  b->users = 1;
-  b->excl = 1;
-  Py_RETURN_NONE;
+  if (enter_exclusive (e->b) < 0)
+    return NULL;
+  RETURN_NONE;
 }
 
 static PyObject *
-Binding_unlock (Binding *b, PyObject *Py_UNUSED (unused))
+Exclusive_exit (Exclusive *e, PyObject *const *Py_UNUSED (args),
+                Py_ssize_t Py_UNUSED (nargs))
 {
-  b->users = 0;
-  b->excl = 0;
-  Py_RETURN_NONE;
+  leave_exclusive (e->b);
+  RETURN_NONE;
 }
+
+static PyMethodDef Exclusive_methods[] = {
+  { "__enter__", (PyCFunction)Exclusive_enter, METH_NOARGS,
+    "hold the context alone (HandleBusy while a call runs)" },
+  { "__exit__", (PyCFunction)(void (*) (void))Exclusive_exit, METH_FASTCALL,
+    "calls may run again" },
+  { NULL },
+};
+
+static PyType_Slot Exclusive_slots[] = {
+  { Py_tp_dealloc, Exclusive_dealloc },
+  { Py_tp_methods, Exclusive_methods },
+  { Py_tp_doc, (void *)"with binding.exclusive(): a key change, copy or close" },
+  { 0, NULL },
+};
+
+static PyType_Spec Exclusive_spec = {
+  "gcrylike._fastcall.Exclusive", sizeof (Exclusive), 0, Py_TPFLAGS_DEFAULT, Exclusive_slots,
+};
 
 /* rebound(keep, addr): the same hooks on another context (a clone). */
 static PyObject *
@@ -300,15 +529,17 @@ Binding_rebound (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   t = (Binding *)PyType_GenericAlloc (BindingType, 0);
   if (!t)
     return NULL;
-  memcpy (t->fn, b->fn, sizeof t->fn);
+  t->kind = b->kind;
+  t->h = b->h;
   t->ctx = (void *)(uintptr_t)addr;
-  Py_INCREF (args[0]);
-  t->keep = args[0];
+  t->keep = Py_NewRef (args[0]);
+  t->name = Py_NewRef (b->name);
   t->unit = b->unit;
   t->tag = b->tag;
   t->ctx_size = b->ctx_size;
   t->ks_block = b->ks_block;
   t->shared = b->shared;
+  t->generation = fork_generation;
   return (PyObject *)t;
 }
 
@@ -362,7 +593,7 @@ crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n
   size_t head, blocks, per, extra, i, at, from;
   uint64_t block;
   unsigned int unused;
-  int rc = ((locate_fn)b->fn[2]) (b->ctx, n, &block, &unused);
+  int rc = b->h.stream.locate (b->ctx, n, &block, &unused);
 
   if (rc)
     return rc;
@@ -386,7 +617,7 @@ crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n
           if (!ctx)
             break;
           memcpy (ctx, b->ctx, (size_t)b->ctx_size);
-          if (((seek_fn)b->fn[3]) (ctx, block + at))
+          if (b->h.stream.seek (ctx, block + at))
             break;
         }
       pieces[i] = (stream_piece){ fn, ctx, dst + from, src + from, len, 0 };
@@ -435,13 +666,14 @@ crypt_run (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, Py_ssize_t
 }
 
 /* ---- stream shape: encrypt(data, out=None) / decrypt ---------------------
- * fn[which](ctx, dst, src, n): bytes in -> new bytes; out is data -> in
- * place; out a distinct writable buffer -> written there.  Returns the new
- * bytes or the byte count. */
+ * The encrypt (which 0) or decrypt hook of a stream, block or AEAD binding:
+ * bytes in -> new bytes; out is data -> in place; out a distinct writable
+ * buffer -> written there.  Returns the new bytes or the byte count. */
 static PyObject *
 crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
 {
-  crypt_fn fn = (crypt_fn)b->fn[which];
+  int aead = b->kind == KIND_AEAD, ok = aead || b->kind == KIND_STREAM || b->kind == KIND_BLOCK;
+  crypt_fn fn;
   PyObject *data, *out, *result;
   Py_buffer src, dst;
   Py_ssize_t n;
@@ -449,10 +681,12 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
 
   if (nargs < 1 || nargs > 2)
     return PyErr_Format (PyExc_TypeError, "expected (data, out)");
+  if (!ok)
+    return need (b, NULL, which ? "decrypt" : "encrypt");
+  fn = aead ? (which ? b->h.aead.decrypt : b->h.aead.encrypt)
+            : (which ? b->h.stream.decrypt : b->h.stream.encrypt);
   data = args[0];
   out = nargs == 2 ? args[1] : Py_None;
-  if (!b->ctx)
-    Py_RETURN_NOTIMPLEMENTED;
   if (out == Py_None)
     {
       if (PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
@@ -485,11 +719,11 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
   n = src.len;
   if (dst.len < n || n % b->unit || overlaps (dst.buf, src.buf, n) || enter (b) < 0)
     {
-      int busy = PyErr_Occurred () != NULL;
+      int refused = PyErr_Occurred () != NULL;
       if (out != data)
         PyBuffer_Release (&src);
       PyBuffer_Release (&dst);
-      return busy ? NULL : not_here ();
+      return refused ? NULL : not_here ();
     }
   RUN (n, rc = crypt_run (b, fn, dst.buf, src.buf, n));
   leave (b);
@@ -730,7 +964,7 @@ fc_set_general (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nar
       Py_XDECREF (general[i]);
       general[i] = args[i];
     }
-  Py_RETURN_NONE;
+  RETURN_NONE;
 }
 
 static PyMemberDef HandleBase_members[] = {
@@ -754,15 +988,18 @@ static PyType_Spec HandleBase_spec = {
   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, HandleBase_slots,
 };
 
-/* update(data): fn[2](ctx, src, n) (MAC update, AEAD authenticate). */
+/* update(data): a MAC's update or an AEAD's authenticate. */
 static PyObject *
 Binding_update (Binding *b, PyObject *data)
 {
-  update_fn fn = (update_fn)b->fn[2];
+  update_fn fn = b->kind == KIND_MAC ? b->h.mac.update
+                 : b->kind == KIND_AEAD ? b->h.aead.authenticate : NULL;
   Py_buffer src;
   int rc;
 
-  if (!b->ctx || PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
+  if (!need (b, (void *)fn, "update"))
+    return NULL;
+  if (PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
     return not_here ();
   if (enter (b) < 0)
     {
@@ -775,19 +1012,20 @@ Binding_update (Binding *b, PyObject *data)
   if (rc)
     return fail (rc);
   b->calls++;
-  Py_RETURN_NONE;
+  RETURN_NONE;
 }
 
-/* read(): fn[3](ctx, out, unit) into new bytes (MAC digest, AEAD gettag). */
+/* read(): a MAC's digest or an AEAD's tag, ``tag`` bytes into new bytes. */
 static PyObject *
 Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
 {
-  read_fn fn = (read_fn)b->fn[3];
+  read_fn fn = b->kind == KIND_MAC ? b->h.mac.read
+               : b->kind == KIND_AEAD ? b->h.aead.gettag : NULL;
   PyObject *result;
   int rc;
 
-  if (!b->ctx)
-    Py_RETURN_NOTIMPLEMENTED;
+  if (!need (b, (void *)fn, "read"))
+    return NULL;
   if (!(result = PyBytes_FromStringAndSize (NULL, b->tag)))
     return NULL;
   if (enter (b) < 0)
@@ -807,8 +1045,8 @@ Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
 }
 
 /* ---- one-shot sealing: seal(nonce, data, aad) / open -----------------------
- * fn[0] seals, fn[1] opens; an AEAD shape (aad given, may be None for none)
- * or a secretbox shape (two arguments).  The result is n + unit bytes
+ * A seal binding (AEAD: three arguments, aad None for none) or a box binding
+ * (secretbox: two).  The result is n + unit bytes
  * (seal) or n - unit (open).  Open hooks verify the tag before they write
  * plaintext and wipe the output on failure; the bytes object is then freed
  * without being returned. */
@@ -818,13 +1056,15 @@ seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening)
   Py_buffer nonce, src, aad;
   PyObject *result = NULL;
   Py_ssize_t n, outlen;
-  int rc, with_aad = nargs == 3;
-  void *fn = b->fn[opening];
+  int rc, with_aad = b->kind == KIND_SEAL;
+  void *fn = with_aad ? (void *)(opening ? b->h.seal.open : b->h.seal.seal)
+             : b->kind == KIND_BOX ? (void *)(opening ? b->h.box.open : b->h.box.seal) : NULL;
 
-  if (nargs < 2 || nargs > 3)
-    return PyErr_Format (PyExc_TypeError, "expected (nonce, data[, aad])");
-  if (!b->ctx)
-    Py_RETURN_NOTIMPLEMENTED;
+  if (!need (b, fn, opening ? "open" : "seal"))
+    return NULL;
+  if (nargs != 2 + with_aad)
+    return PyErr_Format (PyExc_TypeError, with_aad ? "expected (nonce, data, aad)"
+                                                   : "expected (nonce, data)");
   if (PyObject_GetBuffer (args[0], &nonce, PyBUF_SIMPLE) < 0)
     return not_here ();
   if (PyObject_GetBuffer (args[1], &src, PyBUF_SIMPLE) < 0)
@@ -890,16 +1130,18 @@ Binding_open (Binding *b, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
 {
-  tweak_fn fn = (tweak_fn)b->fn[which];
+  tweak_fn fn = b->kind != KIND_TWEAK ? NULL : which ? b->h.tweak.decrypt : b->h.tweak.encrypt;
   PyObject *data, *out, *result = NULL;
   Py_buffer src, dst, tweak;
   Py_ssize_t n;
   int rc;
 
+  if (!need (b, (void *)fn, which ? "decrypt" : "encrypt"))
+    return NULL;
   if (nargs != 3)
     return PyErr_Format (PyExc_TypeError, "expected (data, tweak, out)");
   data = args[0], out = args[2];
-  if (!b->ctx || PyObject_GetBuffer (args[1], &tweak, PyBUF_SIMPLE) < 0)
+  if (PyObject_GetBuffer (args[1], &tweak, PyBUF_SIMPLE) < 0)
     return not_here ();
   if (out == Py_None)
     {
@@ -1025,7 +1267,10 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   unsigned long long first;
   size_t nsectors, nruns, per, extra, i, at;
   int encrypting, rc;
+  sectors_fn fn = b->kind == KIND_TWEAK ? b->h.tweak.sectors : NULL;
 
+  if (!need (b, (void *)fn, "sectors"))
+    return NULL;
   if (nargs != 5)
     return PyErr_Format (PyExc_TypeError,
                          "expected (buf, sector_size, first, encrypting, threads)");
@@ -1040,7 +1285,7 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   encrypting = PyObject_IsTrue (args[3]);
   if (encrypting < 0)
     return NULL;
-  if (!b->ctx || sector_size < b->unit || threads < 1 || threads > MAX_THREADS
+  if (sector_size < b->unit || threads < 1 || threads > MAX_THREADS
       || PyObject_GetBuffer (args[0], &buf, PyBUF_WRITABLE) < 0)
     return not_here ();
   nsectors = (size_t)(buf.len / sector_size);
@@ -1059,18 +1304,18 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
     nruns = nsectors;
   if (nruns < 1)
     nruns = 1;
+  if (enter (b) < 0)  /* the context is read below: after the buffer */
+    {
+      PyBuffer_Release (&buf);
+      return NULL;
+    }
   per = nsectors / nruns, extra = nsectors % nruns;
   for (i = 0, at = 0; i < nruns; i++)
     {
       size_t count = per + (i < extra);
-      runs[i] = (sector_run){ (sectors_fn)b->fn[2], b->ctx, (uint8_t *)buf.buf + at * sector_size,
-                              count, (size_t)sector_size, first + at, encrypting, 0 };
+      runs[i] = (sector_run){ fn, b->ctx, (uint8_t *)buf.buf + at * sector_size, count,
+                              (size_t)sector_size, first + at, encrypting, 0 };
       at += count;
-    }
-  if (enter (b) < 0)
-    {
-      PyBuffer_Release (&buf);
-      return NULL;
     }
   RUN (buf.len, rc = run_sectors (runs, nruns));
   leave (b);
@@ -1084,6 +1329,7 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 Binding_get_users (Binding *b, void *Py_UNUSED (closure))
 {
+  after_fork_check (b);
   return PyLong_FromSsize_t (b->users);
 }
 
@@ -1096,7 +1342,14 @@ Binding_get_calls (Binding *b, void *Py_UNUSED (closure))
 static PyObject *
 Binding_get_busy (Binding *b, void *Py_UNUSED (closure))
 {
-  return PyBool_FromLong (b->users && !b->shared);
+  after_fork_check (b);
+  return PyBool_FromLong (b->users && (!b->shared || b->excl));
+}
+
+static PyObject *
+Binding_get_kind (Binding *b, void *Py_UNUSED (closure))
+{
+  return PyUnicode_FromString (KIND_DEFS[b->kind].name);
 }
 
 static PyObject *
@@ -1107,26 +1360,29 @@ Binding_get_attached (Binding *b, void *Py_UNUSED (closure))
 
 static PyMethodDef Binding_methods[] = {
   { "encrypt", (PyCFunction)(void (*) (void))Binding_encrypt, METH_FASTCALL,
-    "encrypt(data, out=None) with hook 0" },
+    "encrypt(data, out=None): stream, block and aead bindings" },
   { "decrypt", (PyCFunction)(void (*) (void))Binding_decrypt, METH_FASTCALL,
-    "decrypt(data, out=None) with hook 1" },
-  { "update", (PyCFunction)Binding_update, METH_O, "update(data) with hook 2" },
-  { "read", (PyCFunction)Binding_read, METH_NOARGS, "read() with hook 3: new bytes" },
+    "decrypt(data, out=None): stream, block and aead bindings" },
+  { "update", (PyCFunction)Binding_update, METH_O,
+    "update(data): a MAC's update, an AEAD's authenticate" },
+  { "read", (PyCFunction)Binding_read, METH_NOARGS,
+    "read(): a MAC's digest, an AEAD's tag, as new bytes" },
   { "seal", (PyCFunction)(void (*) (void))Binding_seal, METH_FASTCALL,
-    "seal(nonce, data[, aad]) with hook 0" },
+    "seal(nonce, data, aad) (seal binding) or seal(nonce, data) (box binding)" },
   { "open", (PyCFunction)(void (*) (void))Binding_open, METH_FASTCALL,
-    "open(nonce, data[, aad]) with hook 1" },
+    "open(nonce, data, aad) (seal binding) or open(nonce, data) (box binding)" },
   { "tweak_encrypt", (PyCFunction)(void (*) (void))Binding_tweak_encrypt, METH_FASTCALL,
-    "tweak_encrypt(data, tweak, out) with hook 0" },
+    "tweak_encrypt(data, tweak, out): tweak bindings" },
   { "tweak_decrypt", (PyCFunction)(void (*) (void))Binding_tweak_decrypt, METH_FASTCALL,
-    "tweak_decrypt(data, tweak, out) with hook 1" },
+    "tweak_decrypt(data, tweak, out): tweak bindings" },
   { "sectors", (PyCFunction)(void (*) (void))Binding_sectors, METH_FASTCALL,
-    "sectors(buf, sector_size, first, encrypting, threads) with hook 2: threads used" },
-  { "detach", (PyCFunction)Binding_detach, METH_NOARGS, "forget the context" },
-  { "__enter__", (PyCFunction)Binding_enter, METH_NOARGS, "count a general-path call" },
-  { "__exit__", (PyCFunction)(void (*) (void))Binding_exit, METH_FASTCALL, "end it" },
-  { "lock", (PyCFunction)Binding_lock, METH_NOARGS, "no call may run (HandleBusy if one does)" },
-  { "unlock", (PyCFunction)Binding_unlock, METH_NOARGS, "calls may run again" },
+    "sectors(buf, sector_size, first, encrypting, threads): threads used" },
+  { "detach", (PyCFunction)Binding_detach, METH_NOARGS, "forget the context (close)" },
+  { "__enter__", (PyCFunction)Binding_enter, METH_NOARGS,
+    "enter the context for one cffi-path call: its cffi pointer" },
+  { "__exit__", (PyCFunction)(void (*) (void))Binding_exit, METH_FASTCALL, "leave it" },
+  { "exclusive", (PyCFunction)Binding_exclusive, METH_NOARGS,
+    "with binding.exclusive(): no call runs or starts (HandleBusy if one runs)" },
   { "rebound", (PyCFunction)(void (*) (void))Binding_rebound, METH_FASTCALL,
     "rebound(keep, addr): the same hooks on another context" },
   { NULL },
@@ -1137,6 +1393,7 @@ static PyGetSetDef Binding_getset[] = {
   { "calls", (getter)Binding_get_calls, NULL, "successful fast calls", NULL },
   { "busy", (getter)Binding_get_busy, NULL, "an exclusive call runs now", NULL },
   { "attached", (getter)Binding_get_attached, NULL, "whether a context is bound", NULL },
+  { "kind", (getter)Binding_get_kind, NULL, "which hooks it holds (KINDS)", NULL },
   { NULL },
 };
 
@@ -1145,8 +1402,8 @@ static PyType_Slot Binding_slots[] = {
   { Py_tp_dealloc, Binding_dealloc },
   { Py_tp_methods, Binding_methods },
   { Py_tp_getset, Binding_getset },
-  { Py_tp_doc, (void *)"Binding(keep, ctx_addr, hook_addrs, unit, tag, shared): a context "
-                       "and its hooks" },
+  { Py_tp_doc, (void *)"Binding(name, kind, keep, ctx_addr, hook_addrs, unit, tag, shared"
+                       "[, ctx_size, ks_block]): a context, its hooks and its gate" },
   { 0, NULL },
 };
 
@@ -1198,12 +1455,54 @@ fc_mac (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-fc_set_errors (PyObject *Py_UNUSED (mod), PyObject *busy)
+fc_set_errors (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
-  Py_INCREF (busy);
+  if (nargs != 2)
+    return PyErr_Format (PyExc_TypeError, "set_errors(HandleBusy, HandleClosed)");
   Py_XDECREF (Busy);
-  Busy = busy;
-  Py_RETURN_NONE;
+  Py_XDECREF (Closed);
+  Busy = Py_NewRef (args[0]);
+  Closed = Py_NewRef (args[1]);
+  RETURN_NONE;
+}
+
+/* after_fork(): in a fork() child (os.register_at_fork): every count taken
+ * before is void, as the calls it counted do not run here. */
+static PyObject *
+fc_after_fork (PyObject *Py_UNUSED (mod), PyObject *Py_UNUSED (unused))
+{
+  fork_generation++;
+  RETURN_NONE;
+}
+
+/* KINDS: {kind name: (kind id, ((hook name, C type, optional), ...))}. */
+static PyObject *
+kinds_table (void)
+{
+  PyObject *table = PyDict_New ();
+  int k, i;
+
+  for (k = 0; table && k < NKINDS; k++)
+    {
+      PyObject *hooks_list = PyList_New (0), *entry = NULL;
+
+      for (i = 0; hooks_list && i < MAX_HOOKS && KIND_DEFS[k].hook[i].name; i++)
+        {
+          const hook_def *d = &KIND_DEFS[k].hook[i];
+          PyObject *t = Py_BuildValue ("(ssO)", d->name, d->ctype,
+                                       d->optional ? Py_True : Py_False);
+          if (!t || PyList_Append (hooks_list, t) < 0)
+            Py_CLEAR (hooks_list);
+          Py_XDECREF (t);
+        }
+      if (hooks_list)
+        entry = Py_BuildValue ("(iN)", k, PyList_AsTuple (hooks_list));
+      Py_XDECREF (hooks_list);
+      if (!entry || PyDict_SetItemString (table, KIND_DEFS[k].name, entry) < 0)
+        Py_CLEAR (table);
+      Py_XDECREF (entry);
+    }
+  return table;
 }
 
 static PyObject *
@@ -1263,7 +1562,7 @@ fc_gil_roundtrip (PyObject *Py_UNUSED (mod), PyObject *Py_UNUSED (unused))
 {
   Py_BEGIN_ALLOW_THREADS
   Py_END_ALLOW_THREADS
-  Py_RETURN_NONE;
+  RETURN_NONE;
 }
 
 /* _hold(binding, delta): count a call as running (tests only: HandleBusy
@@ -1279,7 +1578,7 @@ fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
   if (delta == -1 && PyErr_Occurred ())
     return NULL;
   ((Binding *)args[0])->users += delta;
-  Py_RETURN_NONE;
+  RETURN_NONE;
 }
 
 static PyMethodDef fc_methods[] = {
@@ -1290,7 +1589,9 @@ static PyMethodDef fc_methods[] = {
     "set_general(encrypt, decrypt): the Python methods of the general path" },
   { "mac", (PyCFunction)(void (*) (void))fc_mac, METH_FASTCALL,
     "mac(fn_addr, key, data, size, token): a one-shot MAC hook" },
-  { "set_errors", fc_set_errors, METH_O, "set_errors(HandleBusy)" },
+  { "set_errors", (PyCFunction)(void (*) (void))fc_set_errors, METH_FASTCALL,
+    "set_errors(HandleBusy, HandleClosed)" },
+  { "after_fork", fc_after_fork, METH_NOARGS, "in a fork() child: every context is idle" },
   { "set_gil_threshold", fc_set_gil_threshold, METH_O,
     "set the GIL-release threshold in bytes; returns the old one" },
   { "set_min_bytes_per_thread", fc_set_min_bytes_per_thread, METH_O,
@@ -1312,9 +1613,11 @@ static struct PyModuleDef fc_module = {
 PyMODINIT_FUNC
 PyInit__fastcall (void)
 {
-  PyObject *m;
+  PyObject *m, *kinds = NULL;
 
   if (!BindingType && !(BindingType = (PyTypeObject *)PyType_FromSpec (&Binding_spec)))
+    return NULL;
+  if (!ExclusiveType && !(ExclusiveType = (PyTypeObject *)PyType_FromSpec (&Exclusive_spec)))
     return NULL;
   if (!HandleBaseType
       && !(HandleBaseType = (PyTypeObject *)PyType_FromSpec (&HandleBase_spec)))
@@ -1329,10 +1632,14 @@ PyInit__fastcall (void)
   if (!Failure || PyModule_AddObjectRef (m, "Failure", Failure) < 0
       || PyModule_AddObjectRef (m, "Binding", (PyObject *)BindingType) < 0
       || PyModule_AddObjectRef (m, "HandleBase", (PyObject *)HandleBaseType) < 0
-      || PyModule_AddIntConstant (m, "MAX_THREADS", MAX_THREADS) < 0)
+      || PyModule_AddIntConstant (m, "MAX_THREADS", MAX_THREADS) < 0
+      || !(kinds = kinds_table ()) || PyModule_AddObjectRef (m, "KINDS", kinds) < 0
+      || PyModule_AddStringConstant (m, "MAC_SHAPE", MAC_T) < 0)
     {
+      Py_XDECREF (kinds);
       Py_DECREF (m);
       return NULL;
     }
+  Py_DECREF (kinds);
   return m;
 }
