@@ -27,8 +27,9 @@
  * 16 words, of which 12-15 are not read), word 12 + w of state j being
  * nonces[16 w + j] (w = 0..3); output word k of state j (k = 0..3: words
  * 0-3, k = 4..7: words 12-15) goes to out[16 k + j].  Word-major on both
- * sides, as the transposed form works: no transposes, and in about twice
- * the time of hchacha4, which it beats from five states on.
+ * sides, as the transposed form works: no transposes, and throughput-bound
+ * where hchacha4 is latency-bound, so it beats hchacha4 from five states on
+ * (figures: docs/algorithms.rst, "Adiantum", per-sector cost).
  *
  * state: 16 uint32 words as RFC 8439 (0-3 constants, 4-11 key, 12-15
  * counter/nonce).  Words 12-13 are one 64-bit little-endian block counter

@@ -44,12 +44,12 @@
  * vpaddq: 17 zmm operations for 32 products, the 512-bit pipes' limit on
  * Zen 4.  Shuffling the windows in the loop (four more operations) or
  * into a stack copy per call (17 more per call, plus a frame to burn) was
- * measured slower: see docs/algorithms.rst.  Each sum register keeps eight
- * 64-bit partial sums (four groups x two products) of its pass, folded at
- * the end.  A last partial block (16, 32 or 48 bytes) reads message and
- * key windows under a dword mask (zero elsewhere, so the absent groups'
- * products are 0), so nothing is read past either end.  No branch or
- * address depends on key or message data.
+ * measured slower: see docs/algorithms.rst, "NHPoly1305".  Each sum
+ * register keeps eight 64-bit partial sums (four groups x two products) of
+ * its pass, folded at the end.  A last partial block (16, 32 or 48 bytes)
+ * reads message and key windows under a dword mask (zero elsewhere, so the
+ * absent groups' products are 0), so nothing is read past either end.
+ * No branch or address depends on key or message data.
  */
 
 #include "asm-common-amd64.h"

@@ -56,13 +56,14 @@
  * product takes its table value as a memory operand from the frame, so
  * that h, the sums and a group's limbs fit the sixteen ymm registers (the
  * other way round, table values broadcast into registers and the limbs
- * stored to the frame and reloaded at once, measured ~30% slower: the
- * 32-byte reloads wait on the stores).  The 16-block step does 100
- * vpmuludq, ~150 other vector ops, against ~300 for four 4-block steps.  The
- * one to three groups the loop leaves over are taken first, by an
- * eight-block step (A = (A + c_0) r^8 + c_1 r^4) and/or a four-block step,
- * with table values broadcast into registers (no frame); the last group is
- * multiplied by the lane powers, summed across lanes and carried in GPRs.
+ * stored to the frame and reloaded at once, measured slower: the 32-byte
+ * reloads wait on the stores; docs/algorithms.rst, "Poly1305").  The
+ * 16-block step does 100 vpmuludq, ~150 other vector ops, against ~300 for
+ * four 4-block steps.  The one to three groups the loop leaves over are
+ * taken first, by an eight-block step (A = (A + c_0) r^8 + c_1 r^4) and/or
+ * a four-block step, with table values broadcast into registers (no
+ * frame); the last group is multiplied by the lane powers, summed across
+ * lanes and carried in GPRs.
  *
  * Limb bounds: after a carry pass limbs are < 2^26 + 2^10; plus a message
  * limb (< 2^26, limb 4 < 2^25) < 2^27 + 2^10 (the entry h: limb 4 < 2^27 +

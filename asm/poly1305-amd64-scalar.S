@@ -4,9 +4,9 @@
  * blocks the SIMD width leaves over.
  *
  * Written for gcrylike from RFC 8439 section 2.5, with the block step of
- * poly1305-scalar-amd64.h (shared with the stitched routines).  About 14
- * cycles a block on an AMD EPYC against about 25 for the portable C,
- * whose 128-bit products the compiler does not schedule as tightly.
+ * poly1305-scalar-amd64.h (shared with the stitched routines).  Faster
+ * than the portable C, whose 128-bit products the compiler does not
+ * schedule as tightly (figures: docs/algorithms.rst, "Poly1305").
  *
  * ABI (System V AMD64, hidden global):
  *

@@ -65,11 +65,10 @@
  *   SA = 0(%r11)   word x8        SB = 32(%r11)   word x2
  * (r11 = 32-byte aligned spill base in the red zone, see the header).
  *
- * Performance (AMD Zen 3): ~52 core cycles per double round (the four vector
- * pipes would allow 40; the shifts run on two of them), ~40 per group for
- * the output; 1.09 cycles/byte at 20 rounds, 0.68 at 12.  Other program
- * orders (quarter-round major, wavefront), unrolling and vpmulld for some
- * left shifts measured the same or slower.
+ * Performance: the shifts run on only two of the four vector pipes, which
+ * bounds the double round.  Other program orders (quarter-round major,
+ * wavefront), unrolling and vpmulld for some left shifts measured the same
+ * or slower (figures: docs/algorithms.rst, "The Salsa20 family").
  *
  * GPRs: rdi state, rsi dst, rdx src, rcx groups of 8 left, r8d rounds,
  * r9 64-bit counter of the current group, r10d double rounds left,
@@ -186,8 +185,8 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx2_blocks8)
 
 /**********************************************************************
  * HSalsa20, one block, row/diagonal form in four xmm registers (VEX):
- * hsalsa20-amd64-xmm.h.  A step is 4 cycles on the chain: add, shift,
- * xor, xor.
+ * hsalsa20-amd64-xmm.h.  A step is a chain of four dependent
+ * instructions: add, shift, xor, xor.
  *
  * xmm0 A, xmm1 B, xmm2 C, xmm3 D, xmm4/xmm5 step temporaries (and setup /
  * output scratch with xmm6, xmm7); rdi state, rsi out32, edx double rounds.

@@ -145,18 +145,16 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
  * as above and the 17th
  * (counter c+16) in general-purpose registers, its rounds spread through
  * the vector double round by SALSA512_DROUND's hook.  On Zen 4 the vector
- * double round is bound by the vector pipes (about 60 cycles) and leaves
- * the integer ALUs idle: a scalar double round (96 ALU ops, 24 cycles of
- * chain) fits beside it at no measured cost, so a group of 17 takes the
- * time of one of 16.  Every 272 blocks (17 groups of 16) go as 16 groups
- * of 17, the rest as groups of 16; the caller sees a multiple of 16 as
- * with blocks16.  (Measured on Zen 4, 1024 blocks: 0.434 TSC ticks/B
- * against 0.460 for blocks16.)  Where 512-bit instructions run whole
+ * double round leaves the integer ALUs idle: a scalar double round (96 ALU
+ * ops, chains of 24 dependent ones) fits beside it at no measured cost, so
+ * a group of 17 takes the time of one of 16.  Every 272 blocks (17 groups
+ * of 16) go as 16 groups of 17, the rest as groups of 16; the caller sees
+ * a multiple of 16 as with blocks16.  Where 512-bit instructions run whole
  * (Intel), the vector double round is shorter and the scalar steps would
- * compete for its ports (llvm-mca icelake-server / sapphirerapids: 32 ->
- * 55 cycles a double round).  blocks16's two interleaved groups are faster
- * again on Zen 4 (1024 blocks: 0.412 TSC ticks/B), so the glue calls this
- * only when a test forces it.
+ * compete for its ports (as llvm-mca predicts).  blocks16's two
+ * interleaved groups are faster again on Zen 4, so the glue calls this
+ * only when a test forces it (figures: docs/algorithms.rst, "The Salsa20
+ * family").
  *
  * Scalar block words: x0 ebx, x1 ecx, x3 esi, x4 edi, x5 ebp, x6 r8d,
  * x7 r9d, x9 r10d, x10 r11d, x11 r12d, x12 r13d, x13 r14d, x14 r15d,
@@ -284,9 +282,9 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks8)
 /**********************************************************************
  * blocks16 pairs: while there are 32 blocks, two groups of 16 at a time,
  * their double rounds interleaved step by step.  One group alone is bound
- * by the latency of its four-step chains (Zen 4: about 42 TSC ticks a
- * double round); two independent groups fill the vector pipes (about 74
- * ticks for both: 12% less a block in the rounds).
+ * by the latency of its four-step chains; two independent groups fill the
+ * vector pipes (figures for Zen 4: docs/algorithms.rst, "The Salsa20
+ * family").
  *
  *   zmm0..zmm15   group A (blocks 0-15): word x_i in zmm_i
  *   zmm16..zmm30  group B (blocks 16-31): word x_i in zmm(16+i), i < 15
@@ -586,8 +584,8 @@ GCRY_FUNC_END(_gcry_salsa20_amd64_avx512_blocks16_gpr)
 
 /**********************************************************************
  * HSalsa20, one block, row/diagonal form in four xmm registers:
- * hsalsa20-amd64-xmm.h.  A step is 3 cycles on the chain with vprold:
- * add, rotate, xor.
+ * hsalsa20-amd64-xmm.h.  A step is a chain of three dependent
+ * instructions with vprold: add, rotate, xor.
  *
  * xmm0 A, xmm1 B, xmm2 C, xmm3 D, xmm4 step temporary (xmm4..xmm7 set-up
  * and output scratch); rdi state, rsi out32, edx double rounds.

@@ -11,8 +11,9 @@
  * per-message steps leave their small secrets (hash values, nonces, AES
  * blocks) in their own frames unwiped: the entry point's burn, whose depth
  * counts those frames, clears them once per call (tests/test_burn_stack.py
- * checks its reach for both entry points); the eight wipe calls a sector
- * made for them cost 0.7% of its time. */
+ * checks its reach for both entry points), cheaper than the eight wipe
+ * calls a sector made for them (docs/algorithms.rst, "Adiantum",
+ * per-sector cost). */
 #include "adiantum.h"
 
 /* The sector calls' tweak hashes in closed form (sector_tweak_form) need
@@ -26,7 +27,8 @@
 #define ADIANTUM_LANES_SETUP_BURN 1024
 
 /* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise
- * form compiled to some sixty shifts and byte stores, 4% of a sector) */
+ * form compiled to some sixty shifts and byte stores; docs/algorithms.rst,
+ * "Adiantum", per-sector cost) */
 static void
 add128 (uint8_t r[16], const uint8_t a[16], const uint8_t b[16], int subtract)
 {
@@ -154,7 +156,7 @@ tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t 
  *   (B_0 + 2^128) r^3 + (i + 2^128) r^2 + 2^128 r = A + i r^2  (mod p),
  * A the hash with i = 0.  So a batch computes A once and each sector one
  * 64-bit multiply-add with the r^2 kept from setkey, instead of three
- * dependent block steps (60 of its 2390 ticks). */
+ * dependent block steps (docs/algorithms.rst, "Adiantum", per-sector cost). */
 typedef struct {
   uint64_t a[3];               /* the accumulator of sector 0's tweak */
   uint64_t sector;             /* this sector's number */
@@ -192,8 +194,8 @@ stream_len (size_t len_l, size_t n)
 }
 
 /* Sectors whose XChaCha keys are made together: one HChaCha16 call on the
- * AVX-512 tier (17 ticks a key, against 46 for HChaCha4 in groups of four:
- * a 4 KiB sector of a 16-sector call 2325 -> 2300 ticks). */
+ * AVX-512 tier, cheaper a key than HChaCha4 in groups of four
+ * (docs/algorithms.rst, "Adiantum", per-sector cost). */
 #define ADIANTUM_GROUP 16
 
 /* One message between its stages: the secrets the later stages need. */
@@ -208,7 +210,7 @@ typedef struct {
  * on the AVX-512 tier), word-major for _gcry_poly1305_amd64_avx512_lanes8,
  * which hashes them all at once: eight independent Poly1305 of eight
  * blocks in one throughput-bound pass, where one message alone is a
- * latency-bound chain (77 ticks a message in a batch, two a sector). */
+ * latency-bound chain (docs/algorithms.rst, "Adiantum", per-sector cost). */
 #define LANES 8
 #define LANES_BLOCKS 8         /* four NH units: sectors up to 4096 + 16 bytes */
 typedef struct {
@@ -216,9 +218,8 @@ typedef struct {
 } nh_lanes;
 
 /* The least group that takes the lanes routine: below it the per-message
- * Poly1305 is cheaper than three eight-lane calls (through Python, ns per
- * 4 KiB sector, lanes from 1 / from 4: one sector 1450 / 1220, two 1147 /
- * 1084, three 1035 / 1015, four 985 either way). */
+ * Poly1305 is cheaper than three eight-lane calls (measured through Python:
+ * docs/algorithms.rst, "Adiantum", per-sector cost). */
 #define LANES_MIN 4
 /* Whether a group of N sectors of SECTOR_SIZE bytes takes the lanes routine. */
 static int

@@ -273,13 +273,14 @@ xchacha_keyed_like (chacha_ctx *ctx, const chacha_ctx *keyed)
 /* N fresh XChaCha contexts CTXS[i] keyed as KEYED, with the 24-byte nonces
  * IVS[i] (Adiantum's sectors): a context's 64 bytes of key, rounds and
  * implementation are copied, not all its 192 (with the 64-byte pad that a
- * fresh position then wiped again; with Adiantum's nonces completed in
- * place, 12 ticks of a 4 KiB sector of its 2179).  Their
- * pads are not read; a caller whose CTXS memory held keystream wipes it
- * itself.  On the AVX-512 tier up to sixteen subkeys come from one
- * HChaCha16 call (from five on: it takes 275 ticks, HChaCha4 185 for four,
- * one HChaCha alone about 150, bound by its rounds' latency), two to four
- * from one HChaCha4; elsewhere one at a time.  Returns the burn depth. */
+ * fresh position then wiped again; for Adiantum, with its nonces completed
+ * in place, a measurable share of a sector).  Their pads are not read; a
+ * caller whose CTXS memory held keystream wipes it itself.  On the AVX-512
+ * tier up to sixteen subkeys come from one HChaCha16 call (from five on:
+ * it is throughput-bound, where HChaCha4 and one HChaCha alone are bound
+ * by their rounds' latency), two to four from one HChaCha4; elsewhere one
+ * at a time (figures: docs/algorithms.rst, "Adiantum", per-sector cost).
+ * Returns the burn depth. */
 unsigned int
 xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
                            const uint8_t *const ivs[], size_t n)

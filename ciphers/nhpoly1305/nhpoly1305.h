@@ -51,8 +51,8 @@ unsigned int nhpoly1305_oneshot_noburn (const nhpoly1305_ctx *ctx, const uint8_t
  * (only the last piece may end in a partial chunk), then final, which
  * writes the hash.  The accumulator is not wiped: it lives in the caller's
  * frame, which the caller counts in its burn depth (one burn per entry
- * point instead of two wipe calls a message, 12 of a 4 KiB Adiantum
- * sector's 2330 ticks). */
+ * point instead of two wipe calls a message, a measurable share of an
+ * Adiantum sector: docs/algorithms.rst, "Adiantum", per-sector cost). */
 void nhpoly1305_acc_init (nhpoly1305_acc *acc);
 unsigned int nhpoly1305_acc_chunks (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc,
                                     const uint8_t *msg, size_t len);

@@ -11,12 +11,12 @@
 
 /* Below this many blocks in one update (with no table of powers yet) the
  * scalar code is faster than computing the table and entering the SIMD
- * routine (measured; see docs/algorithms.rst). */
+ * routine (measured; see docs/algorithms.rst, "Poly1305"). */
 #ifndef POLY1305_SIMD_MIN_BLOCKS
 # define POLY1305_SIMD_MIN_BLOCKS 64
 #endif
 /* The same for the AVX512-IFMA routine (its table costs more, its blocks
- * less; measured, see docs/algorithms.rst). */
+ * less; measured, see docs/algorithms.rst, "Poly1305"). */
 #ifndef POLY1305_IFMA_MIN_BLOCKS
 # define POLY1305_IFMA_MIN_BLOCKS 24
 #endif
@@ -256,8 +256,9 @@ poly1305_pad16_noburn (poly1305_ctx *ctx)
 
 /* TAG = (H mod 2^130 - 5) + S mod 2^128; H is not changed.  Its copy of
  * H is not wiped: both callers count it in the depth they return for
- * their caller's one burn (a wipe call here was 35 of the 2370 ticks of a
- * 4 KiB Adiantum sector, which takes three tags). */
+ * their caller's one burn (a wipe call here was a measurable share of a
+ * 4 KiB Adiantum sector, which takes three tags: docs/algorithms.rst,
+ * "Adiantum", per-sector cost). */
 static void
 finish (const uint64_t hin[3], const uint64_t s[2], uint8_t tag[16])
 {

@@ -10,12 +10,11 @@
 /* Whether the AVX-512 bulk takes groups of 17 blocks, one in the integer
  * units (_gcry_salsa20_amd64_avx512_blocks16_gpr): never by default.  On
  * AMD Zen 4 it beat one group of 16 at a time (the integer ALUs idle beside
- * latency-bound vector rounds: 6% more bytes a cycle), but blocks16 now
- * runs two groups of 16 interleaved, which fills the vector pipes and is
- * faster again (1024 blocks, rdtsc: 0.412 TSC ticks/B against 0.434 for
- * groups of 17); where 512-bit instructions run whole (Intel), the scalar
- * steps would take ports the vector rounds need.  The routine stays for a
- * test hook to force. */
+ * latency-bound vector rounds), but blocks16 now runs two groups of 16
+ * interleaved, which fills the vector pipes and is faster again; where
+ * 512-bit instructions run whole (Intel), the scalar steps would take
+ * ports the vector rounds need (figures: docs/algorithms.rst, "The Salsa20
+ * family").  The routine stays for a test hook to force. */
 static int avx512_gpr;
 
 static int

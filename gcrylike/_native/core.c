@@ -159,7 +159,7 @@ gcry_estimate_mhz (void)
       double ns;
 
       clock_gettime (CLOCK_MONOTONIC, &t0);
-      /* 16 dependent adds per iteration: 16 cycles; the counter runs beside */
+      /* 16 dependent one-cycle adds per iteration; the counter runs beside */
       __asm__ volatile ("1:\n\t"
                         "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
                         "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
