@@ -98,7 +98,9 @@ class AeadHandle(KeyedHandle):
     encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
     decrypt = data_method(1, "AeadHandle", "decrypt", """Authenticate and decrypt
-        ``data``; check the tag before trusting it.""")
+        ``data``.  The plaintext is released before the tag is checked (as
+        libgcrypt's does): it is not authentic until :meth:`AeadHandle.checktag`
+        returns; the one-shot classes release nothing unverified.""")
 
     def _data_error(self, rc: int, which: int) -> Exception:
         return self._error(_DATA_CALLS[which], rc)

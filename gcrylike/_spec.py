@@ -247,8 +247,9 @@ class SecretBoxSpec(_Named):
     the RFC 8439 layout ciphertext || tag; the secretbox defines neither.
     ``seal(ctx, nonce, nlen, src, n, out) -> int`` writes the ``tag_size +
     n`` byte box into ``out``; ``open(ctx, nonce, nlen, box, n, out) -> int``
-    writes ``n - tag_size`` bytes of plaintext only if the tag verifies
-    (else it wipes ``out`` and returns ``ErrorCode.CHECKSUM``).  Both work
+    writes ``n - tag_size`` bytes of plaintext only if the tag verifies,
+    checked before any is written (else it returns ``ErrorCode.CHECKSUM``
+    and leaves ``out`` as it was).  Both work
     on a copy of the keyed context, so one key may serve many threads.
     """
 

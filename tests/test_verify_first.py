@@ -14,6 +14,7 @@ from __future__ import annotations
 import mmap
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -71,6 +72,10 @@ def test_forged_aead_leaves_the_buffer_as_it_was(cls, driver, n):
         assert whole == forged
         assert box.decrypt_into(nonce, sealed, aad, buf) == n
         assert buf == secret_message(n)
+        # a genuine message in place
+        whole = bytearray(sealed)
+        assert box.decrypt_into(nonce, whole, aad, memoryview(whole)[:n]) == n
+        assert whole[:n] == secret_message(n)
 
 
 @EVERY_BOX
@@ -100,41 +105,83 @@ def test_forged_box_leaves_the_output_as_it_was(driver, n):
         assert box.decrypt(sealed, nonce) == secret_message(n)
 
 
-@pytest.mark.parametrize("cls, driver", [AEADS[0]], ids=[AEADS[0][1]])
+def watch_for_plaintext(mapping: mmap.mmap, done: threading.Event, seen: list[int]) -> None:
+    """Until DONE: look for the secret at every 64 KiB of MAPPING (each
+    window copied out as bytes: ``in`` on a memoryview compares the needle
+    with its items, ints, and never matches), noting where it was seen."""
+    n = len(mapping)
+    view = memoryview(mapping)
+    try:
+        while not done.is_set():
+            for at in range(0, n, 1 << 16):
+                if MARK in view[at:at + 64].tobytes():
+                    seen.append(at)
+    finally:
+        view.release()
+
+
+def forged_opens_watched(n: int, open_forged: Callable[[mmap.mmap], None]) -> None:
+    """``open_forged`` opens a forged message, 20 times and without the GIL,
+    into a shared mapping of N bytes (with a file behind it, that is what a
+    process killed mid-call leaves) while a thread reads it: the reader
+    must never see the secret, and the mapping must hold its fill
+    afterwards."""
+    seen: list[int] = []
+    done = threading.Event()
+    mapping = mmap.mmap(-1, n)
+    mapping.write(bytes([FILL]) * n)
+    thread = threading.Thread(target=watch_for_plaintext, args=(mapping, done, seen))
+    thread.start()
+    try:
+        for _ in range(20):
+            open_forged(mapping)
+    finally:
+        done.set()
+        thread.join()
+    assert seen == [], f"a reader saw the forged plaintext at {sorted(set(seen))[:8]}"
+    assert mapping[:] == bytes([FILL]) * n
+    mapping.close()
+
+
+#: the best driver of each (4 MiB opens: long enough for a reader to look)
+FIRST_AEADS = [next(c for c in AEADS if c[0] is cls)
+               for cls in (gcrylike.ChaCha20Poly1305, gcrylike.XChaCha20Poly1305)]
+
+
+@pytest.mark.parametrize("cls, driver", FIRST_AEADS, ids=[d for _, d in FIRST_AEADS])
 def test_a_concurrent_reader_never_sees_forged_plaintext(cls, driver):
-    """A thread reads the caller's buffer (a shared file mapping, as a
-    process killed mid-call would leave it) while forged 4 MiB messages are
-    opened into it without the GIL: the secret never appears there."""
+    """A thread reads the caller's buffer (a shared mapping) while forged
+    4 MiB messages are opened into it by ``decrypt_into``: the secret never
+    appears there."""
     n = 4 << 20
     rng = random.Random("verify-first/reader")
     key, nonce = rng.randbytes(32), rng.randbytes(cls.NONCE_SIZE)
     with cls(key, impl=driver) as box:
         forged = forge(box.encrypt(nonce, secret_message(n)), rng)
-    seen, done = [], threading.Event()
-    mapping = mmap.mmap(-1, n)
-    mapping.write(bytes([FILL]) * n)
 
-    def reader() -> None:
-        view = memoryview(mapping)
-        while not done.is_set():
-            for at in range(0, n, 1 << 16):
-                if MARK in view[at:at + 64]:
-                    seen.append(at)
-        view.release()
+        def open_forged(mapping: mmap.mmap) -> None:
+            with pytest.raises(gcrylike.AuthenticationFailed):
+                box.decrypt_into(nonce, forged, None, mapping)
 
-    thread = threading.Thread(target=reader)
-    thread.start()
-    try:
-        with cls(key, impl=driver) as box:
-            for _ in range(20):
-                with pytest.raises(gcrylike.AuthenticationFailed):
-                    box.decrypt_into(nonce, forged, None, mapping)
-    finally:
-        done.set()
-        thread.join()
-    assert seen == []
-    assert mapping[:] == bytes([FILL]) * n
-    mapping.close()
+        forged_opens_watched(n, open_forged)
+
+
+def test_a_concurrent_reader_never_sees_forged_box_plaintext():
+    """The same for the secretbox's native open (what ``SecretBox.decrypt``
+    runs) into memory the caller shares."""
+    n = 4 << 20
+    rng = random.Random("verify-first/box-reader")
+    key, nonce = rng.randbytes(32), rng.randbytes(24)
+    spec = gcrylike._registry.lookup("XSALSA20-POLY1305")
+    with gcrylike.SecretBox(key, impl=BOXES[0]) as box:
+        forged = forge(box.encrypt(secret_message(n), nonce).ciphertext, rng)
+
+        def open_forged(mapping: mmap.mmap) -> None:
+            with ffi.from_buffer(mapping) as out:
+                rc = spec.open(box._ctx.ptr, nonce, len(nonce), forged, len(forged), out)
+            assert rc == gcrylike.ErrorCode.CHECKSUM
+
+        forged_opens_watched(n, open_forged)
 
 
 @EVERY_AEAD
@@ -167,4 +214,12 @@ def test_other_overlaps_are_refused_before_any_work(cls, driver):
             view = memoryview(space)
             with pytest.raises(gcrylike.InvalidArgument, match="overlaps"):
                 box.decrypt_into(nonce, view[:n + TAG], None, view[start:start + n])
+            assert space == before
+        # buf starting before the ciphertext and running into it
+        for lead in (1, 50, n - 1):
+            space = bytearray(n) + bytearray(sealed)
+            before = bytes(space)
+            view = memoryview(space)
+            with pytest.raises(gcrylike.InvalidArgument, match="overlaps"):
+                box.decrypt_into(nonce, view[n:], None, view[n - lead:2 * n - lead])
             assert space == before
