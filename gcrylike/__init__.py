@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from . import _source_tree  # noqa: F401
 
 # isort: split
-from . import _hwf, _registry
+from . import _config, _hwf, _registry
 from ._aead import AeadHandle, AeadInfo, ChaCha20Poly1305, XChaCha20Poly1305
 from ._block import BlockCipherHandle, BlockInfo, block_cipher_open
 from ._config import Config, config
@@ -48,6 +48,7 @@ from ._fast import set_threads
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
 from ._registry import (
+    AlgorithmInfo,
     ImplementationInfo,
     PluginWarning,
     plugin_errors,
@@ -80,9 +81,44 @@ def algorithms() -> list[str]:
     return [s.name for s in _registry.all_specs()]
 
 
-def implementations(name: str | int) -> list[ImplementationInfo]:
-    """Drivers of one algorithm, best first, each with whether it can run here."""
-    return _registry.describe(_registry.lookup(name))
+def implementations(algorithm: str | int | None = None) -> list[ImplementationInfo]:
+    """The drivers of ``algorithm`` (a name, alias or id, any case), best
+    first; without it, every registered algorithm's, algorithms by id.  Each
+    says whether it can run here (the CPU has its features and none is
+    denied) and whether it is the one a new handle would use now."""
+    if algorithm is None:
+        return [info for spec in _registry.all_specs() for info in _registry.describe(spec)]
+    return _registry.describe(_registry.lookup(algorithm))
+
+
+def algorithm_info(algorithm: str | int) -> AlgorithmInfo:
+    """The names and sizes of ``algorithm`` (a name, alias or id, any case),
+    as ``gcrylike list`` shows them, without opening a handle."""
+    return _registry.algorithm_info(_registry.lookup(algorithm))
+
+
+def data_path(handle: CipherHandle | AeadHandle | MacHandle | BlockCipherHandle
+              | TweakableHandle | ChaCha20Poly1305 | XChaCha20Poly1305 | SecretBox) -> str:
+    """How ``handle``'s data calls reach native code now: ``"fastcall"`` (the
+    native fast path), ``"cffi"`` (the same hooks through cffi: the fast
+    path is off in this process, see :attr:`Config.data_path`, or cannot
+    take this algorithm's hooks), or ``"none"`` (no key yet, or closed)."""
+    return _config.handle_path(handle)
+
+
+def cpu_cycles() -> int:
+    """The CPU's time-stamp counter (``rdtsc``), or 0 where there is none
+    (not x86-64).  It counts at a fixed rate on most CPUs, often not the
+    rate the cores run at: see :func:`core_mhz`."""
+    return _hwf.cycles()
+
+
+def core_mhz() -> float | None:
+    """The clock the calling thread's core runs at now, in MHz, estimated
+    (like libgcrypt's bench-slope "auto") by timing a chain of dependent
+    one-cycle additions, best of three (a few tens of milliseconds); None
+    where the build has no such loop (not x86-64)."""
+    return _hwf.core_mhz()
 
 
 def hw_features() -> frozenset[str]:
@@ -143,4 +179,5 @@ __all__ = [
     "plugin_errors", "register", "selftest", "set_hwf_deny", "set_threads", "unregister",
     "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins", "get_include",
     "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
+    "AlgorithmInfo", "algorithm_info", "data_path", "cpu_cycles", "core_mhz",
 ]

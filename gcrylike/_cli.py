@@ -8,29 +8,29 @@ import sys
 
 import gcrylike
 
-from . import _registry
-
 # gcrylike._bench (the benchmark, some 27 modules) is imported by the bench
 # command only: list, selftest and config do not pay for loading it.
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    specs = list(_registry.all_specs())
-    infos = {spec.name: list(gcrylike.implementations(spec.name)) for spec in specs}
+    # built on the public views only: what it prints, the API reports
+    infos: dict[str, list[gcrylike.ImplementationInfo]] = {}
+    for info in gcrylike.implementations():  # algorithms by id, drivers best first
+        infos.setdefault(info.algorithm, []).append(info)
+    algos = [gcrylike.algorithm_info(name) for name in infos]
     every = [info for found in infos.values() for info in found]
     driver_w = max((len(i.driver) for i in every), default=0)
     feats_w = max((len(_features(i)) for i in every), default=0)
-    for spec in specs:
-        try:
-            chosen = _registry.choose(spec).driver
-        except gcrylike.GcryError as exc:
-            chosen = f"none ({exc})"
-        aliases = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
-        lines = [f"{spec.name} [{spec.kind}, id {spec.algo}]{aliases}: {_sizes(spec)}; "
+    for algo in algos:
+        chosen = next((i.driver for i in infos[algo.name] if i.chosen), None)
+        if chosen is None:  # config() says why none
+            chosen = gcrylike.config().chosen[algo.name]
+        aliases = f" (aliases: {', '.join(algo.aliases)})" if algo.aliases else ""
+        lines = [f"{algo.name} [{algo.kind}, id {algo.id}]{aliases}: {_sizes(algo)}; "
                  f"using {chosen}"]
-        for info in infos[spec.name]:
+        for info in infos[algo.name]:
             state = "available" if info.available else f"unavailable: {info.reason}"
-            mark = "*" if info.driver == chosen else " "
+            mark = "*" if info.chosen else " "
             lines.append(f"  {mark} {info.driver:<{driver_w}}  prio {info.priority:>4}  "
                          f"needs {_features(info):<{feats_w}}  {state}; "
                          f"selftest {info.selftest}")
@@ -42,17 +42,17 @@ def _features(info: gcrylike.ImplementationInfo) -> str:
     return ",".join(sorted(info.features)) or "-"
 
 
-def _sizes(spec) -> str:
-    def join(sizes):
+def _sizes(algo: gcrylike.AlgorithmInfo) -> str:
+    def join(sizes: tuple[int, ...]) -> str:
         return "/".join(map(str, sizes)) or "-"
 
-    parts = [f"key {join(spec.key_sizes)} bytes"]
-    if hasattr(spec, "iv_sizes"):
-        parts.append(f"iv {join(spec.iv_sizes)} bytes")
-    if hasattr(spec, "digest_size"):
-        parts.append(f"output {spec.digest_size} bytes")
-    if hasattr(spec, "tag_size"):
-        parts.append(f"tag {spec.tag_size} bytes")
+    parts = [f"key {join(algo.key_sizes)} bytes"]
+    if algo.iv_sizes is not None:
+        parts.append(f"iv {join(algo.iv_sizes)} bytes")
+    if algo.digest_size is not None:
+        parts.append(f"output {algo.digest_size} bytes")
+    if algo.tag_size is not None:
+        parts.append(f"tag {algo.tag_size} bytes")
     return ", ".join(parts)
 
 

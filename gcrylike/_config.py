@@ -7,6 +7,7 @@ import platform
 from dataclasses import dataclass, field
 
 from . import _hwf, _registry
+from ._errors import InvalidType
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class Config:
     data_path: str = "cffi"
     #: Why data calls take cffi ("" on the fast path)
     data_path_reason: str = ""
+    #: The default of :func:`gcrylike.set_threads`: the CPUs this process
+    #: may use, at most 8
+    threads_default: int = 1
 
     def format(self) -> str:
         def order(names):
@@ -74,10 +78,22 @@ def data_path() -> tuple[str, str]:
     return "cffi", "gcrylike._fastcall is not built"
 
 
+def handle_path(handle: object) -> str:
+    """How ``handle``'s data calls reach native code now: "fastcall",
+    "cffi", or "none" (no key yet, or closed)."""
+    from ._keyed import KeyedHandle  # every handle class and one-shot class
+
+    if not isinstance(handle, KeyedHandle):
+        raise InvalidType(f"data_path() takes a gcrylike handle or one-shot object, "
+                          f"not {type(handle).__name__}")
+    path: str = handle._path
+    return path
+
+
 def config() -> Config:
     """Build switches, CPU features (detected, denied, active) and the driver
     each algorithm would use now."""
-    from . import __version__
+    from . import __version__, _fast
 
     chosen, kinds = {}, {}
     for spec in _registry.all_specs():
@@ -99,4 +115,5 @@ def config() -> Config:
         kinds=kinds,
         data_path=path,
         data_path_reason=why,
+        threads_default=_fast.DEFAULT_THREADS,
     )

@@ -93,3 +93,19 @@ def active() -> frozenset[str]:
     if current is None:
         current = _active = detected() - denied()
     return current
+
+
+def cycles() -> int:
+    """The time-stamp counter (rdtsc), or 0 where there is none."""
+    from ._core import lib
+
+    return int(lib.gcry_cycles())
+
+
+def core_mhz() -> float | None:
+    """The core clock estimated by the core extension's chain of one-cycle
+    adds, or None where it has no such loop."""
+    from ._core import lib
+
+    mhz = float(lib.gcry_estimate_mhz())
+    return mhz if mhz > 0 else None

@@ -21,6 +21,7 @@ from typing import Any
 from . import _hwf, _selftest
 from ._errors import (
     ErrorCode,
+    GcryError,
     InvalidArgument,
     InvalidState,
     InvalidType,
@@ -73,12 +74,35 @@ class PluginWarning(UserWarning):
 class ImplementationInfo:
     """What :func:`gcrylike.implementations` reports for one driver."""
 
+    algorithm: str
+    kind: str
     driver: str
     priority: int
     features: frozenset[str]
     available: bool
+    chosen: bool
     reason: str
     selftest: str
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    """What :func:`gcrylike.algorithm_info` reports for one algorithm; a
+    field its kind has not got is None."""
+
+    name: str
+    id: int
+    kind: str
+    aliases: tuple[str, ...]
+    key_sizes: tuple[int, ...]
+    iv_sizes: tuple[int, ...] | None
+    block_size: int | None
+    digest_size: int | None
+    tag_size: int | None
+    cipher: str | None
+    mode: str | None
+    min_length: int | None
+    max_tweak: int | None
 
 
 def _ensure_loaded() -> None:
@@ -489,12 +513,35 @@ def runnable_reason(impl: Implementation) -> str | None:
 
 
 def describe(spec: AnySpec) -> list[ImplementationInfo]:
+    """Every driver of ``spec``, best first, as :func:`gcrylike.implementations`
+    reports it (chosen: what :func:`choose` picks now; none when it raises)."""
+    try:
+        chosen: Implementation | None = choose(spec)
+    except GcryError:
+        chosen = None
     out = []
     for impl in ranked(spec):
         reason = runnable_reason(impl)
-        out.append(ImplementationInfo(impl.driver, impl.priority, impl.features,
-                                      reason is None, reason or "", _selftest.status(impl)))
+        out.append(ImplementationInfo(spec.name, spec.kind, impl.driver, impl.priority,
+                                      impl.features, reason is None, impl is chosen,
+                                      reason or "", _selftest.status(impl)))
     return out
+
+
+def algorithm_info(spec: AnySpec) -> AlgorithmInfo:
+    """The public description of ``spec``: its names and sizes, None for the
+    fields its kind has not got."""
+    def field(name: str) -> Any:
+        return getattr(spec, name, None)
+
+    iv_sizes = field("iv_sizes")
+    return AlgorithmInfo(
+        name=spec.name, id=spec.algo, kind=spec.kind, aliases=tuple(spec.aliases),
+        key_sizes=tuple(spec.key_sizes),
+        iv_sizes=None if iv_sizes is None else tuple(iv_sizes),
+        block_size=field("block_size"), digest_size=field("digest_size"),
+        tag_size=field("tag_size"), cipher=field("cipher"), mode=field("mode"),
+        min_length=field("min_length"), max_tweak=field("max_tweak"))
 
 
 def choose(spec: AnySpec, driver: str | None = None) -> Implementation:

@@ -1222,3 +1222,190 @@ def test_no_thread_rows_on_one_cpu(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert " threads |" not in out
     assert "# threads: no thread rows, this process may use one CPU only." in out
+
+
+# -- the bench is a client of the public API ----------------------------------------
+
+
+def _modules(root, package: str, skip: str | None = None):
+    """(module name, its package, its AST) of every module under ``root``,
+    the folder of package ``package``, without the subpackage ``skip``."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(root)
+    for path in sorted(root.rglob("*.py")):
+        parts = [package, *path.relative_to(root).with_suffix("").parts]
+        if skip and ".".join(parts).startswith(skip):
+            continue
+        if parts[-1] == "__init__":
+            parts.pop()
+            name = pkg = ".".join(parts)
+        else:
+            name, pkg = ".".join(parts), ".".join(parts[:-1])
+        yield name, pkg, ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _defined_private_names(trees) -> set[str]:
+    """Private names the modules define: attributes they assign, functions,
+    classes and variables, ``__slots__`` entries."""
+    import ast
+
+    names = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)  # __slots__ entries, names in getattr()
+    return {n for n in names if isinstance(n, str) and _is_private(n)}
+
+
+def private_api_uses(bench_root, gcrylike_root, public: set[str]) -> list[str]:
+    """Where the bench (the package in ``bench_root``) steps outside
+    gcrylike's public API (``public``: gcrylike.__all__; ``gcrylike_root``:
+    the gcrylike package): an import of a private gcrylike module or name,
+    ``gcrylike.X`` for an X neither in ``__all__`` nor a public submodule, a
+    private attribute that gcrylike defines read on anything but ``self`` or
+    ``cls`` (``handle._path``) or named in ``getattr``, a private module
+    given to ``import_module``."""
+    import ast
+    import pathlib
+
+    bench = list(_modules(bench_root, "gcrylike._bench"))
+    theirs = _defined_private_names(
+        tree for _, _, tree in _modules(gcrylike_root, "gcrylike", skip="gcrylike._bench"))
+    found = []
+
+    def module_ok(module: str) -> bool:
+        # the bench's own modules, gcrylike itself, public submodules (gcrylike.testing)
+        return (module == "gcrylike._bench" or module.startswith("gcrylike._bench.")
+                or not any(_is_private(p) for p in module.split(".")))
+
+    def public_name(name: str) -> bool:
+        root = pathlib.Path(gcrylike_root)
+        return name in public or (not _is_private(name) and (
+            (root / f"{name}.py").exists() or (root / name / "__init__.py").exists()))
+
+    for name, pkg, tree in bench:
+        aliases = set()  # names the gcrylike module is bound to here
+        for node in ast.walk(tree):
+            where = f"{name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.split(".")[0] != "gcrylike":
+                        continue
+                    if not module_ok(a.name):
+                        found.append(f"{where}: import {a.name}")
+                    if a.name == "gcrylike":
+                        aliases.add(a.asname or "gcrylike")
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = pkg.split(".")[:len(pkg.split(".")) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                if module.split(".")[0] != "gcrylike":
+                    continue
+                if not module_ok(module):
+                    found.append(f"{where}: from {module} import ...")
+                elif module == "gcrylike":
+                    found += [f"{where}: from gcrylike import {a.name}" for a in node.names
+                              if not (a.name == "_bench" or public_name(a.name))]
+            elif isinstance(node, ast.Attribute):
+                if isinstance(node.value, ast.Name) and node.value.id in aliases:
+                    if not public_name(node.attr):
+                        found.append(f"{where}: gcrylike.{node.attr} (not in __all__)")
+                elif node.attr in theirs and not (
+                        isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                    found.append(f"{where}: .{node.attr} (gcrylike's private attribute)")
+            elif isinstance(node, ast.Call) and node.args:
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                arg = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)]
+                if (called in ("getattr", "setattr", "hasattr", "delattr") and len(arg) == 1
+                        and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)
+                        and arg[0] in theirs):
+                    found.append(f"{where}: {called}(..., {arg[0]!r})")
+                elif (called in ("import_module", "__import__") and arg
+                      and isinstance(arg[0], str) and not module_ok(arg[0])):
+                    found.append(f"{where}: {called}({arg[0]!r})")
+    return found
+
+
+def test_bench_uses_only_the_public_api():
+    """The bench is a client of gcrylike like any other (issue 19, item 6):
+    every module of the installed gcrylike._bench imports nothing private
+    of gcrylike, uses only names of gcrylike.__all__ and reads no private
+    attribute of a gcrylike object."""
+    import importlib.util
+    import pathlib
+
+    bench_root = pathlib.Path(importlib.util.find_spec("gcrylike._bench").origin).parent
+    assert private_api_uses(bench_root, bench_root.parent, set(gcrylike.__all__)) == []
+
+
+def test_the_public_api_check_finds_private_uses(tmp_path):
+    """The check above refuses each way of reaching past the public API."""
+    import importlib.util
+    import pathlib
+
+    root = pathlib.Path(importlib.util.find_spec("gcrylike").origin).parent
+    bench = tmp_path / "_bench"
+    (bench / "report").mkdir(parents=True)
+    (bench / "__init__.py").write_text("")
+    (bench / "report" / "__init__.py").write_text("")
+    cases = {
+        "from ... import _registry": "from gcrylike import _registry",
+        "from ..._aead import _OneShotAead": "from gcrylike._aead import",
+        "import gcrylike._core": "import gcrylike._core",
+        "import gcrylike\nx = gcrylike._fast": "gcrylike._fast (not in __all__)",
+        "import gcrylike as g\nx = g.algorithms, g._hwf": "gcrylike._hwf",
+        "def f(h):\n    return h._path": "._path (gcrylike's private attribute)",
+        "def f(h):\n    return getattr(h, '_spec')": "getattr(..., '_spec')",
+        "import importlib\nimportlib.import_module('gcrylike._registry')": "'gcrylike._registry'",
+    }
+    for source, expected in cases.items():
+        (bench / "report" / "mod.py").write_text(source + "\n")
+        found = private_api_uses(bench, root, set(gcrylike.__all__))
+        assert len(found) == 1 and expected in found[0], (source, found)
+    # the bench's own private names, and relative imports inside the bench, are its own
+    (bench / "report" / "mod.py").write_text(
+        "from ..report import mod\nimport gcrylike\n\nclass A:\n    def __init__(self):\n"
+        "        self._mine = gcrylike.config()\n\n\ndef f(a):\n    return a._mine\n")
+    assert private_api_uses(bench, root, set(gcrylike.__all__)) == []
+
+
+@pytest.mark.parametrize("name", sorted(ours.ONE_SHOT_CLASSES))
+def test_one_shot_classes_serve_their_algorithms(name):
+    """The bench's table of our public one-shot classes: each class runs
+    the algorithm it is listed under, on that algorithm's chosen driver."""
+    infos = gcrylike.implementations(name)
+    box = ours.ONE_SHOT_CLASSES[name](bytes(32))
+    try:
+        assert box.driver == next(i.driver for i in infos if i.chosen)
+    finally:
+        box.close()
+    assert {i.kind for i in infos} <= {"aead", "secretbox"}
+
+
+def test_bench_names_a_plugin_off_the_fast_path(capsys, clean_registry, monkeypatch):
+    """A plugin whose hooks are Python functions takes cffi: its rows say so
+    (gcrylike.data_path of its handle) when the process takes the fast path."""
+    import toy_cipher
+
+    gcrylike.register(toy_cipher.make_spec())
+    monkeypatch.setattr("gcrylike._bench.slope.thread_count", lambda: 1)  # 16 MiB in Python
+    assert main(["bench", "--quick", "--repeats", "1", "--sizes", "64,128", "toy"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^ toy-python \(ours\)\n", out, re.M), out
+    note = " # toy-python: data calls through cffi, not fastcall"
+    assert (note in out.splitlines()) == (gcrylike.config().data_path == "fastcall"), out

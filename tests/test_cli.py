@@ -21,6 +21,38 @@ def test_list(capsys):
     assert "SALSA20 [cipher, id 313]" in out and "using" in out and "prio" in out
 
 
+_LIST_HEADER = re.compile(r"^(\S+) \[(\w+), id (\d+)\](?: \(aliases: (.*)\))?: (.*); "
+                          r"using (.*)$")
+_LIST_ROW = re.compile(r"^  ([* ]) (\S+) +prio +(-?\d+)  needs (\S+) +(available|unavailable: "
+                       r"(.*)); selftest (\w+)$")
+
+
+def test_list_shows_the_implementations_view(capsys):
+    """``gcrylike list`` prints gcrylike.implementations() and
+    algorithm_info(), record for record: nothing it says comes from anywhere
+    else."""
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    shown: list[tuple] = []
+    for line in lines:
+        head = _LIST_HEADER.match(line)
+        if head:
+            name, kind, algo_id, aliases, _sizes, using = head.groups()
+            info = gcrylike.algorithm_info(name)
+            assert (kind, int(algo_id)) == (info.kind, info.id)
+            assert (tuple(aliases.split(", ")) if aliases else ()) == info.aliases
+            continue
+        row = _LIST_ROW.match(line)
+        assert row, line
+        mark, driver, prio, needs, state, reason, selftest = row.groups()
+        shown.append((name, kind, driver, int(prio), frozenset(needs.split(",")) - {"-"},
+                      state == "available", mark == "*", reason or "", selftest))
+        if mark == "*":
+            assert using == driver
+    assert shown == [(i.algorithm, i.kind, i.driver, i.priority, i.features, i.available,
+                      i.chosen, i.reason, i.selftest) for i in gcrylike.implementations()]
+
+
 def test_selftest(capsys):
     assert main(["selftest"]) == 0
     out = capsys.readouterr().out
@@ -53,7 +85,7 @@ def test_config_names_the_data_path(capsys):
     h.setkey(bytes(32))
     h.setiv(bytes(12))
     try:
-        assert cfg.data_path == h._path
+        assert cfg.data_path == gcrylike.data_path(h)
     finally:
         h.close()
     assert cfg.data_path in ("fastcall", "cffi")
@@ -171,8 +203,8 @@ def test_list_error_prints_no_partial_output(capsys, monkeypatch):
             raise gcrylike.GcryError("registry broke")
         return real(name)
 
-    real = gcrylike.implementations
-    monkeypatch.setattr(gcrylike, "implementations", failing)
+    real = gcrylike.algorithm_info
+    monkeypatch.setattr(gcrylike, "algorithm_info", failing)
     assert main(["list"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "registry broke" in captured.err

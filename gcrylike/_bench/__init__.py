@@ -50,6 +50,15 @@ The modules, by concern:
   progress line;
 * :mod:`.options` and :mod:`.runner`: the command line.
 
+The bench is a client of gcrylike like any other: it uses the public API
+only (``gcrylike.__all__``: the openers, :func:`gcrylike.implementations`
+and :func:`gcrylike.algorithm_info` for what to measure, what it calls a
+spec being an :class:`gcrylike.AlgorithmInfo`; :func:`gcrylike.config` and
+:func:`gcrylike.data_path` for the data path; :func:`gcrylike.cpu_cycles`
+and :func:`gcrylike.core_mhz` for the clocks), which
+``tests/test_bench.py`` checks on the installed modules.  Only ``gcrylike
+bench`` imports it.
+
 Not a public API; :func:`add_arguments` and :func:`run_bench` are what the
 command line calls.
 """

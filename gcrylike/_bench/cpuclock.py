@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import gcrylike
+
 
 def cpus() -> list[int]:
     try:
@@ -56,12 +58,8 @@ def cpuinfo_mhz(text: str | None = None) -> float | None:
 
 
 def measure_tsc_mhz(duration_ns: int = 20_000_000) -> float | None:
-    """Rate of the time-stamp counter (rdtsc via ``gcry_cycles``) in MHz."""
-    try:
-        from .._core import lib
-    except ImportError:
-        return None
-    cycles = lib.gcry_cycles
+    """Rate of the time-stamp counter (rdtsc, :func:`gcrylike.cpu_cycles`) in MHz."""
+    cycles = gcrylike.cpu_cycles
     if not cycles():
         return None  # not x86: no TSC
     t0, c0 = time.perf_counter_ns(), cycles()
@@ -93,11 +91,8 @@ class Clock:
 
 def estimate_mhz() -> float | None:
     """The core clock from a timed chain of one-cycle adds (bench-slope's
-    "auto"), or None where the core extension has no such loop."""
-    from .._core import lib
-
-    mhz = lib.gcry_estimate_mhz()
-    return mhz if mhz > 0 else None
+    "auto", :func:`gcrylike.core_mhz`), or None where there is no such loop."""
+    return gcrylike.core_mhz()
 
 
 def detect_clock(cpu_mhz: float | None) -> Clock:

@@ -9,7 +9,6 @@ from typing import Any
 
 import gcrylike
 
-from .. import _fast
 from . import peers
 from .cpuclock import Clock, cpus
 
@@ -42,7 +41,7 @@ def machine(clock: Clock | None) -> dict[str, Any]:
         "features_denied": list(cfg.denied_features),
         "data_path": cfg.data_path,
         "data_path_reason": cfg.data_path_reason or None,
-        "threads_default": _fast.DEFAULT_THREADS,
+        "threads_default": cfg.threads_default,
         "mhz": clock.mhz if clock else None,
         "mhz_source": clock.source if clock else None,
         "tsc_mhz": clock.tsc_mhz if clock else None,

@@ -9,10 +9,8 @@ from typing import Any
 
 import gcrylike
 
-from .. import _registry
-from .._secretbox import ALGORITHM as SECRETBOX_ALGORITHM
 from . import peers
-from .ours import ONE_SHOT_LABEL, OUR_TARGETS, one_shot_target
+from .ours import ONE_SHOT_CLASSES, ONE_SHOT_LABEL, OUR_TARGETS, one_shot_class, one_shot_target
 from .targets import Buffers, Target
 from .theirs import peer_target
 
@@ -22,13 +20,15 @@ class BenchError(Exception):
     driver, missing extra); the command prints it and exits with status 2."""
 
 
-def resolve(names: Sequence[str]) -> list[Any]:
-    """The specs of ``names`` (names, aliases or ids), or every registered one."""
+def resolve(names: Sequence[str]) -> list[gcrylike.AlgorithmInfo]:
+    """The algorithms of ``names`` (names, aliases or ids), or every
+    registered one, each as :func:`gcrylike.algorithm_info` describes it
+    (what the bench calls a spec)."""
     if not names:
-        return list(_registry.all_specs())
-    specs: list[Any] = []
+        return [gcrylike.algorithm_info(name) for name in gcrylike.algorithms()]
+    specs: list[gcrylike.AlgorithmInfo] = []
     for name in names:
-        spec = _registry.lookup(int(name) if name.isdigit() else name)
+        spec = gcrylike.algorithm_info(int(name) if name.isdigit() else name)
         if spec not in specs:
             specs.append(spec)
     return specs
@@ -71,9 +71,10 @@ def our_drivers(spec: Any, only: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def unsupported(spec: Any) -> str | None:
-    if spec.kind == "secretbox" and spec.name.upper() != SECRETBOX_ALGORITHM:
+    if spec.kind == "secretbox" and one_shot_class(spec) is None:
+        opens = next(name for name, cls in ONE_SHOT_CLASSES.items() if cls is gcrylike.SecretBox)
         return (f"not measured: a plugin secretbox has no public opener (SecretBox opens "
-                f"{SECRETBOX_ALGORITHM} only)")
+                f"{opens} only)")
     if spec.kind in OUR_TARGETS:
         return None
     return f"not measured: gcrylike bench has no rows for {spec.kind} algorithms yet"
@@ -101,6 +102,8 @@ def iter_targets(spec: Any, drivers: list[str], with_peers: bool, bufs: Buffers,
         driver = best()
         if driver is None:
             note("ours one-shot: skipped (none of our drivers ran)")
+        elif spec.kind == "aead" and one_shot_class(spec) is None:
+            note("ours one-shot: skipped (a plugin AEAD has no public one-shot class)")
         else:
             try:
                 yield one_shot_target(spec, driver, bufs)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .. import _config, _registry
+import gcrylike
+
 from . import peers
 from .console import Console
 from .cpuclock import Clock
@@ -128,7 +129,7 @@ class SlopeRun:
         self._done = 0
         #: N of the thread rows (1: none, this process has one CPU)
         self.thread_count = thread_count()
-        self._path = _config.data_path()[0]
+        self._path = gcrylike.config().data_path
 
     def run(self) -> None:
         st = self.st
@@ -214,7 +215,9 @@ class SlopeRun:
             for target in opened:
                 target.close()
         if spec.kind == "tweakable" and drivers:
-            default = _registry.choose(spec).driver  # what a user gets
+            # what a user gets (none chosen: every runnable driver failed its self-test)
+            default = next((i.driver for i in gcrylike.implementations(spec.name)
+                            if i.chosen), None)
             self._progress(spec, "encrypt_sectors")
             self._sector_batches(spec, drivers, default if default in drivers else best_driver())
             self._threads(spec, default if default in drivers else best_driver(),

@@ -65,7 +65,7 @@ class Target:
     #: ``update_into(data, buf)``), a third comparison; None where not offered.
     apart: Binder | None = None
     #: Ours: how the handle's data calls reach native code ("fastcall",
-    #: "cffi"; see ``gcrylike.config().data_path``); "" for peers.
+    #: "cffi": ``gcrylike.data_path(handle)``); "" for peers.
     path: str = ""
 
     def __post_init__(self) -> None:

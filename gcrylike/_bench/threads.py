@@ -11,7 +11,7 @@ from typing import Any
 
 import gcrylike
 
-from .. import _fast
+from .cpuclock import cpus
 from .options import Settings
 from .targets import NONCE, key_for, keyed
 from .timing import CLOCKS, time_per_call
@@ -23,11 +23,12 @@ THREAD_SECTOR = 4096
 
 def why_no_threads() -> str:
     """Why a run has no thread rows ("" when it has them)."""
-    if _fast._cpus() < 2:  # the CPUs set_threads's default counts
+    cfg = gcrylike.config()
+    if len(cpus()) < 2:  # the CPUs set_threads's default counts
         return "this process may use one CPU only"
-    if not _fast.AVAILABLE:
+    if cfg.data_path != "fastcall":
         return "data calls take cffi, which runs every call on the calling thread"
-    if _fast.DEFAULT_THREADS < 2:
+    if cfg.threads_default < 2:
         return "gcrylike.set_threads's default is 1"
     return ""
 
@@ -36,7 +37,7 @@ def thread_count() -> int:
     """N of the thread rows: set_threads's default when this process may
     run on more than one CPU and data calls take the fast path (the only
     one that spreads a call over threads), else 1 (no thread rows)."""
-    return 1 if why_no_threads() else _fast.DEFAULT_THREADS
+    return 1 if why_no_threads() else gcrylike.config().threads_default
 
 
 def stream_calls(spec: Any, driver: str, buf: bytearray,
@@ -46,7 +47,7 @@ def stream_calls(spec: Any, driver: str, buf: bytearray,
     and the handle to close."""
     key = key_for(spec.key_sizes)
     h = keyed(gcrylike.cipher_open(spec.name, impl=driver), key,
-              NONCE[:spec.iv_sizes[0]] if spec.needs_iv else None)
+              NONCE[:spec.iv_sizes[0]] if spec.iv_sizes else None)
     view, encrypt, set_threads = memoryview(buf), h.encrypt, gcrylike.set_threads
 
     def call(n: int) -> Callable[[], Any]:

@@ -166,6 +166,21 @@ def registry_and_machine() -> None:
     assert "SALSA20" in names
     impls: list[gcrylike.ImplementationInfo] = gcrylike.implementations("salsa20")
     assert impls[0].driver
+    every: list[gcrylike.ImplementationInfo] = gcrylike.implementations()
+    chosen = [i.driver for i in every if i.chosen and i.algorithm == "SALSA20"]
+    assert len(chosen) == 1 and all(i.kind for i in every)
+    algo: gcrylike.AlgorithmInfo = gcrylike.algorithm_info("salsa20")
+    iv_sizes: tuple[int, ...] | None = algo.iv_sizes
+    assert algo.key_sizes == (32, 16) and iv_sizes == (8,) and algo.digest_size is None
+    with gcrylike.cipher_open("salsa20") as unkeyed:
+        path: str = gcrylike.data_path(unkeyed)
+        assert path == "none"
+    box = gcrylike.SecretBox(KEY)
+    assert gcrylike.data_path(box) in ("fastcall", "cffi")
+    box.close()
+    ticks: int = gcrylike.cpu_cycles()
+    mhz: float | None = gcrylike.core_mhz()
+    assert ticks >= 0 and (mhz is None or mhz > 0)
     feats: frozenset[str] = gcrylike.hw_features()
     old: frozenset[str] = gcrylike.set_hwf_deny(["avx512f"])
     gcrylike.set_hwf_deny(old)
@@ -173,7 +188,7 @@ def registry_and_machine() -> None:
     gcrylike.set_threads(threads)
     assert isinstance(feats, frozenset)
     cfg: gcrylike.Config = gcrylike.config()
-    assert cfg.format()
+    assert cfg.format() and cfg.threads_default >= 1
     reports: list[gcrylike.SelftestReport] = gcrylike.selftest()
     assert all(r.status in ("passed", "skipped") for r in reports)
     subkey: bytes = gcrylike.hchacha(KEY, bytes(16))

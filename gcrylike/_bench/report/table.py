@@ -11,7 +11,6 @@ from typing import Any
 
 import gcrylike
 
-from ... import _config
 from ..console import Console
 from ..cpuclock import Clock
 from ..fit import NOISY_R2, Fit
@@ -32,10 +31,10 @@ def label_width(specs: Sequence[Any]) -> int:
 
 def path_words() -> str:
     """How our data calls reach native code, for the header and notes."""
-    path, why = _config.data_path()
-    if path == "fastcall":
+    cfg = gcrylike.config()
+    if cfg.data_path == "fastcall":
         return "gcrylike._fastcall (the native fast path: one C call per data call)"
-    return f"cffi ({why})"
+    return f"cffi ({cfg.data_path_reason})"
 
 
 def size_name(n: int) -> str:
