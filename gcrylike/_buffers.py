@@ -3,20 +3,13 @@ with our errors, and fresh outputs native code can fill."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from ._core import ffi
 from ._errors import InvalidArgument, InvalidLength, InvalidType, NotContiguous, ReadOnlyBuffer
 
-U8_ARRAY = ffi.typeof("uint8_t[]")
 CHAR_ARRAY = ffi.typeof("char[]")
-ZERO = b"\0"
-#: The least ``n`` for which ``ZERO * n`` is a new object native code may
-#: fill: ``ZERO * 1`` is ``ZERO`` itself and ``ZERO * 0`` the shared ``b""``
-#: (filling those would change every ``b"\0"`` of the process).
-FRESH_ZERO_MIN = 2
 
 
 def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
@@ -64,49 +57,6 @@ def as_bytes(obj: Any, what: str) -> bytes:
         return ffi.buffer(buf, len(buf))[:]
 
 
-def writable_view(obj: Any) -> Any:
-    """A cffi view of a writable contiguous buffer, else None (the caller
-    then takes its general path, which explains the error)."""
-    try:  # from_buffer refuses bytes, str, None and the rest itself
-        return ffi.from_buffer(U8_ARRAY, obj, True)
-    except (TypeError, ValueError, BufferError):
-        return None
-
-
-def _bytes_output_ok() -> bool:
-    """Whether native code may fill a brand-new ``bytes`` object.
-
-    ``ZERO * n`` with n >= 2 is a fresh, unshared object in CPython, and cffi
-    passes a bytes argument to a pointer parameter as its own buffer, so
-    filling it before anyone else sees it is what ``PyBytes_FromStringAndSize
-    (NULL, n)`` does in C, and saves an allocation and a copy per call.
-    Other interpreters may copy the argument, so check that a write lands.
-    """
-    if sys.implementation.name != "cpython":
-        return False
-    from ._core import lib
-
-    probe, other = ZERO * 16, ZERO * 16
-    lib.gcry_fill(probe, 0xA5, len(probe))
-    return probe is not other and probe == b"\xa5" * 16 and other == bytes(16)
-
-
-BYTES_OUTPUT_OK = _bytes_output_ok()
-
-# Output buffers are written in full before they are read: skip the zeroing.
-_new_uninit_alloc = ffi.new_allocator(should_clear_after_alloc=False)
-
-
-def new_uninit(n: int) -> Any:
-    """A C buffer of ``n`` bytes, not zeroed (it is written before it is read)."""
-    return _new_uninit_alloc(U8_ARRAY, n)
-
-
-def new_output(n: int) -> Any:
-    """A fresh buffer native code can fill: bytes where safe, else a bytearray."""
-    return ZERO * n if (n >= FRESH_ZERO_MIN and BYTES_OUTPUT_OK) else bytearray(n)
-
-
 def check_overlap(dst: Any, src: Any, n: int) -> None:
     """Refuse an ``out=`` whose first ``n`` bytes overlap those of ``data``
     without starting at the same address (in place is ``out=data``); the
@@ -118,7 +68,7 @@ def check_overlap(dst: Any, src: Any, n: int) -> None:
                                   "out=data itself to work in place, or a separate buffer")
 
 
-def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int], None],
+def run_into(out: Any, n: int, call: Callable[[Any], Any], fail: Callable[[int], None],
              src: Any = None) -> Any:
     """The general path of an ``out=`` call: ``call(dst)`` fills ``n`` bytes
     of ``dst`` and returns an error code, which goes to ``fail`` (it
@@ -127,12 +77,12 @@ def run_into(out: Any, n: int, call: Callable[[Any], int], fail: Callable[[int],
     overlapping the input view ``src`` unless it is the same) and the
     result is ``n``."""
     if out is None:
-        result = new_output(n)
+        result = bytearray(n)  # a new object: native code never fills a bytes
         with ffi.from_buffer(result) as dst:
             rc = call(dst)
         if rc:
             fail(rc)
-        return result if type(result) is bytes else bytes(result)
+        return bytes(result)
     with as_cbuffer(out, "out", writable=True) as dst:
         if len(dst) < n:
             raise InvalidLength(f"out has {len(dst)} bytes, need {n}")

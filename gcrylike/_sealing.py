@@ -8,7 +8,7 @@ import os
 from typing import Any, NoReturn
 
 from . import _registry
-from ._buffers import as_cbuffer, check_overlap, new_output, sizes_text
+from ._buffers import as_cbuffer, check_overlap, sizes_text
 from ._core import ffi
 from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
 from ._keyed import KeyedHandle
@@ -98,12 +98,12 @@ class SealingHandle(KeyedHandle):
                     return hook(ptr, nbuf, len(nbuf), abuf, len(abuf), src, n, dst)
 
             if buf is None:
-                out = new_output(n + grow)
+                out = bytearray(n + grow)  # a new object: native code never fills a bytes
                 with ffi.from_buffer(out) as dst:
                     rc = call(dst)
                 if rc:
                     self._failed(rc, nbuf)
-                return out if type(out) is bytes else bytes(out)
+                return bytes(out)
             with as_cbuffer(buf, "buf", writable=True) as dst:
                 if len(dst) != n + grow:
                     raise InvalidLength(f"buf must be {n + grow} bytes, got {len(dst)}")

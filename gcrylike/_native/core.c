@@ -133,13 +133,6 @@ gcry_build_use_amd64 (void)
 #endif
 }
 
-/* Fill N bytes with C: the bytes-output probe of gcrylike/_handle.py. */
-void
-gcry_fill (uint8_t *p, int c, size_t n)
-{
-  memset (p, c, n);
-}
-
 /* The core clock in MHz, estimated like libgcrypt's bench-slope "auto"
  * mode: time a chain of dependent register adds (one cycle each) against
  * the monotonic clock, best of three; 0 where we have no such loop.  The

@@ -10,7 +10,6 @@ void gcry_wipememory(void *p, size_t len);
 void gcry_copy_secret(void *dst, const void *src, size_t n);
 uint64_t gcry_cycles(void);
 int gcry_build_use_amd64(void);
-void gcry_fill(uint8_t *p, int c, size_t n);
 double gcry_estimate_mhz(void);
 """
 
