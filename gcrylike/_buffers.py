@@ -22,7 +22,8 @@ def as_cbuffer(obj: Any, what: str, writable: bool = False) -> Any:
     if isinstance(obj, str):
         raise InvalidType(f"{what} must be bytes-like, not str (encode it first)")
     try:
-        # positional arguments: cffi parses keywords about twice as slowly
+        # positional arguments: cffi parses keywords more slowly (docs/usage.rst,
+        # "Cost per call")
         return ffi.from_buffer(CHAR_ARRAY, obj, writable)
     except (TypeError, BufferError, ValueError) as exc:
         raise buffer_refusal(obj, what, writable) from exc

@@ -31,28 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("gcrylike", "ciphers", "asm", "selftests", "build_tools", "setup.py")
 SUFFIXES = (".py", ".c", ".h", ".S")
 
-#: Excluded for now: the call layer (and the benchmark) that issue 19 rebuilds
-#: in one step are being rewritten on another branch, which removes the
-#: measurement comments these files still hold (fastcall.c's "~250 ns" of a
-#: cffi call, _sealing.py's "~40 ns" per attribute call, the benchmark's
-#: "~0.2 us" per partial).  Drop each entry when that rewrite lands; an entry
-#: ending in "/" is a folder.
-PENDING_CALL_LAYER_FILES = frozenset({
-    "gcrylike/_native/fastcall.c",
-    "gcrylike/_fast.py",
-    "gcrylike/_keyed.py",
-    "gcrylike/_handle.py",
-    "gcrylike/_aead.py",
-    "gcrylike/_mac.py",
-    "gcrylike/_sealing.py",
-    "gcrylike/_secretbox.py",
-    "gcrylike/_tweakable.py",
-    "gcrylike/_block.py",
-    "gcrylike/_buffers.py",
-    "gcrylike/_context.py",
-    "gcrylike/_bench/",
-})
-
 #: Matches that are not measurements: (file, matched text) -> why.
 ALLOWED: dict[tuple[str, str], str] = {}
 
@@ -71,11 +49,6 @@ MEASUREMENT = re.compile(
 )
 
 _DECORATION = re.compile(r"^\s*(?:/\*+|//+|\*+(?!/)|#+:?)?\s?")
-
-
-def _pending(rel: str) -> bool:
-    return any(rel == p or (p.endswith("/") and rel.startswith(p))
-               for p in PENDING_CALL_LAYER_FILES)
 
 
 def source_files() -> list[str]:
@@ -175,7 +148,7 @@ needs_sources = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_
 
 @needs_sources
 def test_no_measurements_in_code_comments():
-    files = [rel for rel in source_files() if not _pending(rel)]
+    files = source_files()
     assert len(files) > 50, files  # the walk found the tree
     found = [f for rel in files for f in findings(rel, (ROOT / rel).read_text(encoding="utf-8"))]
     assert not found, (
@@ -184,10 +157,9 @@ def test_no_measurements_in_code_comments():
 
 
 @needs_sources
-def test_pending_and_allowed_entries_exist():
-    """A pending or allowed entry whose file is gone is stale: drop it."""
-    stale = [p for p in PENDING_CALL_LAYER_FILES if not (ROOT / p).exists()]
-    stale += [rel for rel, _ in ALLOWED if not (ROOT / rel).is_file()]
+def test_allowed_entries_exist():
+    """An allowed entry whose file is gone is stale: drop it."""
+    stale = [rel for rel, _ in ALLOWED if not (ROOT / rel).is_file()]
     assert not stale, stale
 
 

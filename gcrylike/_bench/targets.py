@@ -142,7 +142,8 @@ def keyed(handle: Any, key: bytes, nonce: bytes | None = None) -> Any:
 def in_place(method: Callable[..., Any], view: Any, *args: Any) -> Callable[[], Any]:
     """``method(view, *args, out=view)`` as a zero-argument call.  A closure,
     not functools.partial: a partial with keyword arguments builds a dict on
-    every call (~0.2 us here), a cost the peers' bound calls do not pay."""
+    every call (docs/usage.rst, "Cost per call"), a cost the peers' bound
+    calls do not pay."""
     if args:
         (extra,) = args
         return lambda: method(view, extra, out=view)

@@ -1,8 +1,11 @@
-/* fastcall.c - gcrylike._fastcall: the per-call fast path of every handle.
+/* fastcall.c - gcrylike._fastcall: the call layer of every handle.
  *
- * cffi's generic call costs an argument tuple, a conversion per argument,
- * ffi.from_buffer views and an unconditional GIL release: ~250 ns before any
- * work.  A Binding holds what a handle's data calls need (the context
+ * Each handle has one Binding: its gate (the one call discipline, see
+ * "Binding" below) and, when the spec's hooks are native, the direct call
+ * of those hooks, cheaper than cffi's generic call (which builds an
+ * argument tuple, converts each argument, makes ffi.from_buffer views and
+ * always releases the GIL; docs/usage.rst, "Cost per call", has the
+ * figures).  A Binding holds what a handle's data calls need (the context
  * address and the native hooks' addresses, taken once from cffi) and calls
  * the hooks directly: the input through PyObject_GetBuffer, a new result
  * through PyBytes_FromStringAndSize(NULL, n), the GIL released only above
