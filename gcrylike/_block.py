@@ -4,14 +4,11 @@ modes and constructions (Adiantum uses AES-256 this way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
-from . import _fast, _registry
-from ._errors import InvalidLength, error_for
-from ._keyed import KeyedHandle
-from ._typing import BytesLike
-
-_Failure = _fast.Failure
+from . import _registry
+from ._errors import InvalidLength
+from ._keyed import KeyedHandle, data_method
 
 
 @dataclass(frozen=True)
@@ -52,39 +49,12 @@ class BlockCipherHandle(KeyedHandle):
             raise InvalidLength(f"{self._spec.name} needs whole "
                                 f"{self._spec.block_size}-byte blocks, got {n} bytes")
 
-    @overload
-    def encrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
-    @overload
-    def encrypt_blocks(self, data: BytesLike, *, out: BytesLike) -> int: ...
-
-    def encrypt_blocks(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
-        """Encrypt whole blocks (``len(data)`` a multiple of the block size)."""
-        fc = self._fc
-        if fc is not None:  # the native fast path (gcrylike/_native/fastcall.c)
-            try:
-                result = fc.encrypt(data, out)
-            except _Failure as exc:
-                raise error_for(exc.args[0], self._spec.name) from None
-            if result is not NotImplemented:
-                return result
-        return self._crypt(0, data, out)
-
-    @overload
-    def decrypt_blocks(self, data: BytesLike, *, out: None = None) -> bytes: ...
-    @overload
-    def decrypt_blocks(self, data: BytesLike, *, out: BytesLike) -> int: ...
-
-    def decrypt_blocks(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
-        """Decrypt whole blocks."""
-        fc = self._fc
-        if fc is not None:
-            try:
-                result = fc.decrypt(data, out)
-            except _Failure as exc:
-                raise error_for(exc.args[0], self._spec.name) from None
-            if result is not NotImplemented:
-                return result
-        return self._crypt(1, data, out)
+    encrypt_blocks = data_method(0, "BlockCipherHandle", "encrypt_blocks", """Encrypt whole
+        blocks (``len(data)`` a multiple of the block size).  Returns bytes,
+        or with ``out=`` writes there and returns the number of bytes
+        written.""")
+    decrypt_blocks = data_method(1, "BlockCipherHandle", "decrypt_blocks", """Decrypt whole
+        blocks; same conventions as :meth:`encrypt_blocks`.""")
 
 
 def block_cipher_open(name: str | int, *, impl: str | None = None) -> BlockCipherHandle:
