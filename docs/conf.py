@@ -154,21 +154,22 @@ def _resolve_public_name(app, env, node, contnode):
                                              node["reftype"], public, node, contnode)
 
 
-# -- encrypt/decrypt written in C -----------------------------------------------
-# With the fast path, the handles' encrypt/decrypt are C method descriptors
-# (gcrylike._fastcall.data_method): their signature (``__text_signature__``)
-# has no annotations, so record those of the Python method they stand for,
-# as autodoc does for any method.
+# -- data methods written in C ------------------------------------------------
+# With the extension, the handles' data methods are C method descriptors
+# (gcrylike._fastcall.native_method): their signature (``__text_signature__``)
+# has no annotations, so record those of the general Python method they stand
+# for (gcrylike._keyed.NATIVE_METHODS), as autodoc does for any method.
 def _data_method_typehints(app, what, name, obj, options, args, retann):
     from sphinx.ext.autodoc.typehints import record_typehints
 
     from gcrylike import _keyed
 
     owner = getattr(obj, "__objclass__", None)
-    if (what == "method" and inspect.ismethoddescriptor(obj) and owner is not None
-            and issubclass(owner, _keyed.KeyedHandle) and obj.__name__ in ("encrypt", "decrypt")):
-        general = _keyed.GENERAL[obj.__name__ == "decrypt"]
-        record_typehints(app, what, name, general, options, args, retann)
+    if what == "method" and inspect.ismethoddescriptor(obj) and owner is not None:
+        general = next((g for (cls, n), g in _keyed.NATIVE_METHODS.items()
+                        if n == obj.__name__ and issubclass(owner, cls)), None)
+        if general is not None:
+            record_typehints(app, what, name, general, options, args, retann)
 
 
 def setup(app):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from . import _fast, _registry
+from . import _registry
 from ._buffers import (
     as_cbuffer,
     sizes_text,
@@ -20,11 +20,16 @@ from ._errors import (
     InvalidState,
     error_for,
 )
-from ._keyed import KeyedHandle, data_method
-from ._sealing import SealingHandle, fast_open_failed, raise_for
+from ._keyed import (
+    KeyedHandle,
+    ReadMethod,
+    SealMethod,
+    UpdateMethod,
+    data_method,
+    native_method,
+)
+from ._sealing import SealingHandle, raise_for
 from ._typing import BytesLike
-
-_Failure = _fast.Failure
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,10 @@ class AeadHandle(KeyedHandle):
         if rc:
             raise_for(rc, self._spec.name)
 
-    def authenticate(self, aad: BytesLike) -> None:
-        """Add associated data (only before the first encrypt/decrypt)."""
-        fc = self._fc
-        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
-            try:
-                if fc.update(aad) is None:
-                    return
-            except _Failure as exc:
-                self._failed("authenticate", exc.args[0])
+    authenticate: UpdateMethod = native_method("update", "($self, aad)",
+        """Add associated data (only before the first encrypt/decrypt).""")
+
+    def _general_update(self, aad: BytesLike) -> None:
         self._ready()  # state errors first; checked again inside the gate
         with as_cbuffer(aad, "aad") as abuf:
             with self._binding as ptr:
@@ -95,15 +95,15 @@ class AeadHandle(KeyedHandle):
         if rc:
             self._failed("authenticate", rc)
 
-    encrypt = data_method(0, "AeadHandle", "encrypt", """Encrypt and authenticate
+    encrypt = data_method(0, """Encrypt and authenticate
         ``data``; ``out=`` as for cipher handles.""")
-    decrypt = data_method(1, "AeadHandle", "decrypt", """Authenticate and decrypt
+    decrypt = data_method(1, """Authenticate and decrypt
         ``data``.  The plaintext is released before the tag is checked (as
         libgcrypt's does): it is not authentic until :meth:`AeadHandle.checktag`
         returns; the one-shot classes release nothing unverified.""")
 
-    def _data_error(self, rc: int, which: int) -> Exception:
-        return self._error(_DATA_CALLS[which], rc)
+    def _native_error(self, op: str, rc: int) -> Any:
+        return self._error(_CALLS[op], rc)
 
     def _failed(self, call: str, rc: int) -> NoReturn:
         raise self._error(call, rc)
@@ -142,15 +142,10 @@ class AeadHandle(KeyedHandle):
         finally:
             scratch.free()
 
-    def gettag(self) -> bytes:
-        """The tag (ends the message; calling again returns the same tag)."""
-        fc = self._fc
-        if fc is not None:
-            try:
-                tag: bytes = fc.read()
-                return tag
-            except _Failure as exc:
-                self._failed("gettag", exc.args[0])
+    gettag: ReadMethod = native_method("read", "($self)",
+                           """The tag (ends the message; calling again returns the same tag).""")
+
+    def _general_read(self) -> bytes:
         out = bytearray(self._spec.tag_size)
         with ffi.from_buffer(out) as buf:
             with self._binding as ptr:
@@ -177,7 +172,9 @@ class AeadHandle(KeyedHandle):
             self._keyed().restore()
 
 
-_DATA_CALLS = ("encrypt", "decrypt")
+#: The public call behind each Binding operation, for the errors' words.
+_CALLS = {"encrypt": "encrypt", "decrypt": "decrypt", "update": "authenticate",
+          "read": "gettag"}
 
 
 def _order_message(call: str, phase: str | None) -> str:
@@ -203,32 +200,26 @@ class _OneShotAead(SealingHandle):
     _KIND = "aead"
     _HOOK_KIND = "seal"
 
-    def encrypt(self, nonce: BytesLike, data: BytesLike,
-                associated_data: BytesLike | None = None) -> bytes:
-        """Ciphertext || 16-byte tag of ``data`` and ``associated_data``."""
-        fc = self._fc
-        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
-            try:
-                result = fc.seal(nonce, data, associated_data)
-            except _Failure:
-                result = NotImplemented  # a refusal: the general path explains it
-            if result is not NotImplemented:
-                return result  # type: ignore[no-any-return]
-        return self._seal_into(nonce, data, associated_data, None)
+    encrypt: SealMethod = native_method("seal", "($self, nonce, data, associated_data=None)",
+                            """Ciphertext || 16-byte tag of ``data`` and ``associated_data``.""")
+    decrypt: SealMethod = native_method("open", "($self, nonce, data, associated_data=None)",
+                            """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong
+        tag raises :class:`AuthenticationFailed` and releases no plaintext.""")
 
-    def decrypt(self, nonce: BytesLike, data: BytesLike,
-                associated_data: BytesLike | None = None) -> bytes:
-        """Verify, then decrypt ``data`` (ciphertext || tag).  A wrong tag
-        raises :class:`AuthenticationFailed` and releases no plaintext."""
-        fc = self._fc
-        if fc is not None:
-            try:
-                result = fc.open(nonce, data, associated_data)
-            except _Failure as exc:
-                result = fast_open_failed(exc.args[0], self._spec.name)
-            if result is not NotImplemented:
-                return result  # type: ignore[no-any-return]
-        return self._open_into(nonce, data, associated_data, None)
+    def _general_seal(self, nonce: BytesLike, data: BytesLike,
+                      associated_data: BytesLike | None = None) -> bytes:
+        return self._seal_into(nonce, data, associated_data, None)  # type: ignore[no-any-return]
+
+    def _general_open(self, nonce: BytesLike, data: BytesLike,
+                      associated_data: BytesLike | None = None) -> bytes:
+        return self._open_into(nonce, data, associated_data, None)  # type: ignore[no-any-return]
+
+    def _native_error(self, op: str, rc: int) -> Any:
+        """A forged message is AuthenticationFailed; any other refusal is
+        explained by the general method."""
+        if op == "open" and rc == ErrorCode.CHECKSUM:
+            return AuthenticationFailed(f"{self._spec.name}: authentication tag mismatch")
+        return NotImplemented
 
     def encrypt_into(self, nonce: BytesLike, data: BytesLike,
                      associated_data: BytesLike | None, buf: BytesLike) -> int:

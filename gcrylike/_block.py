@@ -49,11 +49,11 @@ class BlockCipherHandle(KeyedHandle):
             raise InvalidLength(f"{self._spec.name} needs whole "
                                 f"{self._spec.block_size}-byte blocks, got {n} bytes")
 
-    encrypt_blocks = data_method(0, "BlockCipherHandle", "encrypt_blocks", """Encrypt whole
+    encrypt_blocks = data_method(0, """Encrypt whole
         blocks (``len(data)`` a multiple of the block size).  Returns bytes,
         or with ``out=`` writes there and returns the number of bytes
         written.""")
-    decrypt_blocks = data_method(1, "BlockCipherHandle", "decrypt_blocks", """Decrypt whole
+    decrypt_blocks = data_method(1, """Decrypt whole
         blocks; same conventions as :meth:`encrypt_blocks`.""")
 
 

@@ -125,10 +125,10 @@ class CipherHandle(KeyedHandle):
             raise InvalidState(f"{self._spec.name}: setiv() first")
         return ctx
 
-    encrypt = data_method(0, "CipherHandle", "encrypt", """Encrypt ``data``.  Returns bytes, or with
+    encrypt = data_method(0, """Encrypt ``data``.  Returns bytes, or with
         ``out=`` (a writable buffer at least as long, possibly ``data`` itself)
         writes there and returns the number of bytes written.""")
-    decrypt = data_method(1, "CipherHandle", "decrypt", """Decrypt ``data``; same conventions as
+    decrypt = data_method(1, """Decrypt ``data``; same conventions as
         :meth:`encrypt`.""")
 
 

@@ -5,6 +5,7 @@ wipes.  Each kind of handle adds its own operations."""
 
 from __future__ import annotations
 
+import types
 from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 
 from . import _fast, _registry
@@ -27,60 +28,82 @@ class DataMethod(Protocol):
     def __call__(self, data: BytesLike, *, out: BytesLike) -> int: ...
 
 
-def _general_method(which: int) -> Any:
-    """The general ``encrypt`` (``which`` 0) or ``decrypt`` (1) of a handle
-    class with ``_crypt(which, data, out)`` (the cffi path, which also
-    explains every refusal) and ``_data_error(rc, which)``.  With the
-    extension the handle's method is written in C (fastcall.data_method),
-    calls the Binding ``_fc`` itself and this function only for the rest
-    (other argument forms, refusals); without it the native path is absent
-    and this is the method."""
+class UpdateMethod(Protocol):
+    """The type of ``update``/``authenticate``: absorb bytes."""
 
-    def method(self: Any, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
-        fc = self._fc
-        if fc is not None:  # the native path, for argument forms C did not take
-            try:
-                result = (fc.encrypt if which == 0 else fc.decrypt)(data, out)
-            except _Failure as exc:
-                raise self._data_error(exc.args[0], which) from None
-            if result is not NotImplemented:
-                return result
-        return self._crypt(which, data, out)
-
-    return method
+    def __call__(self, data: BytesLike) -> None: ...
 
 
-#: The general encrypt and decrypt, shared by every handle class; their
-#: annotations are what the docs show for the C methods (docs/conf.py).
-GENERAL = (_general_method(0), _general_method(1))
-if _fast.AVAILABLE:
-    _fast.fastcall.set_general(*GENERAL)
+class ReadMethod(Protocol):
+    """The type of ``digest``/``gettag``: the tag so far."""
+
+    def __call__(self) -> bytes: ...
 
 
-class _NativeDataMethod:
-    """Stands in a class body for the C method, which needs the class: once
+class SealMethod(Protocol):
+    """The type of a one-shot AEAD's ``encrypt``/``decrypt``."""
+
+    def __call__(self, nonce: BytesLike, data: BytesLike,
+                 associated_data: BytesLike | None = None) -> bytes: ...
+
+
+class TweakMethod(Protocol):
+    """The type of a tweakable cipher's ``encrypt``/``decrypt``."""
+
+    @overload
+    def __call__(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
+    @overload
+    def __call__(self, data: BytesLike, tweak: BytesLike, *, out: BytesLike) -> int: ...
+
+
+#: The method descriptors native_method made: (owner, name) -> the general
+#: Python method they stand for (docs/conf.py reads its annotations).
+NATIVE_METHODS: dict[tuple[type, str], Any] = {}
+
+
+class _NativeMethod:
+    """Stands in a class body for the method, which needs the class: once
     the class exists, ``__set_name__`` replaces it with
-    ``fastcall.data_method(owner, name, which, doc)``, an ordinary method
-    descriptor (no bound method, no argument tuple per call)."""
+    ``fastcall.native_method(owner, name, op, signature, doc)``, an ordinary
+    method descriptor (no bound method, no argument tuple per call), or
+    without the extension with the class's ``_general_<op>`` itself under
+    the public name."""
 
-    def __init__(self, which: int, doc: str) -> None:
-        self.which = which
-        self.doc = doc
+    def __init__(self, op: str, signature: str, doc: str) -> None:
+        self.op, self.signature, self.doc = op, signature, doc
 
     def __set_name__(self, owner: type, name: str) -> None:
-        setattr(owner, name, _fast.fastcall.data_method(owner, name, self.which, self.doc))
+        general = getattr(owner, f"_general_{self.op}")
+        if _fast.AVAILABLE:
+            method = _fast.fastcall.native_method(owner, name, self.op, self.signature,
+                                                  self.doc)
+        else:  # a copy of the general function: its own name and docstring
+            method = types.FunctionType(general.__code__, general.__globals__, name,
+                                        general.__defaults__, general.__closure__)
+            method.__kwdefaults__ = general.__kwdefaults__
+            method.__annotations__ = general.__annotations__
+            method.__qualname__ = f"{owner.__qualname__}.{name}"
+            method.__doc__ = self.doc
+        setattr(owner, name, method)
+        NATIVE_METHODS[(owner, name)] = general
 
 
-def data_method(which: int, owner: str, name: str, doc: str) -> DataMethod:
-    """The ``encrypt`` (``which`` 0) or ``decrypt`` (1) method ``name`` of the
-    handle class ``owner``, with docstring ``doc`` (see _general_method)."""
-    if _fast.AVAILABLE:  # the same method in C: no Python frame on the fast path
-        return cast(DataMethod, _NativeDataMethod(which, doc))
-    method = _general_method(which)  # a copy of its own: the class's name and docstring
-    method.__name__ = name
-    method.__qualname__ = f"{owner}.{name}"
-    method.__doc__ = doc
-    return cast(DataMethod, method)
+def native_method(op: str, signature: str, doc: str) -> Any:
+    """A handle class's public method (its name is the attribute's) that runs
+    the Binding's operation ``op`` (fastcall.c's OPS: "encrypt", "update",
+    "seal", ...).  With the extension it is written in C: the native path
+    when the handle has one and the arguments have the operation's plain
+    form, else the class's ``_general_<op>`` (the cffi path, which explains
+    every refusal); a native error code becomes ``_native_error(op, rc)``.
+    Without the extension it is ``_general_<op>`` under this name."""
+    return _NativeMethod(op, signature, doc)
+
+
+def data_method(which: int, doc: str) -> DataMethod:
+    """A handle class's ``encrypt`` (``which`` 0) or ``decrypt`` (1) method:
+    new bytes, or with ``out=`` the count written."""
+    return cast(DataMethod, native_method("decrypt" if which else "encrypt",
+                                          "($self, data, *, out=None)", doc))
 
 
 _Handle = TypeVar("_Handle", bound="KeyedHandle")
@@ -186,10 +209,17 @@ class KeyedHandle(_fast.HandleBase):
             return "fastcall"
         return "cffi" if self._ctx is not None and self._haskey else "none"
 
-    def _data_error(self, rc: int, which: int) -> Exception:
-        """The exception for native code ``rc`` from ``encrypt`` (``which``
-        0) or ``decrypt`` (1); subclasses say more where they can."""
+    def _native_error(self, op: str, rc: int) -> Any:
+        """What native code ``rc`` from the Binding's operation ``op`` means:
+        the exception to raise, or NotImplemented for the general method to
+        explain; subclasses say more where they can."""
         return error_for(rc, self._spec.name)
+
+    def _general_encrypt(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
+        return self._crypt(0, data, out)
+
+    def _general_decrypt(self, data: BytesLike, *, out: BytesLike | None = None) -> bytes | int:
+        return self._crypt(1, data, out)
 
     def _data_hook(self, which: int) -> Any:
         """The spec's encrypt (``which`` 0) or decrypt (1) hook."""
@@ -214,7 +244,7 @@ class KeyedHandle(_fast.HandleBase):
             return run_into(out, n, call, lambda rc: self._fail(rc, which), src)
 
     def _fail(self, rc: int, which: int) -> NoReturn:
-        raise self._data_error(rc, which)
+        raise self._native_error("decrypt" if which else "encrypt", rc)
 
     def close(self) -> None:
         """Wipe and free the context; later calls raise HandleClosed.

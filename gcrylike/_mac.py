@@ -16,7 +16,7 @@ from ._errors import (
     InvalidState,
     error_for,
 )
-from ._keyed import KeyedHandle
+from ._keyed import KeyedHandle, ReadMethod, UpdateMethod, native_method
 from ._spec import Implementation, MacSpec
 from ._typing import BytesLike
 
@@ -70,15 +70,12 @@ class MacHandle(KeyedHandle):
         self._finished = False
         self._native_ready()
 
-    def update(self, data: BytesLike) -> None:
-        """Absorb ``data`` (any bytes-like object, any length, any split)."""
-        fc = self._fc
-        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
-            try:
-                if fc.update(data) is None:
-                    return
-            except _Failure as exc:
-                raise error_for(exc.args[0], self._spec.name) from None
+    update: UpdateMethod = native_method("update", "($self, data)",
+                           """Absorb ``data`` (any bytes-like object, any length, any split).""")
+    digest: ReadMethod = native_method("read", "($self)",
+                           """The tag of everything absorbed so far; updates may continue.""")
+
+    def _general_update(self, data: BytesLike) -> None:
         self._ready()  # state errors first; checked again inside the gate
         with as_cbuffer(data, "data") as src:
             with self._binding as ptr:
@@ -87,15 +84,7 @@ class MacHandle(KeyedHandle):
         if rc:
             raise error_for(rc, self._spec.name)
 
-    def digest(self) -> bytes:
-        """The tag of everything absorbed so far; updates may continue."""
-        fc = self._fc
-        if fc is not None:
-            try:
-                tag: bytes = fc.read()
-                return tag
-            except _Failure as exc:
-                raise error_for(exc.args[0], self._spec.name) from None
+    def _general_read(self) -> bytes:
         n = self._spec.digest_size
         out = bytearray(n)
         with ffi.from_buffer(out) as buf:

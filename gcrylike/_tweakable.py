@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
 from . import _fast, _registry
 from ._buffers import as_cbuffer, run_into
@@ -16,7 +16,7 @@ from ._errors import (
     check,
     error_for,
 )
-from ._keyed import KeyedHandle
+from ._keyed import KeyedHandle, TweakMethod, native_method
 from ._typing import BytesLike
 
 _Failure = _fast.Failure
@@ -54,43 +54,24 @@ class TweakableHandle(KeyedHandle):
         return ("tweak", {"encrypt": s.encrypt, "decrypt": s.decrypt,
                           "sectors": s.crypt_sectors}, s.min_length, 0, bool(s.reentrant))
 
-    @overload
-    def encrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
-    @overload
-    def encrypt(self, data: BytesLike, tweak: BytesLike, *, out: BytesLike) -> int: ...
+    encrypt: TweakMethod = native_method("tweak_encrypt", "($self, data, tweak, *, out=None)",
+                            """Encrypt one message of at least ``info.min_length`` bytes (16
+        for Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
+        Adiantum); the result has the length of ``data`` (bytes, or with
+        ``out=`` the count written there).""")
+    decrypt: TweakMethod = native_method("tweak_decrypt", "($self, data, tweak, *, out=None)",
+                            """Decrypt one message; same conventions as :meth:`encrypt`.""")
 
-    def encrypt(self, data: BytesLike, tweak: BytesLike, *,
-                out: BytesLike | None = None) -> bytes | int:
-        """Encrypt one message of at least ``info.min_length`` bytes (16 for
-        Adiantum) under ``tweak`` (at most ``info.max_tweak`` bytes, 32 for
-        Adiantum); the result has the length of ``data``."""
-        fc = self._fc
-        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
-            try:
-                result = fc.tweak_encrypt(data, tweak, out)
-            except _Failure:
-                result = NotImplemented  # a refusal: the general path explains it
-            if result is not NotImplemented:
-                return result
+    def _general_tweak_encrypt(self, data: BytesLike, tweak: BytesLike, *,
+                               out: BytesLike | None = None) -> bytes | int:
         return self._run(self._spec.encrypt, data, tweak, out)
 
-    @overload
-    def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: None = None) -> bytes: ...
-    @overload
-    def decrypt(self, data: BytesLike, tweak: BytesLike, *, out: BytesLike) -> int: ...
-
-    def decrypt(self, data: BytesLike, tweak: BytesLike, *,
-                out: BytesLike | None = None) -> bytes | int:
-        """Decrypt one message; same conventions as :meth:`encrypt`."""
-        fc = self._fc
-        if fc is not None:
-            try:
-                result = fc.tweak_decrypt(data, tweak, out)
-            except _Failure:
-                result = NotImplemented  # a refusal: the general path explains it
-            if result is not NotImplemented:
-                return result
+    def _general_tweak_decrypt(self, data: BytesLike, tweak: BytesLike, *,
+                               out: BytesLike | None = None) -> bytes | int:
         return self._run(self._spec.decrypt, data, tweak, out)
+
+    def _native_error(self, op: str, rc: int) -> Any:
+        return NotImplemented  # the general method says what was wrong
 
     def _run(self, hook: Any, data: Any, tweak: Any, out: Any) -> bytes | int:
         """The cffi path: the buffers, then the gate."""

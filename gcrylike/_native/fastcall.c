@@ -751,26 +751,50 @@ Binding_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   return crypt_call (b, args, nargs, 1);
 }
 
-/* ---- the handles' encrypt/decrypt with no Python frame --------------------
+/* ---- the handles' data methods with no Python frame -----------------------
  * HandleBase is the C base of every handle class (gcrylike/_keyed.py): its
- * one field is the handle's ``_fc`` slot (the Binding while the fast path
+ * one field is the handle's ``_fc`` slot (the Binding while its native path
  * may run, else None), so C knows where it lives by construction.
- * data_method(owner, name, which, doc) makes ``owner.encrypt`` (which 0) or
- * ``decrypt`` (1): an ordinary method descriptor of a METH_FASTCALL |
- * METH_KEYWORDS function.  CPython calls those with neither a bound method
- * nor an argument tuple (3.11 even specialises the call site when the
- * handle is exactly an ``owner``), all within the limited API.  The
- * function reads ``_fc`` and calls crypt_call directly; everything else (no
- * Binding, NotImplemented, other argument forms) goes to the general Python
- * method given to set_general(), the cffi path, which explains refusals; a
- * hook's error code becomes ``handle._data_error(rc, which)``. */
+ * native_method(owner, name, op, signature, doc) makes ``owner.<name>``: an
+ * ordinary method descriptor of a METH_FASTCALL | METH_KEYWORDS function for
+ * operation OP of the Binding.  CPython calls those with neither a bound
+ * method nor an argument tuple (3.11 even specialises the call site when the
+ * handle is exactly an ``owner``), all within the limited API.  The function
+ * reads ``_fc`` and runs the operation directly when the arguments have the
+ * operation's plain form; everything else (no Binding, NotImplemented,
+ * other argument forms) goes to the handle's general Python method for the
+ * operation, ``_general_<op>`` (the cffi path, which explains refusals).  A
+ * hook's error code becomes ``handle._native_error(op, rc)``: the exception
+ * to raise, or NotImplemented to let the general method explain. */
 typedef struct {
   PyObject_HEAD
   PyObject *fc;           /* the _fc slot; NULL until first set */
 } HandleBase;
 
-static PyObject *general[2];  /* the general encrypt and decrypt (set_general) */
-static PyObject *out_name;    /* "out", interned as the compiler's keyword names are */
+enum op { OP_ENCRYPT, OP_DECRYPT, OP_UPDATE, OP_READ, OP_SEAL, OP_OPEN, OP_TWEAK_ENCRYPT,
+          OP_TWEAK_DECRYPT, NOPS };
+
+static const char *const OP_NAMES[NOPS] = {
+  "encrypt", "decrypt", "update", "read", "seal", "open", "tweak_encrypt", "tweak_decrypt",
+};
+
+/* The keyword each operation's plain form may take, NULL for none. */
+static const char *const OP_KEYWORD[NOPS] = {
+  "out", "out", NULL, NULL, "associated_data", "associated_data", "out", "out",
+};
+
+/* Positional arguments of the plain form: at least, at most. */
+static const int OP_ARGS[NOPS][2] = {
+  { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 2, 3 }, { 2, 3 }, { 2, 2 }, { 2, 2 },
+};
+
+static PyObject *general_names[NOPS];  /* "_general_<op>", interned */
+static PyObject *keyword_names[NOPS];  /* OP_KEYWORD, interned as the compiler's are */
+
+static PyObject *Binding_update (Binding *b, PyObject *data);
+static PyObject *Binding_read (Binding *b, PyObject *unused);
+static PyObject *seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening);
+static PyObject *tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which);
 
 static int
 HandleBase_traverse (HandleBase *h, visitproc visit, void *arg)
@@ -801,26 +825,24 @@ HandleBase_dealloc (HandleBase *h)
   Py_DECREF (type);
 }
 
-/* general[which](self, *args, **kwnames): the slow path, so a tuple and a
+/* self._general_<op>(*args, **kwnames): the slow path, so a tuple and a
  * dict are fine here. */
 static PyObject *
-call_general (int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+call_general (enum op op, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames)
 {
   Py_ssize_t nkw = kwnames ? PyTuple_Size (kwnames) : 0, i;
-  PyObject *pos, *kw = NULL, *result = NULL;
+  PyObject *method, *pos, *kw = NULL, *result = NULL;
 
-  if (!general[which])
-    return PyErr_Format (PyExc_RuntimeError, "gcrylike._fastcall: set_general() first");
-  if (!(pos = PyTuple_New (nargs + 1)))
+  if (!(method = PyObject_GetAttr (self, general_names[op])))
     return NULL;
-  Py_INCREF (self);
-  PyTuple_SetItem (pos, 0, self);
-  for (i = 0; i < nargs; i++)
+  if (!(pos = PyTuple_New (nargs)))
     {
-      Py_INCREF (args[i]);
-      PyTuple_SetItem (pos, i + 1, args[i]);
+      Py_DECREF (method);
+      return NULL;
     }
+  for (i = 0; i < nargs; i++)
+    PyTuple_SetItem (pos, i, Py_NewRef (args[i]));
   if (nkw)
     {
       if (!(kw = PyDict_New ()))
@@ -829,16 +851,19 @@ call_general (int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs
         if (PyDict_SetItem (kw, PyTuple_GetItem (kwnames, i), args[nargs + i]) < 0)
           goto done;
     }
-  result = PyObject_Call (general[which], pos, kw);
+  result = PyObject_Call (method, pos, kw);
 done:
+  Py_DECREF (method);
   Py_DECREF (pos);
   Py_XDECREF (kw);
   return result;
 }
 
-/* The pending Failure(rc) becomes self._data_error(rc, which). */
+/* The pending Failure(rc) becomes self._native_error(op, rc): an exception
+ * raised here (NULL), or NotImplemented returned (the general path then
+ * explains). */
 static PyObject *
-data_error (PyObject *self, int which)
+native_error (PyObject *self, enum op op)
 {
   PyObject *type, *value, *tb, *args, *exc = NULL;
 
@@ -846,61 +871,113 @@ data_error (PyObject *self, int which)
   PyErr_NormalizeException (&type, &value, &tb);
   args = value ? PyObject_GetAttrString (value, "args") : NULL;
   if (args && PyTuple_Size (args) == 1)
-    exc = PyObject_CallMethod (self, "_data_error", "Oi", PyTuple_GetItem (args, 0), which);
+    exc = PyObject_CallMethod (self, "_native_error", "sO", OP_NAMES[op],
+                               PyTuple_GetItem (args, 0));
   else if (args)
     PyErr_SetString (PyExc_SystemError, "gcrylike._fastcall: Failure without a code");
   Py_XDECREF (args);
   Py_XDECREF (type);
   Py_XDECREF (value);
   Py_XDECREF (tb);
-  if (exc)
-    {
-      PyErr_SetObject ((PyObject *)Py_TYPE (exc), exc);
-      Py_DECREF (exc);
-    }
+  if (!exc || exc == Py_NotImplemented)
+    return exc;
+  PyErr_SetObject ((PyObject *)Py_TYPE (exc), exc);
+  Py_DECREF (exc);
   return NULL;
 }
 
-/* self is an instance of the descriptor's owner, a HandleBase subclass
- * (the method descriptor checks it before the call; data_method checks the
- * owner). */
-static PyObject *
-handle_crypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-              int which)
+/* Whether ARGS is OP's plain form: its positional count, and at most its
+ * one keyword. */
+static int
+plain_form (enum op op, Py_ssize_t nargs, PyObject *kwnames)
 {
-  PyObject *fc = ((HandleBase *)self)->fc, *pair[2], *result, *kw;
+  PyObject *kw;
 
-  if (fc != NULL && Py_IS_TYPE (fc, BindingType) && nargs == 1
-      && (kwnames == NULL
-          || (PyTuple_Size (kwnames) == 1
-              && ((kw = PyTuple_GetItem (kwnames, 0)) == out_name  /* interned: the usual case */
-                  || PyUnicode_CompareWithASCIIString (kw, "out") == 0))))
+  if (nargs < OP_ARGS[op][0] || nargs > OP_ARGS[op][1])
+    return 0;
+  if (!kwnames)
+    return 1;
+  if (!OP_KEYWORD[op] || PyTuple_Size (kwnames) != 1
+      || nargs + 1 > OP_ARGS[op][1] + (op == OP_SEAL || op == OP_OPEN ? 0 : 1))
+    return 0;
+  kw = PyTuple_GetItem (kwnames, 0);
+  return kw == keyword_names[op]  /* interned: the usual case */
+         || PyUnicode_CompareWithASCIIString (kw, OP_KEYWORD[op]) == 0;
+}
+
+/* OP on binding B with the plain-form ARGS (keyword value after them). */
+static PyObject *
+run_op (Binding *b, enum op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  PyObject *a[3];
+  Py_ssize_t given = nargs + (kwnames ? 1 : 0);
+
+  switch (op)
     {
-      pair[0] = args[0];
-      pair[1] = kwnames ? args[1] : Py_None;
+    case OP_ENCRYPT:
+    case OP_DECRYPT:
+      a[0] = args[0], a[1] = given == 2 ? args[1] : Py_None;
+      return crypt_call (b, a, 2, op == OP_DECRYPT);
+    case OP_UPDATE:
+      return Binding_update (b, args[0]);
+    case OP_READ:
+      return Binding_read (b, NULL);
+    case OP_SEAL:
+    case OP_OPEN:
+      a[0] = args[0], a[1] = args[1], a[2] = given == 3 ? args[2] : Py_None;
+      return seal_call (b, a, b->kind == KIND_SEAL ? 3 : 2, op == OP_OPEN);
+    case OP_TWEAK_ENCRYPT:
+    case OP_TWEAK_DECRYPT:
+      a[0] = args[0], a[1] = args[1], a[2] = given == 3 ? args[2] : Py_None;
+      return tweak_call (b, a, 3, op == OP_TWEAK_DECRYPT);
+    default:
+      return PyErr_Format (PyExc_SystemError, "bad operation");
+    }
+}
+
+/* self is an instance of the descriptor's owner, a HandleBase subclass
+ * (the method descriptor checks it before the call; native_method checks
+ * the owner). */
+static PyObject *
+handle_call (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             enum op op)
+{
+  PyObject *fc = ((HandleBase *)self)->fc, *result;
+
+  if (fc != NULL && Py_IS_TYPE (fc, BindingType) && plain_form (op, nargs, kwnames))
+    {
       Py_INCREF (fc);  /* the handle's reference may go meanwhile (buffer exports run code) */
-      result = crypt_call ((Binding *)fc, pair, 2, which);
+      result = run_op ((Binding *)fc, op, args, nargs, kwnames);
       Py_DECREF (fc);
       if (result == NULL && PyErr_ExceptionMatches (Failure))
-        return data_error (self, which);
+        result = native_error (self, op);
       if (result != Py_NotImplemented)
         return result;
       Py_DECREF (result);
     }
-  return call_general (which, self, args, nargs, kwnames);
+  return call_general (op, self, args, nargs, kwnames);
 }
 
-static PyObject *
-handle_encrypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-  return handle_crypt (self, args, nargs, kwnames, 0);
-}
+#define HANDLE_OP(fn, op)                                                               \
+  static PyObject *fn (PyObject *self, PyObject *const *args, Py_ssize_t nargs,         \
+                       PyObject *kwnames)                                               \
+  {                                                                                     \
+    return handle_call (self, args, nargs, kwnames, op);                                \
+  }
+HANDLE_OP (handle_encrypt, OP_ENCRYPT)
+HANDLE_OP (handle_decrypt, OP_DECRYPT)
+HANDLE_OP (handle_update, OP_UPDATE)
+HANDLE_OP (handle_read, OP_READ)
+HANDLE_OP (handle_seal, OP_SEAL)
+HANDLE_OP (handle_open, OP_OPEN)
+HANDLE_OP (handle_tweak_encrypt, OP_TWEAK_ENCRYPT)
+HANDLE_OP (handle_tweak_decrypt, OP_TWEAK_DECRYPT)
 
-static PyObject *
-handle_decrypt (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-  return handle_crypt (self, args, nargs, kwnames, 1);
-}
+static PyObject *(*const HANDLE_OPS[NOPS]) (PyObject *, PyObject *const *, Py_ssize_t,
+                                            PyObject *) = {
+  handle_encrypt, handle_decrypt, handle_update, handle_read,
+  handle_seal, handle_open, handle_tweak_encrypt, handle_tweak_decrypt,
+};
 
 /* A method's definition and the text it points to, in one allocation that
  * lives as long as the process: the descriptor refers to it and keeps no
@@ -910,42 +987,45 @@ typedef struct {
   char text[];
 } MethodText;
 
-/* help(), inspect and Sphinx read the signature from the docstring's
- * first line ("name($self, ...)\n--\n\n" is CPython's convention). */
-static const char data_signature[] = "($self, data, *, out=None)\n--\n\n";
-
-/* data_method(owner, name, which, doc): owner.<name> as a method descriptor. */
+/* native_method(owner, name, op, signature, doc): owner.<name> as a method
+ * descriptor running operation OP (one of OPS); SIGNATURE ("($self, data,
+ * *, out=None)") is what help(), inspect and Sphinx read (CPython's
+ * convention: the docstring's first line, then "--" and a blank line). */
 static PyObject *
-fc_data_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
+fc_native_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 {
-  const char *name, *doc;
-  Py_ssize_t nlen, dlen;
-  long which;
+  const char *name, *op_name, *sig, *doc;
+  Py_ssize_t nlen, slen, dlen;
+  int op;
   MethodText *m;
   PyObject *descr;
+  size_t at;
 
-  if (nargs != 4 || !PyType_Check (args[0])
+  if (nargs != 5 || !PyType_Check (args[0])
       || !PyType_IsSubtype ((PyTypeObject *)args[0], HandleBaseType))
-    return PyErr_Format (PyExc_TypeError, "data_method(owner, name, which, doc): owner must "
-                         "subclass HandleBase");
-  which = PyLong_AsLong (args[2]);
-  if (which == -1 && PyErr_Occurred ())
-    return NULL;
-  if (which < 0 || which > 1)
-    return PyErr_Format (PyExc_ValueError, "which must be 0 or 1");
+    return PyErr_Format (PyExc_TypeError, "native_method(owner, name, op, signature, doc): "
+                         "owner must subclass HandleBase");
   if (!(name = PyUnicode_AsUTF8AndSize (args[1], &nlen))
-      || !(doc = PyUnicode_AsUTF8AndSize (args[3], &dlen)))
+      || !(op_name = PyUnicode_AsUTF8AndSize (args[2], NULL))
+      || !(sig = PyUnicode_AsUTF8AndSize (args[3], &slen))
+      || !(doc = PyUnicode_AsUTF8AndSize (args[4], &dlen)))
     return NULL;
-  /* text: name NUL name signature doc NUL */
-  m = PyMem_Calloc (1, sizeof *m + 2 * (size_t)nlen + sizeof data_signature + (size_t)dlen + 1);
+  for (op = 0; op < NOPS && strcmp (op_name, OP_NAMES[op]); op++)
+    ;
+  if (op == NOPS)
+    return PyErr_Format (PyExc_ValueError, "no operation %s", op_name);
+  /* text: name NUL name signature "\n--\n\n" doc NUL */
+  m = PyMem_Calloc (1, sizeof *m + 2 * (size_t)nlen + (size_t)slen + 6 + (size_t)dlen + 1);
   if (!m)
     return PyErr_NoMemory ();
   memcpy (m->text, name, (size_t)nlen);
-  memcpy (m->text + nlen + 1, name, (size_t)nlen);
-  memcpy (m->text + 2 * nlen + 1, data_signature, sizeof data_signature - 1);
-  memcpy (m->text + 2 * nlen + sizeof data_signature, doc, (size_t)dlen);
+  at = (size_t)nlen + 1;
+  memcpy (m->text + at, name, (size_t)nlen), at += (size_t)nlen;
+  memcpy (m->text + at, sig, (size_t)slen), at += (size_t)slen;
+  memcpy (m->text + at, "\n--\n\n", 5), at += 5;
+  memcpy (m->text + at, doc, (size_t)dlen);
   m->def.ml_name = m->text;
-  m->def.ml_meth = (PyCFunction)(void (*) (void))(which ? handle_decrypt : handle_encrypt);
+  m->def.ml_meth = (PyCFunction)(void (*) (void))HANDLE_OPS[op];
   m->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
   m->def.ml_doc = m->text + nlen + 1;
   if (!(descr = PyDescr_NewMethod ((PyTypeObject *)args[0], &m->def)))
@@ -953,21 +1033,23 @@ fc_data_method (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nar
   return descr;
 }
 
-/* set_general(encrypt, decrypt): the Python methods the C ones fall back to. */
-static PyObject *
-fc_set_general (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
+/* The interned names native methods use. */
+static int
+intern_op_names (void)
 {
-  int i;
+  int op;
 
-  if (nargs != 2 || !PyCallable_Check (args[0]) || !PyCallable_Check (args[1]))
-    return PyErr_Format (PyExc_TypeError, "set_general(encrypt, decrypt)");
-  for (i = 0; i < 2; i++)
+  for (op = 0; op < NOPS; op++)
     {
-      Py_INCREF (args[i]);
-      Py_XDECREF (general[i]);
-      general[i] = args[i];
+      if (!general_names[op]
+          && !(general_names[op] = PyUnicode_FromFormat ("_general_%s", OP_NAMES[op])))
+        return -1;
+      PyUnicode_InternInPlace (&general_names[op]);
+      if (OP_KEYWORD[op] && !keyword_names[op]
+          && !(keyword_names[op] = PyUnicode_InternFromString (OP_KEYWORD[op])))
+        return -1;
     }
-  RETURN_NONE;
+  return 0;
 }
 
 static PyMemberDef HandleBase_members[] = {
@@ -1586,10 +1668,8 @@ fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef fc_methods[] = {
   { "_hold", (PyCFunction)(void (*) (void))fc_hold, METH_FASTCALL, "test hook" },
-  { "data_method", (PyCFunction)(void (*) (void))fc_data_method, METH_FASTCALL,
-    "data_method(owner, name, which, doc): a handle class's encrypt (0) or decrypt (1)" },
-  { "set_general", (PyCFunction)(void (*) (void))fc_set_general, METH_FASTCALL,
-    "set_general(encrypt, decrypt): the Python methods of the general path" },
+  { "native_method", (PyCFunction)(void (*) (void))fc_native_method, METH_FASTCALL,
+    "native_method(owner, name, op, signature, doc): a handle class's method for op" },
   { "mac", (PyCFunction)(void (*) (void))fc_mac, METH_FASTCALL,
     "mac(fn_addr, key, data, size, token): a one-shot MAC hook" },
   { "set_errors", (PyCFunction)(void (*) (void))fc_set_errors, METH_FASTCALL,
@@ -1625,7 +1705,7 @@ PyInit__fastcall (void)
   if (!HandleBaseType
       && !(HandleBaseType = (PyTypeObject *)PyType_FromSpec (&HandleBase_spec)))
     return NULL;
-  if (!out_name && !(out_name = PyUnicode_InternFromString ("out")))
+  if (intern_op_names () < 0)
     return NULL;
   m = PyModule_Create (&fc_module);
   if (!m)
