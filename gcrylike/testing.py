@@ -31,9 +31,6 @@ from typing import Any
 from . import _registry
 from ._errors import InvalidArgument, InvalidType, NotSupported
 from .selftests.runner import (
-    BlockVector,
-    SecretBoxVector,
-    StreamVector,
     aead_selftest,
     block_selftest,
     mac_selftest,
@@ -41,9 +38,14 @@ from .selftests.runner import (
     stream_selftest,
     tweakable_selftest,
 )
-from .selftests.vectors_adiantum import TweakVector
-from .selftests.vectors_aead import AeadVector
-from .selftests.vectors_poly1305 import MacVector
+from .selftests.vector_types import (
+    AeadVector,
+    BlockVector,
+    MacVector,
+    SecretBoxVector,
+    StreamVector,
+    TweakVector,
+)
 
 __all__ = [
     "AeadVector", "BlockVector", "MacVector", "Mismatch", "SecretBoxVector", "StreamVector",

@@ -1,5 +1,9 @@
 """Known-answer vectors and the self-test runner (installed as ``gcrylike.selftests``).
 
+The known answers are written once, here (``vectors_*.py``, in the records
+of ``vector_types``): the self-tests, the test suite and the native check of
+the assembly (tests/asmcheck/kats.py, which turns them into C) all read them.
+
 Plugin authors: the ``*_selftest`` helpers check one implementation of a
 spec against your vectors, plus the streaming, splitting and misuse checks
 the built-in algorithms get, and raise :class:`gcrylike.SelftestFailed` on a
@@ -7,11 +11,8 @@ wrong answer.  Call one from your spec's ``selftest(spec, impl)`` hook.
 """
 
 from .runner import (
-    BlockVector,
     Report,
-    SecretBoxVector,
     SelftestReport,
-    StreamVector,
     aead_selftest,
     block_selftest,
     mac_selftest,
@@ -20,9 +21,14 @@ from .runner import (
     stream_selftest,
     tweakable_selftest,
 )
-from .vectors_adiantum import TweakVector
-from .vectors_aead import AeadVector
-from .vectors_poly1305 import MacVector
+from .vector_types import (
+    AeadVector,
+    BlockVector,
+    MacVector,
+    SecretBoxVector,
+    StreamVector,
+    TweakVector,
+)
 
 __all__ = ["AeadVector", "BlockVector", "MacVector", "Report", "SecretBoxVector", "SelftestReport",
            "StreamVector", "TweakVector", "aead_selftest", "block_selftest", "mac_selftest",

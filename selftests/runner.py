@@ -11,31 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gcrylike._errors import SelftestFailed
 
-if TYPE_CHECKING:
-    from .vectors_adiantum import TweakVector
-    from .vectors_aead import AeadVector
-    from .vectors_poly1305 import MacVector
-
-
-@dataclass(frozen=True)
-class StreamVector:
-    """Keystream of one key and nonce (hex), as hex blocks by block number.
-
-    ``rounds`` only labels the vector, so that variants sharing one list
-    (Salsa20 and Salsa20/12) can pick theirs; ``block_size`` is the size of
-    one keystream block, the unit of ``setctr``.
-    """
-
-    key: str
-    nonce: str
-    blocks: dict[int, str]
-    rounds: int = 20
-    block_size: int = 64
-
+from .vector_types import (
+    AeadVector,
+    BlockVector,
+    MacVector,
+    SecretBoxVector,
+    StreamVector,
+    TweakVector,
+)
 
 #: The most keystream stream_selftest runs through to reach a vector's block
 #: for a cipher without ``setctr`` (16 MiB).
@@ -214,18 +200,6 @@ def aead_selftest(spec, impl, vectors: Sequence[AeadVector]) -> None:
                 _fail(spec, impl, "checktag accepted a wrong tag")
 
 
-@dataclass(frozen=True)
-class SecretBoxVector:
-    """One NaCl secretbox: key and nonce (hex), the message, and the box
-    (tag || ciphertext) as hex, or for a long one only its SHA-256."""
-
-    key: str
-    nonce: str
-    message: bytes
-    box: str = ""
-    box_sha256: str = ""
-
-
 def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
     """Check a secretbox implementation through its one-shot hooks: seal
     gives the known box and writes nothing past it, open returns the
@@ -273,16 +247,6 @@ def secretbox_selftest(spec, impl, vectors: Sequence[SecretBoxVector]) -> None:
                     _fail(spec, impl, "open wrote the output of a forgery")
         finally:
             ctx.free()
-
-
-@dataclass(frozen=True)
-class BlockVector:
-    """One block-cipher known answer: key, plaintext and ciphertext (hex);
-    the texts are one or more whole blocks."""
-
-    key: str
-    plaintext: str
-    ciphertext: str
 
 
 def block_selftest(spec, impl, vectors: Sequence[BlockVector]) -> None:

@@ -1,4 +1,6 @@
-"""AES-256 known answers for the self-tests.
+"""AES-256 known answers: the self-tests, the test suite (tests/test_aes.py)
+and the native check of the assembly (tests/asmcheck/kats.py) read them from
+here.
 
 FIPS-197 Appendix C.3, and 19 blocks (so the eight- and four-block AES-NI
 paths and the bitsliced four-block groups meet a known answer) whose

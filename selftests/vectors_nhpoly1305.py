@@ -1,12 +1,13 @@
-"""NHPoly1305 known answers for the self-tests.
+"""NHPoly1305 known answers: the self-tests read them from here.
 
 One vector per message length (0, 16, 19, 1024, 1040, 2048 bytes) from the
 Adiantum authors' test vectors (google/adiantum ``test_vectors/ours/
 NHPoly1305/NHPoly1305.json``, MIT licence).  Keys are 1088 bytes: the
-16-byte Poly1305 r, then the 1072-byte NH key.
+16-byte Poly1305 r, then the 1072-byte NH key.  tests/test_known_answers.py
+checks them against the copy of that file in tests/vectors/adiantum/.
 """
 
-from .vectors_poly1305 import MacVector
+from .vector_types import MacVector
 
 NHPOLY1305 = (
     MacVector(

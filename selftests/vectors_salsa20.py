@@ -1,18 +1,27 @@
-"""Salsa20 and Salsa20/12 known answers for the self-tests.
+"""Salsa20 and Salsa20/12 known answers: the self-tests and the native check
+of the assembly (tests/asmcheck/kats.py) read them from here.
 
 Keystream blocks at block counters 0, 1023 and 1024 from the Adiantum
 authors' test vectors (google/adiantum ``test_vectors/ours/Salsa20``, MIT
-licence, "Random ( 1)" of each file), plus eSTREAM's Set 1 vector 0
-(key 80 00 .. 00, zero IV) for both key sizes.
+licence, "Random ( 1)" of each file), plus eSTREAM's Set 1 vector 0 (key
+80 00 .. 00, zero IV) for both key sizes; tests/test_known_answers.py checks
+them against the copies of those files in tests/vectors/.
 """
 
-from .runner import StreamVector
+from .vector_types import StreamVector
+
+# "Random ( 1)" of the 32- and of the 16-byte-key files: one key and nonce
+# for Salsa20/20 and Salsa20/12
+_KEY32 = "bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a"
+_NONCE32 = "43715a0da0dd6096"
+_KEY16 = "0e1cac747a2c4d4aca96dfbd0a97e5c4"
+_NONCE16 = "c59d134767c56c35"
 
 VECTORS = (
     StreamVector(
         rounds=20,
-        key="bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a",
-        nonce="43715a0da0dd6096",
+        key=_KEY32,
+        nonce=_NONCE32,
         blocks={
             0: "44377a2eea4da99561c41e14a06da57233ebb67b48dccba23f6d6cb03623a0c1"
                 "bb8feb9d44ada14a6f2e6919d60dc6c93bdf7cd800440c09f20f240d939b0606",
@@ -24,8 +33,8 @@ VECTORS = (
     ),
     StreamVector(
         rounds=20,
-        key="0e1cac747a2c4d4aca96dfbd0a97e5c4",
-        nonce="c59d134767c56c35",
+        key=_KEY16,
+        nonce=_NONCE16,
         blocks={
             0: "ff42b1b0e41969f8f37ab358aa9435d9d185dc9e0e06ba3e49b09aeae31a7e59"
                 "ddf30f053946d8bdefbb55190c87c58408c71fce813e65a88a926cfa4933a3e1",
@@ -37,8 +46,8 @@ VECTORS = (
     ),
     StreamVector(
         rounds=12,
-        key="bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a",
-        nonce="43715a0da0dd6096",
+        key=_KEY32,
+        nonce=_NONCE32,
         blocks={
             0: "c3310214890830c002b1eb34da3c37d2767ba2cb11a9f9cdf0eccb202d30003a"
                 "075060222d15a7293ec4d0961a465da70a7b13215ba4ad4e8a8dc2f39bbdc6c6",
@@ -50,8 +59,8 @@ VECTORS = (
     ),
     StreamVector(
         rounds=12,
-        key="0e1cac747a2c4d4aca96dfbd0a97e5c4",
-        nonce="c59d134767c56c35",
+        key=_KEY16,
+        nonce=_NONCE16,
         blocks={
             0: "d6d6febb894c7fdaa175c15d0f0dca1216ba0779482e16df55b36b31214fc451"
                 "2359a63f51d504fad6328a1a10be40f5b038ebf525ff3bb995dc725497510065",

@@ -1,4 +1,7 @@
-"""XSalsa20 and HSalsa20 known answers for the self-tests.
+"""XSalsa20 and HSalsa20 known answers: the self-tests, the test suite
+(tests/test_xsalsa20.py) and the native check of the assembly
+(tests/asmcheck/kats.py, through :data:`XSALSA20_AS_SALSA20`) read them
+from here.
 
 Published facts (NaCl's own tests, checked again against libsodium):
 
@@ -20,15 +23,21 @@ bytes) at blocks 0, 1, 7, 1023 and 1024, and a third HSalsa20 answer
 (SHA-256 of "gcrylike hsalsa20 key" / "... input").
 """
 
-from .runner import StreamVector
+from .vector_types import StreamVector, through_subkeys
 
-_NACL_FIRSTKEY = "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389"
-_NACL_NONCE = "69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37"
+#: NaCl's shared secret (tests/core1.c), "firstkey" (its HSalsa20 with a
+#: zero input), the nonce of tests/stream3.c and secretbox.c, and
+#: "secondkey" (tests/core2.c: HSalsa20 of firstkey and the nonce's first
+#: 16 bytes), hex.
+NACL_SHARED = "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"
+NACL_FIRSTKEY = "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389"
+NACL_NONCE = "69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37"
+NACL_SECONDKEY = "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4"
 
 XSALSA20 = (
     StreamVector(
-        key=_NACL_FIRSTKEY,
-        nonce=_NACL_NONCE,
+        key=NACL_FIRSTKEY,
+        nonce=NACL_NONCE,
         blocks={
             # bytes 0-31 are NaCl's stream3 output
             0: "eea6a7251c1e72916d11c2cb214d3c252539121d8e234e652d651fa4c8cff880"
@@ -63,11 +72,14 @@ XSALSA20 = (
 
 #: (key, 16-byte input, rounds, 32-byte output), hex
 HSALSA20 = (
-    ("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742",
-     "00000000000000000000000000000000", 20, _NACL_FIRSTKEY),
-    (_NACL_FIRSTKEY, _NACL_NONCE[:32], 20,
-     "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4"),
+    (NACL_SHARED, "00" * 16, 20, NACL_FIRSTKEY),
+    (NACL_FIRSTKEY, NACL_NONCE[:32], 20, NACL_SECONDKEY),
     ("2e4a765ab976a77f7df2bbd467ccc37ea88afb2c4aec5d219cabc3cae5b90255",
      "1b36be8154cb9d6551400b008c992404", 20,
      "4d77d1d764d71eb48328959df772525855c706df33aa1a462253b15508578b23"),
 )
+
+#: The XSalsa20 vectors HSALSA20 has the subkey of, as Salsa20 vectors (the
+#: subkey and the nonce's last 8 bytes): the NaCl stream's blocks, across
+#: the counter carry at 2^32 too.
+XSALSA20_AS_SALSA20 = through_subkeys(XSALSA20, HSALSA20)

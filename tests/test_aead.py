@@ -3,7 +3,8 @@ on every implementation: the one-shot classes and the streaming handles of
 ``cipher_open(cipher, mode="poly1305")``.
 
 Independent answers only: published vectors (RFC 8439 2.8.2 and A.5, the
-XChaCha draft's A.3.1, Wycheproof in tests/vectors/wycheproof/),
+XChaCha draft's A.3.1, from their one copy in ``gcrylike.selftests.
+vectors_aead``; Wycheproof in tests/vectors/wycheproof/),
 ``cryptography``'s ChaCha20Poly1305 (OpenSSL), pycryptodome's
 ChaCha20_Poly1305 (a 24-byte nonce selects XChaCha20-Poly1305), and for
 XChaCha a second path through ``cryptography``: a pure-Python HChaCha20
@@ -38,6 +39,8 @@ from reference import hchacha
 
 import gcrylike
 from gcrylike import ErrorCode
+from gcrylike.selftests import vectors_aead as kats
+from gcrylike.selftests import vectors_chacha
 
 SEED = 0xAEAD8439
 TAG = 16
@@ -119,43 +122,14 @@ class Vector:
     tag: bytes
 
 
-_SUNSCREEN = (b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip "
-              b"for the future, sunscreen would be it.")
-_DRAFTS = ("Internet-Drafts are draft documents valid for a maximum of six months and may be "
-           "updated, replaced, or obsoleted by other documents at any time. It is "
-           "inappropriate to use Internet-Drafts as reference material or to cite them other "
-           "than as /\u201cwork in progress./\u201d").encode()
-
+# written once, in gcrylike.selftests.vectors_aead
 PUBLISHED = [
-    Vector("RFC8439-2.8.2", CHACHA, bytes(range(0x80, 0xA0)),
-           bytes.fromhex("070000004041424344454647"), bytes.fromhex("50515253c0c1c2c3c4c5c6c7"),
-           _SUNSCREEN,
-           bytes.fromhex("d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
-                         "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
-                         "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
-                         "3ff4def08e4b7a9de576d26586cec64b6116"),
-           bytes.fromhex("1ae10b594f09e26a7e902ecbd0600691")),
-    Vector("RFC8439-A.5", CHACHA,
-           bytes.fromhex("1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"),
-           bytes.fromhex("000000000102030405060708"), bytes.fromhex("f33388860000000000004e91"),
-           _DRAFTS,
-           bytes.fromhex("64a0861575861af460f062c79be643bd5e805cfd345cf389f108670ac76c8cb2"
-                         "4c6cfc18755d43eea09ee94e382d26b0bdb7b73c321b0100d4f03b7f355894cf"
-                         "332f830e710b97ce98c8a84abd0b948114ad176e008d33bd60f982b1ff37c855"
-                         "9797a06ef4f0ef61c186324e2b3506383606907b6a7c02b0f9f6157b53c867e4"
-                         "b9166c767b804d46a59b5216cde7a4e99040c5a40433225ee282a1b0a06c523e"
-                         "af4534d7f83fa1155b0047718cbc546a0d072b04b3564eea1b422273f548271a"
-                         "0bb2316053fa76991955ebd63159434ecebb4e466dae5a1073a6727627097a10"
-                         "49e617d91d361094fa68f0ff77987130305beaba2eda04df997b714d6c6f2c29"
-                         "a6ad5cb4022b02709b"),
-           bytes.fromhex("eead9d67890cbb22392336fea1851f38")),
-    Vector("xchacha-draft-A.3.1", XCHACHA, bytes(range(0x80, 0xA0)), bytes(range(0x40, 0x58)),
-           bytes.fromhex("50515253c0c1c2c3c4c5c6c7"), _SUNSCREEN,
-           bytes.fromhex("bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb"
-                         "731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c216cb96b72e1213b452"
-                         "2f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff9"
-                         "21f9664c97637da9768812f615c68b13b52e"),
-           bytes.fromhex("c0875924c1c7987947deafd8780acf49")),
+    *(Vector(f"RFC8439-{name}", CHACHA, v.key, v.nonce, v.aad, v.plaintext,
+             bytes.fromhex(v.ciphertext), bytes.fromhex(v.tag))
+      for name, v in kats.RFC8439.items()),
+    Vector("xchacha-draft-A.3.1", XCHACHA, kats.XCHACHA_DRAFT.key, kats.XCHACHA_DRAFT.nonce,
+           kats.XCHACHA_DRAFT.aad, kats.XCHACHA_DRAFT.plaintext,
+           bytes.fromhex(kats.XCHACHA_DRAFT.ciphertext), bytes.fromhex(kats.XCHACHA_DRAFT.tag)),
 ]
 
 
@@ -282,10 +256,10 @@ def stream_open(h: gcrylike.AeadHandle, nonce: bytes, sealed: bytes, aad: bytes,
 
 def test_hchacha20_reference():
     # draft-irtf-cfrg-xchacha-03 section 2.2.1
-    got = hchacha(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927"), 20)
-    assert got.hex() == "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc"
-    assert gcrylike.hchacha(bytes(range(32)), bytes.fromhex("000000090000004a0000000031415927")
-                            ) == got
+    key, data, rounds, want = vectors_chacha.HCHACHA[0]
+    got = hchacha(bytes.fromhex(key), bytes.fromhex(data), rounds)
+    assert got.hex() == want
+    assert gcrylike.hchacha(bytes.fromhex(key), bytes.fromhex(data)) == got
 
 
 @pytest.mark.parametrize("algo", [CHACHA, XCHACHA], ids=["chacha", "xchacha"])

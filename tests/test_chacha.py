@@ -2,8 +2,9 @@
 
 Independent answers only:
 
-* published vectors: RFC 8439 (2.3.2, 2.4.2, Appendix A.1 #1-#5 and A.2 #1-#3),
-  draft-irtf-cfrg-xchacha-03 (HChaCha20 2.2.1, XChaCha20 A.3.2) and the
+* published vectors: RFC 8439 (2.3.2, 2.4.2, Appendix A.1 #1-#5 and A.2 #1-#3)
+  and draft-irtf-cfrg-xchacha-03 (HChaCha20 2.2.1, XChaCha20 A.3.2), read
+  from their one copy, ``gcrylike.selftests.vectors_chacha``, and the
   Adiantum authors' XChaCha12/XChaCha20 keystream vectors (tests/vectors/);
 * outside implementations: ``cryptography``'s ChaCha20 (RFC 8439 layout: its
   16-byte nonce is the 4-byte little-endian block counter followed by the
@@ -40,6 +41,7 @@ from reference import chacha_permute, hchacha
 from stream_checks import keyed, xor
 
 import gcrylike
+from gcrylike.selftests import vectors_chacha as kats
 
 SEED = 0xC4AC4A20
 ROUNDS = {"CHACHA20": 20, "CHACHA12": 12, "XCHACHA20": 20, "XCHACHA12": 12}
@@ -170,13 +172,8 @@ def oracle(rounds: int, key: bytes, iv: bytes, data: bytes, block: int | None = 
 
 
 # ---------------------------------------------------------------------------
-# Published vectors
+# Published vectors: written once, in gcrylike.selftests.vectors_chacha
 # ---------------------------------------------------------------------------
-
-KEY_00_1F = bytes(range(32))
-KEY_LAST_01 = bytes(31) + b"\x01"
-NONCE_LAST_02 = bytes(11) + b"\x02"
-
 
 @dataclass(frozen=True)
 class BlockVector:
@@ -199,109 +196,24 @@ class EncryptionVector:
     ciphertext: bytes
 
 
-RFC_BLOCKS = (
-    BlockVector(
-        "RFC 8439 2.3.2", KEY_00_1F, H("000000090000004a00000000"), 1,
-        H("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-          "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e")),
-    BlockVector(
-        "RFC 8439 A.1 #1", bytes(32), bytes(12), 0,
-        H("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
-          "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")),
-    BlockVector(
-        "RFC 8439 A.1 #2", bytes(32), bytes(12), 1,
-        H("9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
-          "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f")),
-    BlockVector(
-        "RFC 8439 A.1 #3", KEY_LAST_01, bytes(12), 1,
-        H("3aeb5224ecf849929b9d828db1ced4dd832025e8018b8160b82284f3c949aa5a"
-          "8eca00bbb4a73bdad192b5c42f73f2fd4e273644c8b36125a64addeb006c13a0")),
-    BlockVector(
-        "RFC 8439 A.1 #4", b"\x00\xff" + bytes(30), bytes(12), 2,
-        H("72d54dfbf12ec44b362692df94137f328fea8da73990265ec1bbbea1ae9af0ca"
-          "13b25aa26cb4a648cb9b9d1be65b2c0924a66c54d545ec1b7374f4872e99f096")),
-    BlockVector(
-        "RFC 8439 A.1 #5", bytes(32), NONCE_LAST_02, 0,
-        H("c2c64d378cd536374ae204b9ef933fcd1a8b2288b3dfa49672ab765b54ee27c7"
-          "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d")),
-)
+RFC_BLOCKS = tuple(
+    BlockVector(f"RFC 8439 {name}", H(v.key), H(v.nonce), counter, H(block))
+    for name, v in kats.RFC8439_BLOCKS.items() for counter, block in v.blocks.items())
 
-SUNSCREEN = (b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip "
-             b"for the future, sunscreen would be it.")
-IETF_CONTRIBUTION = (
-    b"Any submission to the IETF intended by the Contributor for publication as all or "
-    b"part of an IETF Internet-Draft or RFC and any statement made within the context of "
-    b'an IETF activity is considered an "IETF Contribution". Such statements include oral '
-    b"statements in IETF sessions, as well as written and electronic communications made "
-    b"at any time or place, which are addressed to")
-JABBERWOCKY = (b"'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\n"
-               b"All mimsy were the borogoves,\nAnd the mome raths outgrabe.")
-
-RFC_ENCRYPTIONS = (
-    EncryptionVector(
-        "RFC 8439 2.4.2", KEY_00_1F, H("000000000000004a00000000"), 1, SUNSCREEN,
-        H("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
-          "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
-          "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
-          "5af90bbf74a35be6b40b8eedf2785e42874d")),
-    EncryptionVector(
-        "RFC 8439 A.2 #1", bytes(32), bytes(12), 0, bytes(64),
-        H("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
-          "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")),
-    EncryptionVector(
-        "RFC 8439 A.2 #2", KEY_LAST_01, NONCE_LAST_02, 1, IETF_CONTRIBUTION,
-        H("a3fbf07df3fa2fde4f376ca23e82737041605d9f4f4f57bd8cff2c1d4b7955ec"
-          "2a97948bd3722915c8f3d337f7d370050e9e96d647b7c39f56e031ca5eb6250d"
-          "4042e02785ececfa4b4bb5e8ead0440e20b6e8db09d881a7c6132f420e527950"
-          "42bdfa7773d8a9051447b3291ce1411c680465552aa6c405b7764d5e87bea85a"
-          "d00f8449ed8f72d0d662ab052691ca66424bc86d2df80ea41f43abf937d3259d"
-          "c4b2d0dfb48a6c9139ddd7f76966e928e635553ba76c5c879d7b35d49eb2e62b"
-          "0871cdac638939e25e8a1e0ef9d5280fa8ca328b351c3c765989cbcf3daa8b6c"
-          "cc3aaf9f3979c92b3720fc88dc95ed84a1be059c6499b9fda236e7e818b04b0b"
-          "c39c1e876b193bfe5569753f88128cc08aaa9b63d1a16f80ef2554d7189c411f"
-          "5869ca52c5b83fa36ff216b9c1d30062bebcfd2dc5bce0911934fda79a86f6e6"
-          "98ced759c3ff9b6477338f3da4f9cd8514ea9982ccafb341b2384dd902f3d1ab"
-          "7ac61dd29c6f21ba5b862f3730e37cfdc4fd806c22f221")),
-    EncryptionVector(
-        "RFC 8439 A.2 #3",
-        H("1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"),
-        NONCE_LAST_02, 42, JABBERWOCKY,
-        H("62e6347f95ed87a45ffae7426f27a1df5fb69110044c0d73118effa95b01e5cf"
-          "166d3df2d721caf9b21e5fb14c616871fd84c54f9d65b283196c7fe4f60553eb"
-          "f39c6402c42234e32a356b3e764312a61a5532055716ead6962568f87d3f3f77"
-          "04c6a8d1bcd1bf4d50d6154b6da731b187b58dfd728afa36757a797ac188d1")),
-)
+RFC_ENCRYPTIONS = tuple(
+    EncryptionVector(f"RFC 8439 {name}", H(v.key), H(v.nonce), v.counter, v.plaintext,
+                     H(v.ciphertext))
+    for name, v in kats.RFC8439_ENCRYPTIONS.items())
 
 # draft-irtf-cfrg-xchacha-03 section 2.2.1: (key, 16-byte input, subkey)
-HCHACHA20_VECTOR = (
-    KEY_00_1F,
-    H("000000090000004a0000000031415927"),
-    H("82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc"),
-)
+HCHACHA20_VECTOR = tuple(map(H, (kats.HCHACHA[0][0], kats.HCHACHA[0][1], kats.HCHACHA[0][3])))
 
-# draft-irtf-cfrg-xchacha-03 Appendix A.3.2.  As published the IV ends in
-# ...55 56 58 (there is no 57), and the ciphertext starts at keystream block 1
-# (the AEAD convention: block 0 is the Poly1305 key).
-DHOLE = (b'The dhole (pronounced "dole") is also known as the Asiatic wild dog, red dog, '
-         b"and whistling dog. It is about the size of a German shepherd but looks more like "
-         b"a long-legged fox. This highly elusive and skilled jumper is classified with "
-         b"wolves, coyotes, jackals, and foxes in the taxonomic family Canidae.")
-XCHACHA20_VECTOR = EncryptionVector(
-    "draft-irtf-cfrg-xchacha-03 A.3.2",
-    bytes(range(0x80, 0xA0)),
-    H("404142434445464748494a4b4c4d4e4f5051525354555658"),
-    1, DHOLE,
-    H("7d0a2e6b7f7c65a236542630294e063b7ab9b555a5d5149aa21e4ae1e4fbce87"
-      "ecc8e08a8b5e350abe622b2ffa617b202cfad72032a3037e76ffdcdc4376ee05"
-      "3a190d7e46ca1de04144850381b9cb29f051915386b8a710b8ac4d027b8b050f"
-      "7cba5854e028d564e453b8a968824173fc16488b8970cac828f11ae53cabd201"
-      "12f87107df24ee6183d2274fe4c8b1485534ef2c5fbc1ec24bfc3663efaa08bc"
-      "047d29d25043532db8391a8a3d776bf4372a6955827ccb0cdd4af403a7ce4c63"
-      "d595c75a43e045f0cce1f29c8b93bd65afc5974922f214a40b7c402cdb91ae73"
-      "c0b63615cdad0480680f16515a7ace9d39236464328a37743ffc28f4ddb324f4"
-      "d0f5bbdc270c65b1749a6efff1fbaa09536175ccd29fb9e6057b307320d31683"
-      "8a9c71f70b5b5907a66f7ea49aadc409"),
-)
+# draft-irtf-cfrg-xchacha-03 Appendix A.3.2 (the ciphertext starts at
+# keystream block 1)
+_DRAFT = kats.XCHACHA20_DRAFT
+XCHACHA20_VECTOR = EncryptionVector("draft-irtf-cfrg-xchacha-03 A.3.2", H(_DRAFT.key),
+                                    H(_DRAFT.nonce), _DRAFT.counter, _DRAFT.plaintext,
+                                    H(_DRAFT.ciphertext))
 
 
 ADIANTUM = stream_checks.load_adiantum_vectors("XChaCha*_32.json", "XChaCha")
@@ -370,6 +282,8 @@ def test_vector_files_present():
 
 
 def test_rfc8439_transcription_matches_cryptography():
+    assert [v.name for v in RFC_BLOCKS] == ["RFC 8439 2.3.2",
+                                            *(f"RFC 8439 A.1 #{i}" for i in range(1, 6))]
     for v in RFC_BLOCKS:
         assert cryptography_chacha20(v.key, v.counter, v.nonce, bytes(64)) == v.block, v.name
     for v in RFC_ENCRYPTIONS:

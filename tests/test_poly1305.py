@@ -1,7 +1,8 @@
 """Poly1305 (RFC 8439 section 2.5) as a MAC, on every implementation.
 
-Independent answers only: the RFC 8439 vectors (transcribed here and checked
-against ``cryptography`` before they are trusted), ``cryptography``'s
+Independent answers only: the RFC 8439 vectors (transcribed once, in
+``gcrylike.selftests.vectors_poly1305``, and checked here against
+``cryptography`` before they are trusted), ``cryptography``'s
 Poly1305 (OpenSSL) and a pure-Python Poly1305 on big integers written here
 from RFC 8439 section 2.5.1.  The pure-Python one also builds the
 arithmetic edge cases: messages that drive the accumulator to chosen values
@@ -35,6 +36,7 @@ from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.poly1305 import Poly1305 as OpenSSLPoly1305
 
 import gcrylike
+from gcrylike.selftests import vectors_poly1305 as kats
 
 SEED = 0x1305
 ALGO = "poly1305"
@@ -97,22 +99,9 @@ def oracle(key: bytes, msg: bytes) -> bytes:
 
 
 # ---------------------------------------------------------------------------
-# RFC 8439 vectors (section 2.5.2 and Appendix A.3 #1 - #11)
+# RFC 8439 vectors (section 2.5.2 and Appendix A.3 #1 - #11): written once, in
+# gcrylike.selftests.vectors_poly1305
 # ---------------------------------------------------------------------------
-
-_IETF = (b"Any submission to the IETF intended by the Contributor for publication as all "
-         b"or part of an IETF Internet-Draft or RFC and any statement made within the "
-         b"context of an IETF activity is considered an \"IETF Contribution\". Such "
-         b"statements include oral statements in IETF sessions, as well as written and "
-         b"electronic communications made at any time or place, which are addressed to")
-_JABBERWOCKY = (b"'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\n"
-                b"All mimsy were the borogoves,\nAnd the mome raths outgrabe.")
-_R1, _R2 = "01" + "00" * 15, "02" + "00" * 15
-_S0, _SFF = "00" * 16, "ff" * 16
-_R10 = "01000000000000000400000000000000"
-_M10 = bytes.fromhex("e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
-                     "00000000000000000000000000000000" "01000000000000000000000000000000")
-
 
 @dataclass(frozen=True)
 class RfcVector:
@@ -122,29 +111,9 @@ class RfcVector:
     tag: bytes
 
 
-def _v(name: str, key_hex: str, msg: bytes, tag_hex: str) -> RfcVector:
-    return RfcVector(name, bytes.fromhex(key_hex), msg, bytes.fromhex(tag_hex))
-
-
-RFC_VECTORS = [
-    _v("2.5.2", "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
-       b"Cryptographic Forum Research Group", "a8061dc1305136c6c22b8baf0c0127a9"),
-    _v("A.3#1", "00" * 32, bytes(64), "00" * 16),
-    _v("A.3#2", "00" * 16 + "36e5f6b5c5e06070f0efca96227a863e", _IETF,
-       "36e5f6b5c5e06070f0efca96227a863e"),
-    _v("A.3#3", "36e5f6b5c5e06070f0efca96227a863e" + "00" * 16, _IETF,
-       "f3477e7cd95417af89a6b8794c310cf0"),
-    _v("A.3#4", "1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0",
-       _JABBERWOCKY, "4541669a7eaaee61e708dc7cbcc5eb62"),
-    _v("A.3#5", _R2 + _S0, b"\xff" * 16, "03" + "00" * 15),
-    _v("A.3#6", _R2 + _SFF, b"\x02" + b"\x00" * 15, "03" + "00" * 15),
-    _v("A.3#7", _R1 + _S0, b"\xff" * 16 + b"\xf0" + b"\xff" * 15 + b"\x11" + b"\x00" * 15,
-       "05" + "00" * 15),
-    _v("A.3#8", _R1 + _S0, b"\xff" * 16 + b"\xfb" + b"\xfe" * 15 + b"\x01" * 16, "00" * 16),
-    _v("A.3#9", _R2 + _S0, b"\xfd" + b"\xff" * 15, "fa" + "ff" * 15),
-    _v("A.3#10", _R10 + _S0, _M10, "14000000000000005500000000000000"),
-    _v("A.3#11", _R10 + _S0, _M10[:48], "13000000000000000000000000000000"),
-]
+RFC_VECTORS = [RfcVector(name.replace(" ", ""), bytes.fromhex(v.key), v.message,
+                         bytes.fromhex(v.tag))
+               for name, v in kats.RFC8439.items()]
 
 
 # ---------------------------------------------------------------------------
@@ -192,6 +161,7 @@ def test_rfc_transcription(vec):
 
 def test_rfc_vector_lengths():
     lengths = {v.name: len(v.msg) for v in RFC_VECTORS}
+    assert list(lengths) == ["2.5.2", *(f"A.3#{i}" for i in range(1, 12))]
     assert lengths["A.3#2"] == lengths["A.3#3"] == 375
     assert lengths["A.3#4"] == 127
     assert lengths["A.3#10"] == 64 and lengths["A.3#11"] == 48

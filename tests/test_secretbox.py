@@ -37,6 +37,7 @@ from nacl_oracle import (
 import gcrylike
 from gcrylike import ErrorCode
 from gcrylike._core import ffi
+from gcrylike.selftests import vectors_secretbox as kats
 
 SEED = 0x5EC2E7B0
 TAG = 16
@@ -46,21 +47,12 @@ NEEDS_SODIUM = pytest.mark.skipif(SODIUM is None, reason=NO_ORACLE)
 NEEDS_PYNACL = pytest.mark.skipif(PYNACL is None, reason="PyNaCl is not installed")
 
 # NaCl tests/secretbox.c: firstkey, the nonce and the 131-byte message; the
-# box is NaCl's output without its 16 leading zero bytes.
-NACL_KEY = bytes.fromhex("1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389")
-NACL_NONCE = bytes.fromhex("69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37")
-NACL_MESSAGE = bytes.fromhex(
-    "be075fc53c81f2d5cf141316ebeb0c7b5228c52a4c62cbd44b66849b64244ffc"
-    "e5ecbaaf33bd751a1ac728d45e6c61296cdc3c01233561f41db66cce314adb31"
-    "0e3be8250c46f06dceea3a7fa1348057e2f6556ad6b1318a024a838f21af1fde"
-    "048977eb48f59ffd4924ca1c60902e52f0a089bc76897040e082f93776384864"
-    "5e0705")
-NACL_BOX = bytes.fromhex(
-    "f3ffc7703f9400e52a7dfb4b3d3305d98e993b9f48681273c29650ba32fc76ce"
-    "48332ea7164d96a4476fb8c531a1186ac0dfc17c98dce87b4da7f011ec48c972"
-    "71d2c20f9b928fe2270d6fb863d51738b48eeee314a7cc8ab932164548e526ae"
-    "90224368517acfeabd6bb3732bc0e9da99832b61ca01b6de56244a9e88d5f9b3"
-    "7973f622a43d14a6599b1f654cb45a74e355a5")
+# box is NaCl's output without its 16 leading zero bytes (written once, in
+# gcrylike.selftests.vectors_secretbox)
+NACL_KEY = bytes.fromhex(kats.NACL.key)
+NACL_NONCE = bytes.fromhex(kats.NACL.nonce)
+NACL_MESSAGE = kats.NACL.message
+NACL_BOX = bytes.fromhex(kats.NACL.box)
 KNOWN_DRIVERS = ("xsalsa20-poly1305-amd64-avx512ifma", "xsalsa20-poly1305-amd64-avx512",
                  "xsalsa20-poly1305-amd64-avx2", "xsalsa20-poly1305-amd64-sse2",
                  "xsalsa20-poly1305-generic")

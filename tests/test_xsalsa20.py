@@ -49,6 +49,7 @@ from stream_checks import (
 )
 
 import gcrylike
+from gcrylike.selftests import vectors_xsalsa20 as kats
 
 SEED = 0x5A15A24
 BLOCK = 64
@@ -56,13 +57,14 @@ XS = pytest.mark.algorithms("xsalsa20")
 NEEDS_SODIUM = pytest.mark.skipif(SODIUM is None, reason=NO_ORACLE)
 NEEDS_PYNACL = pytest.mark.skipif(PYNACL is None, reason="PyNaCl is not installed")
 
-# NaCl's published test outputs (tests/core1.c, core2.c, stream3.c, stream.c)
-NACL_SHARED = bytes.fromhex("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742")
-NACL_FIRSTKEY = bytes.fromhex("1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389")
-NACL_NONCE = bytes.fromhex("69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37")
-NACL_SECONDKEY = bytes.fromhex(
-    "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4")
-NACL_STREAM3 = bytes.fromhex("eea6a7251c1e72916d11c2cb214d3c252539121d8e234e652d651fa4c8cff880")
+# NaCl's published test outputs (tests/core1.c, core2.c, stream3.c, stream.c),
+# written once in gcrylike.selftests.vectors_xsalsa20; stream3.c's is the
+# first 32 bytes of the NaCl stream there
+NACL_SHARED = bytes.fromhex(kats.NACL_SHARED)
+NACL_FIRSTKEY = bytes.fromhex(kats.NACL_FIRSTKEY)
+NACL_NONCE = bytes.fromhex(kats.NACL_NONCE)
+NACL_SECONDKEY = bytes.fromhex(kats.NACL_SECONDKEY)
+NACL_STREAM3 = bytes.fromhex(kats.XSALSA20[0].blocks[0])[:32]
 NACL_STREAM_4MIB_SHA256 = "662b9d0e3463029156069b12f918691a98f7dfb2ca0393c96bbfc6b1fbd630a2"
 
 

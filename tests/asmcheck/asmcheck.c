@@ -251,14 +251,6 @@ hex_to_bytes (const char *hex, uint8_t *out, size_t n)
     out[i] = (uint8_t)(hexval (hex[2 * i]) << 4 | hexval (hex[2 * i + 1]));
 }
 
-void
-pattern (uint8_t *p, size_t n, unsigned int a, unsigned int b)
-{
-  size_t i;
-  for (i = 0; i < n; i++)
-    p[i] = (uint8_t)((i * a + b) & 0xff);
-}
-
 unsigned int
 reach_lengths (const row *r, size_t out[5])
 {

@@ -3,7 +3,8 @@
  * One static binary (tests/asmcheck/build.py builds it) links the asm/ files and the
  * portable C of every module, then runs each row of the table in rows.c:
  * the routine against the portable C on random and edge-case inputs, on
- * published vectors, and through the burn-depth probe (depth.c).  A row is
+ * published vectors (kats.h: generated from selftests/vectors_*.py at
+ * build time), and through the burn-depth probe (depth.c).  A row is
  * a routine's symbol, the CPU features it needs, its width and its kind;
  * the kind (one of the adapters below) knows the routine's signature, its
  * portable reference and which lengths to run.
@@ -139,8 +140,6 @@ extern depth_buffers dbuf;
 
 void hex_to_bytes (const char *hex, uint8_t *out, size_t n);
 size_t hex_len (const char *hex);       /* bytes in HEX */
-/* Bytes (i * A + B) & 0xff: the long messages of selftests/vectors_*.py. */
-void pattern (uint8_t *p, size_t n, unsigned int a, unsigned int b);
 
 /* Poly1305: h fully reduced modulo 2^130 - 5 (three words), the tag of h
  * and s, and the portable blocks (hibit 1) of the 2^64 radix. */

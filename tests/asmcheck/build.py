@@ -3,9 +3,12 @@
 It links every ``asm/*.S``, the portable C of every module
 (``ciphers/*/*_generic.c``), the C side of the assembly
 (``ciphers/*/*_amd64*.c``), the project's CPU detection
-(``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``).
-Static, so it runs unchanged under an emulator (Intel SDE, or Bochs through
-a runner script) that boots nothing but the binary.
+(``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``),
+with its known answers: ``kats.py`` writes them as C (``kats.c``) into a
+scratch directory from ``selftests/vectors_*.py`` before each build, so
+the C holds no copy of a vector.  Static, so it runs unchanged under an
+emulator (Intel SDE, or Bochs through a runner script) that boots nothing
+but the binary.
 
 By hand, from the repository root::
 
@@ -17,6 +20,7 @@ tests/test_native_check.py imports this file to build the same way.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import shutil
@@ -38,6 +42,15 @@ def compiler() -> list[str]:
     return shlex.split(cc)
 
 
+def kats():
+    """tests/asmcheck/kats.py, the generator of the known answers (loaded by
+    path: this file is itself loaded by path, by tests/test_native_check.py)."""
+    spec = importlib.util.spec_from_file_location("asmcheck_kats", HERE / "kats.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def sources(root: Path = ROOT) -> list[Path]:
     found = [*sorted(root.glob("asm/*.S")),
              *sorted(root.glob("ciphers/*/*_generic.c")),
@@ -54,9 +67,16 @@ def include_dirs(root: Path = ROOT) -> list[Path]:
             root / "tests/asmcheck"]
 
 
-def command(out: Path, root: Path = ROOT) -> list[str]:
+def command(out: Path, generated: Path, root: Path = ROOT) -> list[str]:
+    """The compiler's command, with the known answers in ``generated``
+    (``kats.c``, written by :func:`generate`)."""
     return [*compiler(), *FLAGS, *(f"-I{d}" for d in include_dirs(root)),
-            *map(str, sources(root)), "-o", str(out)]
+            *map(str, sources(root)), str(generated), "-o", str(out)]
+
+
+def generate(directory: Path, root: Path = ROOT) -> Path:
+    """Write the known answers' C (kats.c) into ``directory``."""
+    return kats().write(directory / "kats.c", root)
 
 
 def can_link_static() -> tuple[bool, str]:
@@ -76,16 +96,19 @@ def can_link_static() -> tuple[bool, str]:
 
 
 def build(out: Path, root: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(command(out, root), capture_output=True, text=True, check=False)
+    with tempfile.TemporaryDirectory(prefix="asmcheck-kats-") as tmp:
+        return subprocess.run(command(out, generate(Path(tmp), root), root),
+                              capture_output=True, text=True, check=False)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-o", "--output", default="asmcheck", help="the binary to write")
     args = parser.parse_args()
-    cmd = command(Path(args.output))
-    print(shlex.join(cmd))
-    return subprocess.run(cmd, check=False).returncode
+    with tempfile.TemporaryDirectory(prefix="asmcheck-kats-") as tmp:
+        cmd = command(Path(args.output), generate(Path(tmp)))
+        print(shlex.join(cmd))
+        return subprocess.run(cmd, check=False).returncode
 
 
 if __name__ == "__main__":

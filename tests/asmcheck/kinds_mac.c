@@ -1,7 +1,9 @@
 /* kinds_mac.c - Poly1305 (the SIMD routines with their table set-up C, and
  * the scalar one) and NH against the portable C
  * (ciphers/poly1305/poly1305_generic.c, ciphers/nhpoly1305/nh_generic.c)
- * and published vectors. */
+ * and the known answers of kats.h: every Poly1305 answer of
+ * selftests/vectors_poly1305.py, every NH answer of the Adiantum authors'
+ * tests/vectors/adiantum/NH.json. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +12,6 @@
 #include "nh.h"
 #include "poly1305.h"
 #include "poly1305_amd64.h"
-#include "vectors_nh.h"
 
 typedef void (*poly_setup_fn) (const uint64_t r[2], void *table);
 typedef unsigned int (*poly_simd_fn) (uint64_t h[3], const void *table, const uint8_t *m,
@@ -146,21 +147,22 @@ poly_compare (check *t, const row *r, int simd)
                (placement)rnd_below (t, PLACE_COUNT), rnd_below (t, 8) == 0);
 }
 
-/* A MAC known answer (selftests/vectors_poly1305.py): the routine takes
- * the longest prefix of whole blocks its width allows, the portable C the
- * rest and the padded last block. */
+/* A MAC known answer (kats.h): the routine takes the longest prefix of
+ * whole blocks its width allows, the portable C the rest and the padded
+ * last block. */
 static void
-poly_vector (check *t, const row *r, int simd, const uint8_t key[32], const uint8_t *msg,
-             size_t len, const char *tag_hex)
+poly_vector (check *t, const row *r, int simd, const mac_vector *v)
 {
   uint64_t h[3] = { 0, 0, 0 }, rk[2];
-  size_t full = len / 16, n = full / r->width * r->width;
-  uint8_t last[16], tag[16], want[16], *m;
+  size_t len = hex_len (v->message), full = len / 16, n = full / r->width * r->width;
+  uint8_t key[32], last[16], tag[16], want[16], *m;
 
+  hex_to_bytes (v->key, key, 32);
+  hex_to_bytes (v->tag, want, 16);
   poly1305_clamp (rk, key);
   m = guarded_place (t, &buf_src, len, PLACE_AT_END);
-  memcpy (m, msg, len);
-  set_case (t, "vector of %zu bytes, tag %.8s..", len, tag_hex);
+  hex_to_bytes (v->message, m, len);
+  set_case (t, "vector of %zu bytes, tag %.8s..", len, v->tag);
   if (simd)
     {
       ((poly_setup_fn)r->aux) (rk, table);
@@ -177,45 +179,16 @@ poly_vector (check *t, const row *r, int simd, const uint8_t key[32], const uint
       poly1305_generic64_blocks (h, rk, last, 1, 0);
     }
   poly1305_tag (tag, h, key + 16);
-  hex_to_bytes (tag_hex, want, 16);
   verdict (t, !memcmp (tag, want, 16), "tag differs from the published vector (%zu blocks "
            "through the routine)", n);
 }
 
-static uint8_t long_msg[4133];
-
-/* RFC 8439 A.3 #2 (the IETF text), A.3 #10/#11 (carries near 2^130 - 5)
- * and the two long pattern messages (tags from OpenSSL) */
 static void
 poly_vectors (check *t, const row *r, int simd)
 {
-  static const char IETF[] =
-    "Any submission to the IETF intended by the Contributor for publication as all or "
-    "part of an IETF Internet-Draft or RFC and any statement made within the context "
-    "of an IETF activity is considered an \"IETF Contribution\". Such statements include "
-    "oral statements in IETF sessions, as well as written and electronic communications "
-    "made at any time or place, which are addressed to";
-  uint8_t key[32], m10[64];
-
-  hex_to_bytes ("0000000000000000000000000000000036e5f6b5c5e06070f0efca96227a863e", key, 32);
-  poly_vector (t, r, simd, key, (const uint8_t *)IETF, sizeof IETF - 1,
-               "36e5f6b5c5e06070f0efca96227a863e");
-  hex_to_bytes ("0100000000000000040000000000000000000000000000000000000000000000", key, 32);
-  hex_to_bytes ("e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
-                "0000000000000000000000000000000001000000000000000000000000000000", m10, 64);
-  poly_vector (t, r, simd, key, m10, 64, "14000000000000005500000000000000");
-  poly_vector (t, r, simd, key, m10, 48, "13000000000000000000000000000000");
-  pattern (key, 32, 13, 5);
-  pattern (long_msg, 1000, 7, 3);
-  poly_vector (t, r, simd, key, long_msg, 1000, "5464b02676537aec53b79d002ca3cd64");
-  {
-    uint8_t rev[32];
-    unsigned int i;
-    for (i = 0; i < 32; i++)
-      rev[i] = key[31 - i];
-    pattern (long_msg, 4133, 11, 1);
-    poly_vector (t, r, simd, rev, long_msg, 4133, "ce69d668f53b9da37996669e6719d860");
-  }
+  size_t i;
+  for (i = 0; i < KAT_POLY1305_N; i++)
+    poly_vector (t, r, simd, &KAT_POLY1305[i]);
 }
 
 static void simd_compare (check *t, const row *r) { poly_compare (t, r, 1); }
@@ -339,18 +312,28 @@ static uint8_t nh_key[NH_KEY_BYTES], nh_msg[NH_UNIT], nh_want[NH_HASH_BYTES];
 static void
 nh_vectors_run (check *t, const row *r, int units)
 {
-  size_t i;
-  for (i = 0; i < ARRAY_SIZE (NH_VECTORS); i++)
+  size_t i, ran = 0;
+  for (i = 0; i < KAT_NH_N; i++)
     {
-      size_t len = hex_len (NH_VECTORS[i].message);
+      size_t len = hex_len (KAT_NH[i].message);
       if (units && len != NH_UNIT)
         continue;
-      hex_to_bytes (NH_VECTORS[i].key, nh_key, NH_KEY_BYTES);
-      hex_to_bytes (NH_VECTORS[i].message, nh_msg, len);
-      hex_to_bytes (NH_VECTORS[i].hash, nh_want, NH_HASH_BYTES);
+      if (hex_len (KAT_NH[i].key) < NH_KEY_BYTES || len > NH_UNIT || len % 16
+          || hex_len (KAT_NH[i].hash) != NH_HASH_BYTES)
+        {
+          verdict (t, 0, "known answer %zu is not an NH vector of one unit at most", i);
+          continue;
+        }
+      hex_to_bytes (KAT_NH[i].key, nh_key, NH_KEY_BYTES);
+      hex_to_bytes (KAT_NH[i].message, nh_msg, len);
+      hex_to_bytes (KAT_NH[i].hash, nh_want, NH_HASH_BYTES);
       nh_case (t, r, units, units ? 1 : len, PLACE_UNALIGNED, PLACE_UNALIGNED, nh_key, nh_msg,
                nh_want);
+      ran++;
     }
+  set_case (t, "the known answers of kats.h");
+  if (!ran)
+    verdict (t, 0, "no NH known answer%s to run", units ? " of one whole unit" : "");
 }
 
 static void nh_vectors (check *t, const row *r) { nh_vectors_run (t, r, 0); }

@@ -127,70 +127,82 @@ stitched_compare (check *t, const row *r, const core *c)
     }
 }
 
-/* Known answers through one group: the keystream block of a published
- * vector (block 0 of the group, zero plaintext) and the first 512 bytes of
- * selftests/vectors_poly1305.py's 1000-byte pattern message (the rest and
- * the tag by the portable C). */
-static uint8_t pmsg[1000];
-
+/* Known answers through one group (kats.h): the keystream block of a
+ * published vector (block 0 of the group, zero plaintext) and the first
+ * group of a Poly1305 answer at least a group long (the rest and the tag
+ * by the portable C); every such pair.  The routines run 20 rounds of the
+ * 8-byte-nonce layout with a 32-byte key: the vectors that fit. */
 static void
-stitched_vectors (check *t, const row *r, const core *c, const stream_vector *v)
+stitched_vector (check *t, const row *r, const core *c, const stream_vector *v,
+                 const mac_vector *p)
 {
   uint8_t key[32], nonce[8], want[64], pkey[32], tag[16], want_tag[16], last[16];
   uint64_t h[3], rk[2];
   uint32_t st[16], *stp;
-  uint8_t *dst, *mac;
-  size_t n = r->width;
+  uint8_t *dst, *mac, *msg;
+  size_t n = r->width, len = hex_len (p->message), full = len / 16;
 
   hex_to_bytes (v->key, key, 32);
   hex_to_bytes (v->nonce, nonce, 8);
   hex_to_bytes (v->block, want, 64);
-  pattern (pkey, 32, 13, 5);
-  pattern (pmsg, sizeof pmsg, 7, 3);
-  hex_to_bytes ("5464b02676537aec53b79d002ca3cd64", want_tag, 16);
+  hex_to_bytes (p->key, pkey, 32);
+  hex_to_bytes (p->tag, want_tag, 16);
   poly1305_clamp (rk, pkey);
   core_state (c, st, key, 32, nonce, 8, v->ctr);
   stp = place_state (t, st);
   dst = guarded_place (t, &buf_dst, n * 64, PLACE_UNALIGNED);
   memset (dst, 0, n * 64);
+  msg = guarded_place (t, &buf_src, len, PLACE_ALIGNED);
+  hex_to_bytes (p->message, msg, len);
   mac = guarded_place (t, &buf_mac, n * 64, PLACE_AT_END);
-  memcpy (mac, pmsg, n * 64);
+  memcpy (mac, msg, n * 64);
   h[0] = h[1] = h[2] = 0;
-  set_case (t, "vector %s block %llu, Poly1305 of the 1000-byte pattern", c->name,
-            (unsigned long long)v->ctr);
+  set_case (t, "vector %s block %llu, Poly1305 of %zu bytes, tag %.8s..", c->name,
+            (unsigned long long)v->ctr, len, p->tag);
   ((stitched_fn)r->fn) (stp, dst, dst, n, h, rk, mac);
   verdict (t, !memcmp (dst, want, 64), "block differs from the published vector");
-  poly1305_generic64_blocks (h, rk, pmsg + n * 64, (sizeof pmsg - n * 64) / 16, 1);
-  memset (last, 0, 16);
-  memcpy (last, pmsg + sizeof pmsg / 16 * 16, sizeof pmsg % 16);
-  last[sizeof pmsg % 16] = 1;
-  poly1305_generic64_blocks (h, rk, last, 1, 0);
+  poly1305_generic64_blocks (h, rk, msg + n * 64, full - n * 4, 1);
+  if (len % 16)
+    {
+      memset (last, 0, 16);
+      memcpy (last, msg + 16 * full, len % 16);
+      last[len % 16] = 1;
+      poly1305_generic64_blocks (h, rk, last, 1, 0);
+    }
   poly1305_tag (tag, h, pkey + 16);
   verdict (t, !memcmp (tag, want_tag, 16), "tag differs from the published vector");
 }
 
-static const stream_vector CHACHA20_1023 = {
-  20, "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46",
-  "93ca92cdadee0259", 1023,
-  "5f0b9d82eaa125cc7e1474332c36a94f8088585bf58a733b1441c54fc9f990aa"
-  "3376b76c5684aae01f5ff4387b109fbff14d1f57e72a2c42c27ae00528acc15d"
-};
-static const stream_vector SALSA20_1023 = {
-  20, "bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a",
-  "43715a0da0dd6096", 1023,
-  "df365cdcafee07dacb7a68d0d797ca16b665a721add75719f0b696aee46e646b"
-  "0c60b116df9d4e84afe5363e9f18590ab07d7661ceea47f158d738ffc927d9b1"
-};
+static void
+stitched_vectors (check *t, const row *r, const core *c, const stream_vector *vs, size_t nv)
+{
+  size_t i, j, ran = 0;
+  for (i = 0; i < nv; i++)
+    {
+      if (vs[i].rounds != 20 || hex_len (vs[i].key) != 32 || hex_len (vs[i].nonce) != 8)
+        continue;
+      for (j = 0; j < KAT_POLY1305_N; j++)
+        if (hex_len (KAT_POLY1305[j].message) >= r->width * 64)
+          {
+            stitched_vector (t, r, c, &vs[i], &KAT_POLY1305[j]);
+            ran++;
+          }
+    }
+  set_case (t, "the known answers of kats.h");
+  if (!ran)
+    verdict (t, 0, "no %s vector (20 rounds, 32-byte key, 8-byte nonce) and no Poly1305 "
+             "answer of %u bytes or more to run", c->name, r->width * 64);
+}
 
 static void cp_compare (check *t, const row *r) { stitched_compare (t, r, &CORE_CHACHA); }
 static void sp_compare (check *t, const row *r) { stitched_compare (t, r, &CORE_SALSA20); }
 static void cp_vectors (check *t, const row *r)
 {
-  stitched_vectors (t, r, &CORE_CHACHA, &CHACHA20_1023);
+  stitched_vectors (t, r, &CORE_CHACHA, KAT_CHACHA, KAT_CHACHA_N);
 }
 static void sp_vectors (check *t, const row *r)
 {
-  stitched_vectors (t, r, &CORE_SALSA20, &SALSA20_1023);
+  stitched_vectors (t, r, &CORE_SALSA20, KAT_SALSA20, KAT_SALSA20_N);
 }
 
 /* the MAC reads the source, as when decrypting */

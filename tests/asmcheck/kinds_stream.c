@@ -1,6 +1,11 @@
 /* kinds_stream.c - ChaCha and Salsa20: the block routines, HChaCha and
  * HSalsa20, against the portable C (ciphers/chacha/chacha_generic.c,
- * ciphers/salsa20/salsa20_generic.c) and published vectors.
+ * ciphers/salsa20/salsa20_generic.c) and the known answers of kats.h: every
+ * block of selftests/vectors_chacha.py's ChaCha20 and ChaCha12 vectors
+ * (RFC 8439, and google/adiantum's XChaCha vectors through their HChaCha
+ * subkeys), of vectors_salsa20.py (google/adiantum, eSTREAM) and of NaCl's
+ * XSalsa20 stream through its HSalsa20 subkey (vectors_xsalsa20.py), and
+ * every HChaCha and HSalsa20 answer there.
  *
  * Both ciphers run the same checks; a `core` says where each keeps its
  * counter, nonce and key words and which portable functions are its
@@ -308,63 +313,6 @@ vector_block (check *t, const row *r, const core *c, const stream_vector *v)
 
 /* ---- the kinds ----------------------------------------------------- */
 
-/* RFC 8439 2.3.2 and A.1 #1; the XChaCha vectors of google/adiantum
- * through their HChaCha subkeys (selftests/vectors_chacha.py). */
-static const stream_vector CHACHA_VECTORS[] = {
-  { 20, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-    "000000090000004a00000000", 1,
-    "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-    "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e" },
-  { 20, "0000000000000000000000000000000000000000000000000000000000000000",
-    "0000000000000000", 0,
-    "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
-    "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586" },
-  { 20, "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46",
-    "93ca92cdadee0259", 1023,
-    "5f0b9d82eaa125cc7e1474332c36a94f8088585bf58a733b1441c54fc9f990aa"
-    "3376b76c5684aae01f5ff4387b109fbff14d1f57e72a2c42c27ae00528acc15d" },
-  { 20, "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46",
-    "93ca92cdadee0259", 1024,
-    "43d0a6090c841528eb7b0184a92e0a4572a49a9c3d0a200b2bd9ce3668dd2ffb"
-    "4c64d5d6e6f4e1595e9de72d1ca3001f8d46524dd59ccfd2b31bb21f8e88237c" },
-  { 12, "d5f12ed8ab375b7cee51aa566dd5705e3a2862dca1e33259cbf6ffd8c4f269c4",
-    "93ca92cdadee0259", 1024,
-    "3b1a991fd13854f92400dc9df0183c03b0a7c810df4f5dce36371ad0960160e9"
-    "5e2ac651822069ead0666f293854be57f222cd347a489c0ac379095715a8d417" },
-};
-
-/* google/adiantum Salsa20 "Random ( 1)", eSTREAM Set 1 vector 0, and
- * NaCl's XSalsa20 stream through its HSalsa20 subkey at blocks 2^32 - 1 and
- * 2^32 (selftests/vectors_salsa20.py, vectors_xsalsa20.py). */
-static const stream_vector SALSA20_VECTORS[] = {
-  { 20, "bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a",
-    "43715a0da0dd6096", 1023,
-    "df365cdcafee07dacb7a68d0d797ca16b665a721add75719f0b696aee46e646b"
-    "0c60b116df9d4e84afe5363e9f18590ab07d7661ceea47f158d738ffc927d9b1" },
-  { 20, "0e1cac747a2c4d4aca96dfbd0a97e5c4", "c59d134767c56c35", 1024,
-    "a3580a24f5086ddf482011ebce27ead3f79b433f261bc57a59cc46e628472360"
-    "894ecf19d0da0904966a45a87fb80bccd11f9211a27afc1dc23ae8810dbf7ff7" },
-  { 12, "bb46d11f8c91035334e5259c8104211c3b295461ee7a79a775f102e9b3aed61a",
-    "43715a0da0dd6096", 0,
-    "c3310214890830c002b1eb34da3c37d2767ba2cb11a9f9cdf0eccb202d30003a"
-    "075060222d15a7293ec4d0961a465da70a7b13215ba4ad4e8a8dc2f39bbdc6c6" },
-  { 20, "8000000000000000000000000000000000000000000000000000000000000000",
-    "0000000000000000", 0,
-    "e3be8fdd8beca2e3ea8ef9475b29a6e7003951e1097a5c38d23b7a5fad9f6844"
-    "b22c97559e2723c7cbbd3fe4fc8d9a0744652a83e72a9c461876af4d7ef1a117" },
-  { 20, "80000000000000000000000000000000", "0000000000000000", 0,
-    "4dfa5e481da23ea09a31022050859936da52fcee218005164f267cb65f5cfd7f"
-    "2b4f97e0ff16924a52df269515110a07f9e460bc65ef95da58f740b7d1dbb0aa" },
-  { 20, "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4",
-    "8219e0036b7a0b37", 0xffffffffULL,
-    "b46af0bf761b78533e01a0dd7e07216c9710ef35f09a28d1e5fa469b602472ca"
-    "5085f6dbcc6a6b51fb89986f8feca85658d05701f5677d0bb340a1f2c7695472" },
-  { 20, "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4",
-    "8219e0036b7a0b37", 0x100000000ULL,
-    "19f5420c62ffff7d1304dad82b6dec2bdc59ec12a9e18a774eed128c2c90610a"
-    "9d4c75c0817d64817a76bbc12746971ae897af210a072c1bc9fb044e086b7bfe" },
-};
-
 static void
 chacha_compare (check *t, const row *r)
 {
@@ -375,8 +323,8 @@ static void
 chacha_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < ARRAY_SIZE (CHACHA_VECTORS); i++)
-    vector_block (t, r, &CORE_CHACHA, &CHACHA_VECTORS[i]);
+  for (i = 0; i < KAT_CHACHA_N; i++)
+    vector_block (t, r, &CORE_CHACHA, &KAT_CHACHA[i]);
 }
 
 static void
@@ -389,8 +337,8 @@ static void
 salsa20_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < ARRAY_SIZE (SALSA20_VECTORS); i++)
-    vector_block (t, r, &CORE_SALSA20, &SALSA20_VECTORS[i]);
+  for (i = 0; i < KAT_SALSA20_N; i++)
+    vector_block (t, r, &CORE_SALSA20, &KAT_SALSA20[i]);
 }
 
 static void
@@ -399,27 +347,12 @@ hchacha_compare (check *t, const row *r)
   compare_hash (t, r, &CORE_CHACHA);
 }
 
-/* draft-irtf-cfrg-xchacha 2.2.1, and the XChaCha20/12 subkeys of the
- * adiantum vector (the keys of CHACHA_VECTORS above) */
-const hash_vector HCHACHA_VECTORS[] = {
-  { "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-    "000000090000004a0000000031415927", 20,
-    "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc" },
-  { "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
-    "c7cfe494e56c8f8cdf2c69a53e9e5953", 20,
-    "a879154f9c6e59f0ba4f760cba4ccbfb962a0fedd7ef9ef81d1244a098988d46" },
-  { "8266851ec38621074f6f9e445e194d40147880fc21281e315d0b32dee24d8a1e",
-    "c7cfe494e56c8f8cdf2c69a53e9e5953", 12,
-    "d5f12ed8ab375b7cee51aa566dd5705e3a2862dca1e33259cbf6ffd8c4f269c4" },
-};
-const size_t HCHACHA_NVECTORS = ARRAY_SIZE (HCHACHA_VECTORS);
-
 static void
 hchacha_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < HCHACHA_NVECTORS; i++)
-    vector_hash (t, r, &CORE_CHACHA, &HCHACHA_VECTORS[i]);
+  for (i = 0; i < KAT_HCHACHA_N; i++)
+    vector_hash (t, r, &CORE_CHACHA, &KAT_HCHACHA[i]);
 }
 
 static void
@@ -428,25 +361,12 @@ hsalsa20_compare (check *t, const row *r)
   compare_hash (t, r, &CORE_SALSA20);
 }
 
-/* NaCl core1 and core2, and selftests/vectors_xsalsa20.py's third */
-static const hash_vector HSALSA20_VECTORS[] = {
-  { "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742",
-    "00000000000000000000000000000000", 20,
-    "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389" },
-  { "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389",
-    "69696ee955b62b73cd62bda875fc73d6", 20,
-    "dc908dda0b9344a953629b733820778880f3ceb421bb61b91cbd4c3e66256ce4" },
-  { "2e4a765ab976a77f7df2bbd467ccc37ea88afb2c4aec5d219cabc3cae5b90255",
-    "1b36be8154cb9d6551400b008c992404", 20,
-    "4d77d1d764d71eb48328959df772525855c706df33aa1a462253b15508578b23" },
-};
-
 static void
 hsalsa20_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < ARRAY_SIZE (HSALSA20_VECTORS); i++)
-    vector_hash (t, r, &CORE_SALSA20, &HSALSA20_VECTORS[i]);
+  for (i = 0; i < KAT_HSALSA20_N; i++)
+    vector_hash (t, r, &CORE_SALSA20, &KAT_HSALSA20[i]);
 }
 
 /* the depth probe's calls */

@@ -5,6 +5,7 @@
 
 #include "asmcheck.h"
 #include "chacha.h"
+#include "kats.h"
 #include "salsa20.h"
 
 typedef unsigned int (*blocks_fn) (uint32_t *state, uint8_t *dst, const uint8_t *src,
@@ -26,25 +27,6 @@ typedef struct {
 } core;
 
 extern const core CORE_CHACHA, CORE_SALSA20;
-
-/* A keystream block: block CTR of KEY (16 or 32 bytes) and NONCE (8 bytes,
- * or 12 for ChaCha's RFC 8439 layout), all hex. */
-typedef struct {
-  unsigned int rounds;
-  const char *key, *nonce;
-  uint64_t ctr;
-  const char *block;
-} stream_vector;
-
-/* HChaCha / HSalsa20 of KEY and the 16-byte INPUT (hex): OUT. */
-typedef struct {
-  const char *key, *input;
-  unsigned int rounds;
-  const char *out;
-} hash_vector;
-
-extern const hash_vector HCHACHA_VECTORS[];
-extern const size_t HCHACHA_NVECTORS;
 
 
 uint64_t core_counter (const core *c, const uint32_t st[16]);
