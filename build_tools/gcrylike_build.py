@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,6 +45,31 @@ def build_ext() -> type:
     return _helper.build_ext
 
 
+def enum_members(header: str, tag: str) -> list[str]:
+    """The constants of ``enum TAG { ... };`` in HEADER (relative to the
+    repository), in order: what a module passes ``make_ffi`` as
+    ``constants``, so that Python reads each value from the compiled
+    header (``lib.CHACHA_IMPL_AVX2``) and the header stays its one place."""
+    with open(os.path.join(ROOT, header)) as f:
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", f.read(), flags=re.S)
+    found = re.findall(r"\benum\s+" + re.escape(tag) + r"\s*\{([^}]*)\}", text)
+    if len(found) != 1:
+        raise ValueError(f"{header}: {len(found)} definitions of enum {tag}")
+    items = [item.strip() for item in found[0].split(",") if item.strip()]
+    names = [re.match(r"[A-Za-z_]\w*", item) for item in items]
+    if not names or None in names:
+        raise ValueError(f"{header}: cannot read the members of enum {tag}")
+    return [m.group(0) for m in names]
+
+
+#: The implementation ids of each component (its enum of ids), which every
+#: module linking the component declares to Python.
+CHACHA_IDS = enum_members("ciphers/chacha/chacha.h", "chacha_impl")
+SALSA20_IDS = enum_members("ciphers/salsa20/salsa20.h", "salsa20_impl")
+POLY1305_IDS = enum_members("ciphers/poly1305/poly1305.h", "poly1305_impl")
+NH_IDS = enum_members("ciphers/nhpoly1305/nhpoly1305.h", "nh_impl")
+AES_IDS = enum_members("ciphers/aes/aes_glue.h", "aes_impl")
+
 #: ChaCha as every module that uses it links it: the glue and the portable
 #: core, and on amd64 the SSSE3/AVX2/AVX-512 routines its dispatch calls.
 CHACHA_C = ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"]
@@ -61,16 +87,17 @@ POLY1305_AMD64_C = ["ciphers/poly1305/poly1305_amd64_tables.c"]
 def make_ffi(module: str, cdef: str, c_sources: list[str],
              asm_sources: list[str] = (), includes: str = "",
              amd64_c_sources: list[str] = (), macros: list[tuple[str, str]] = (),
-             absolute: bool = False):
+             constants: list[str] = (), absolute: bool = False):
     """One of gcrylike's cffi extensions through the helper's make_ffi: its
     C glue, and when USE_AMD64 holds its own ``.S`` files from ``asm/``
     (named without the folder) and ``amd64_c_sources``.
 
-    ``macros`` are defined for every source (the test-only build's
-    GCRY_TEST_HOOKS).  Paths are relative to the repository, as setuptools
-    wants them, unless ``absolute`` (the test-only build compiles from its
-    own directory)."""
+    ``constants`` are the integer constants of its headers Python reads
+    (the ``*_IDS`` of its components).  ``macros`` are defined for every
+    source (the test-only build's GCRY_TEST_HOOKS).  Paths are relative to
+    the repository, as setuptools wants them, unless ``absolute`` (the
+    test-only build compiles from its own directory)."""
     return _helper.make_ffi(
         module, cdef, c_sources, [os.path.join(ASM_DIR, s) for s in asm_sources],
         includes=includes, amd64_c_sources=amd64_c_sources, include_dirs=[ASM_DIR],
-        macros=macros, root=ROOT if absolute else None)
+        macros=macros, constants=constants, root=ROOT if absolute else None)

@@ -15,11 +15,20 @@ from collections.abc import Iterable
 
 from ._errors import InvalidType, UnknownName
 
-# Bit i of gcry_hwf_detect() is FEATURES[i] (gcrylike/_native/hwf.h).
-FEATURES: tuple[str, ...] = (
-    "sse2", "ssse3", "avx", "avx2", "avx512f", "avx512vl", "avx512bw",
-    "aesni", "pclmul", "vaes", "bmi2", "avx512ifma",
-)
+
+def _core_features() -> tuple[str, ...]:
+    """The feature names the core extension reports, bit 0 first (the list
+    of gcrylike/_native/hwf.h, through ``gcry_hwf_name``)."""
+    from ._core import ffi, lib
+
+    names: list[str] = []
+    while (name := lib.gcry_hwf_name(len(names))) != ffi.NULL:
+        names.append(ffi.string(name).decode("ascii"))
+    return tuple(names)
+
+
+# Bit i of gcry_hwf_detect() is FEATURES[i]: hwf.h's list, written only there.
+FEATURES: tuple[str, ...] = _core_features()
 AVX512_FAMILY = frozenset(f for f in FEATURES if f.startswith("avx512"))
 
 _lock = threading.Lock()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +34,28 @@ def test_detection_matches_kernel_view():
         pytest.skip("no x86 /proc/cpuinfo here")
     for name in _hwf.FEATURES:
         assert (name in _hwf.detected()) == (CPUINFO_FLAG.get(name, name) in flags), name
+
+
+def test_features_are_what_the_core_extension_reports():
+    """FEATURES is gcry_hwf_name bit by bit, and the core has no name (and
+    detects nothing) past the last one."""
+    from gcrylike._core import ffi, lib
+
+    names = [lib.gcry_hwf_name(bit) for bit in range(64)]
+    reported = [ffi.string(n).decode() for n in names[:len(_hwf.FEATURES)]]
+    assert tuple(reported) == _hwf.FEATURES
+    assert all(n == ffi.NULL for n in names[len(_hwf.FEATURES):])
+    assert len(set(_hwf.FEATURES)) == len(_hwf.FEATURES) >= 12
+    assert lib.gcry_hwf_detect() >> len(_hwf.FEATURES) == 0
+    assert _hwf.AVX512_FAMILY == {"avx512f", "avx512vl", "avx512bw", "avx512ifma"}
+
+
+def test_features_are_hwf_h_list():
+    """The installed core's names are hwf.h's list, in its order (the bits
+    the native check and every GCRY_HWF_* mask use)."""
+    hwf_h = Path(__file__).resolve().parent.parent / "gcrylike" / "_native" / "hwf.h"
+    listed = re.findall(r'^\s*X \(\w+, "(\w+)"\)', hwf_h.read_text(), re.M)
+    assert tuple(listed) == _hwf.FEATURES
 
 
 def test_parse_names():

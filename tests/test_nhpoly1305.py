@@ -212,10 +212,18 @@ def test_reference_zero_padding():
 # NH alone, on each NH implementation (the test hook gcry_nh_test)
 # ---------------------------------------------------------------------------
 
-#: NH implementation tokens (ciphers/nhpoly1305/nhpoly1305.h) and the CPU
-#: features each needs.
-NH_IMPLS = {"generic": (0, frozenset()), "sse2": (1, frozenset({"sse2"})),
-            "avx2": (2, frozenset({"avx2"})), "avx512": (3, frozenset({"avx512f"}))}
+def _nh_impls():
+    from gcrylike.ciphers.nhpoly1305 import lib
+
+    return {"generic": (lib.NH_IMPL_GENERIC, frozenset()),
+            "sse2": (lib.NH_IMPL_SSE2, frozenset({"sse2"})),
+            "avx2": (lib.NH_IMPL_AVX2, frozenset({"avx2"})),
+            "avx512": (lib.NH_IMPL_AVX512, frozenset({"avx512f"}))}
+
+
+#: NH implementation tokens (nhpoly1305.h's ids, as the installed module
+#: reads them) and the CPU features each needs.
+NH_IMPLS = _nh_impls()
 
 
 def _nh_impl_param(name: str):

@@ -15,10 +15,16 @@ from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCH
 
 from ._adiantum import ffi, lib
 
-_CHACHA = {"generic": 0, "ssse3": 1, "avx2": 2, "avx512": 3}
-_NH = {"generic": 0, "sse2": 1, "avx2": 2, "avx512": 3}
-_POLY = {"generic64": 0, "generic32": 1, "sse2": 2, "avx2": 3, "ifma": 4}
-_AES = {"generic": 0, "aesni": 1}
+# Each component's implementation ids by the names tiers and token() use,
+# read from the components' headers as this module compiles them.
+_CHACHA = {"generic": lib.CHACHA_IMPL_GENERIC, "ssse3": lib.CHACHA_IMPL_SSSE3,
+           "avx2": lib.CHACHA_IMPL_AVX2, "avx512": lib.CHACHA_IMPL_AVX512}
+_NH = {"generic": lib.NH_IMPL_GENERIC, "sse2": lib.NH_IMPL_SSE2, "avx2": lib.NH_IMPL_AVX2,
+       "avx512": lib.NH_IMPL_AVX512}
+_POLY = {"generic64": lib.POLY1305_IMPL_GENERIC64, "generic32": lib.POLY1305_IMPL_GENERIC32,
+         "sse2": lib.POLY1305_IMPL_SSE2, "avx2": lib.POLY1305_IMPL_AVX2,
+         "ifma": lib.POLY1305_IMPL_AVX512IFMA}
+_AES = {"generic": lib.AES_IMPL_GENERIC, "aesni": lib.AES_IMPL_AESNI}
 
 GCRYLIKE_ADIANTUM_XCHACHA12 = 1301
 GCRYLIKE_ADIANTUM_XCHACHA20 = 1302

@@ -6,11 +6,15 @@ one native call.
 """
 
 from gcrylike_build import (
+    AES_IDS,
     CHACHA_ASM,
     CHACHA_C,
+    CHACHA_IDS,
+    NH_IDS,
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
+    POLY1305_IDS,
     make_ffi,
 )
 
@@ -45,4 +49,6 @@ ffibuilder = make_ffi(
                  "poly1305-amd64-avx512-lanes.S", "aes-amd64-aesni.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "adiantum.h"',
+    # the components' ids, from their headers (adiantum.h includes them)
+    constants=[*CHACHA_IDS, *NH_IDS, *POLY1305_IDS, *AES_IDS],
 )

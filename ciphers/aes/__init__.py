@@ -11,12 +11,14 @@ from gcrylike.selftests.vectors_aes import FIPS197_C3, KEY, MULTI_CIPHER, MULTI_
 
 from ._aes import ffi, lib
 
-_GENERIC, _AESNI = 0, 1
 GCRY_CIPHER_AES256 = 9  # libgcrypt's id
 
+# (suffix, priority, features, token, description); the tokens are
+# aes_glue.h's implementation ids, read from the compiled header
 _DRIVERS = (
-    ("generic", 100, frozenset(), _GENERIC, "bitsliced portable C, four blocks at a time"),
-    ("amd64-aesni", 400, frozenset({"aesni", "sse2"}), _AESNI,
+    ("generic", 100, frozenset(), lib.AES_IMPL_GENERIC,
+     "bitsliced portable C, four blocks at a time"),
+    ("amd64-aesni", 400, frozenset({"aesni", "sse2"}), lib.AES_IMPL_AESNI,
      "AES-NI, eight blocks in flight"),
 )
 

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import make_ffi
+from gcrylike_build import AES_IDS, make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -16,4 +16,5 @@ ffibuilder = make_ffi(
     ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=["aes-amd64-aesni.S"],
     includes='#include "aes_glue.h"',
+    constants=AES_IDS,
 )

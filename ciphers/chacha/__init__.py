@@ -23,9 +23,6 @@ from gcrylike.selftests.vectors_chacha import CHACHA12, CHACHA20, HCHACHA, XCHAC
 
 from ._chacha import ffi, lib
 
-# Implementation ids of chacha.h
-_GENERIC, _SSSE3, _AVX2, _AVX512 = 0, 1, 2, 3
-
 GCRY_CIPHER_CHACHA20 = 316  # libgcrypt's id
 # Ids libgcrypt does not define: ours, above its range.
 GCRYLIKE_CIPHER_CHACHA12 = 1001
@@ -33,14 +30,16 @@ GCRYLIKE_CIPHER_XCHACHA20 = 1002
 GCRYLIKE_CIPHER_XCHACHA12 = 1003
 
 _DRIVERS = (
-    # (suffix, priority, features, token, description)
-    ("generic", 100, frozenset(), _GENERIC, "portable C, one block at a time"),
-    ("amd64-ssse3", 300, frozenset({"ssse3"}), _SSSE3,
+    # (suffix, priority, features, token, description); the tokens are
+    # chacha.h's implementation ids, read from the compiled header
+    ("generic", 100, frozenset(), lib.CHACHA_IMPL_GENERIC, "portable C, one block at a time"),
+    ("amd64-ssse3", 300, frozenset({"ssse3"}), lib.CHACHA_IMPL_SSSE3,
      "four blocks in parallel, single-block tail, pshufb rotates"),
-    ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), _AVX2,
+    ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), lib.CHACHA_IMPL_AVX2,
      "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
      "shorter ones four/two/one blocks"),
-    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), _AVX512,
+    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}),
+     lib.CHACHA_IMPL_AVX512,
      "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
      "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
      "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone"),

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import CHACHA_ASM, CHACHA_C, make_ffi
+from gcrylike_build import CHACHA_ASM, CHACHA_C, CHACHA_IDS, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -21,4 +21,5 @@ ffibuilder = make_ffi(
     [*CHACHA_C],
     asm_sources=CHACHA_ASM,
     includes='#include "chacha.h"',
+    constants=CHACHA_IDS,
 )

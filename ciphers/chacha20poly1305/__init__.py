@@ -15,29 +15,30 @@ from gcrylike.selftests.vectors_aead import CHACHA20_POLY1305, XCHACHA20_POLY130
 
 from ._aead import ffi, lib
 
-# (chacha id of chacha.h, poly1305 id of poly1305.h)
-_CHACHA_GENERIC, _CHACHA_SSSE3, _CHACHA_AVX2, _CHACHA_AVX512 = 0, 1, 2, 3
-_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2, _POLY_IFMA = 0, 1, 2, 3, 4
-
 GCRYLIKE_AEAD_CHACHA20_POLY1305 = 1101
 GCRYLIKE_AEAD_XCHACHA20_POLY1305 = 1102
 
 
 def _drivers():
+    # tokens: (ChaCha id, Poly1305 id), read from chacha.h and poly1305.h
+    # as this module compiles them
     built_chacha, built_poly = lib.gcry_chacha_impls(), lib.gcry_poly1305_impls()
-    poly_generic = _POLY_GENERIC64 if built_poly >> _POLY_GENERIC64 & 1 else _POLY_GENERIC32
+    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
+                    else lib.POLY1305_IMPL_GENERIC32)
     table = (
-        ("generic", 100, frozenset(), (_CHACHA_GENERIC, poly_generic),
+        ("generic", 100, frozenset(), (lib.CHACHA_IMPL_GENERIC, poly_generic),
          "portable C ChaCha20 and Poly1305"),
-        ("amd64-ssse3", 300, frozenset({"ssse3", "sse2"}), (_CHACHA_SSSE3, _POLY_SSE2),
+        ("amd64-ssse3", 300, frozenset({"ssse3", "sse2"}),
+         (lib.CHACHA_IMPL_SSSE3, lib.POLY1305_IMPL_SSE2),
          "SSSE3 ChaCha20, SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), (_CHACHA_AVX2, _POLY_AVX2),
+        ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}),
+         (lib.CHACHA_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
          "AVX2 eight-block ChaCha20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
         # built only where the ChaCha glue has its AVX-512 driver (the
         # filter below); AVX2 ChaCha with IFMA is no row: slower than the
         # stitched AVX2 routine (docs/algorithms.rst)
         ("amd64-avx512-ifma", 500, frozenset({"avx2", "avx512f", "avx512vl", "avx512ifma"}),
-         (_CHACHA_AVX512, _POLY_IFMA),
+         (lib.CHACHA_IMPL_AVX512, lib.POLY1305_IMPL_AVX512IFMA),
          "AVX-512 sixteen-block ChaCha20, then AVX512-IFMA eight-way Poly1305 per 4 KiB chunk"),
     )
     return [row for row in table

@@ -8,9 +8,11 @@ extension boundaries.
 from gcrylike_build import (
     CHACHA_ASM,
     CHACHA_C,
+    CHACHA_IDS,
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
+    POLY1305_IDS,
     make_ffi,
 )
 
@@ -45,4 +47,6 @@ ffibuilder = make_ffi(
                  "chacha20-poly1305-amd64-avx2.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "aead.h"',
+    # the components' ids, from their headers (aead.h includes them)
+    constants=[*CHACHA_IDS, *POLY1305_IDS],
 )

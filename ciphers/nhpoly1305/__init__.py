@@ -16,22 +16,24 @@ from gcrylike.selftests.vectors_nhpoly1305 import NHPOLY1305
 
 from ._nhpoly1305 import ffi, lib
 
-_NH_GENERIC, _NH_SSE2, _NH_AVX2, _NH_AVX512 = 0, 1, 2, 3
-_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2 = 0, 1, 2, 3
-
 GCRYLIKE_MAC_NHPOLY1305 = 1201
 
 
 def _drivers():
+    # tokens: (NH id, Poly1305 id), read from nhpoly1305.h and poly1305.h
+    # as this module compiles them
     built_nh, built_poly = lib.gcry_nh_impls(), lib.gcry_poly1305_impls()
-    poly_generic = _POLY_GENERIC64 if built_poly >> _POLY_GENERIC64 & 1 else _POLY_GENERIC32
+    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
+                    else lib.POLY1305_IMPL_GENERIC32)
     table = (
-        ("generic", 100, frozenset(), (_NH_GENERIC, poly_generic), "portable C NH and Poly1305"),
-        ("amd64-sse2", 300, frozenset({"sse2"}), (_NH_SSE2, _POLY_SSE2),
+        ("generic", 100, frozenset(), (lib.NH_IMPL_GENERIC, poly_generic),
+         "portable C NH and Poly1305"),
+        ("amd64-sse2", 300, frozenset({"sse2"}), (lib.NH_IMPL_SSE2, lib.POLY1305_IMPL_SSE2),
          "SSE2 NH (pmuludq), SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"avx2"}), (_NH_AVX2, _POLY_AVX2),
+        ("amd64-avx2", 400, frozenset({"avx2"}), (lib.NH_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
          "AVX2 NH (vpmuludq), AVX2 four-way Poly1305"),
-        ("amd64-avx512", 500, frozenset({"avx512f", "avx2"}), (_NH_AVX512, _POLY_AVX2),
+        ("amd64-avx512", 500, frozenset({"avx512f", "avx2"}),
+         (lib.NH_IMPL_AVX512, lib.POLY1305_IMPL_AVX2),
          "AVX-512 NH (512-bit vpmuludq, key held pre-arranged), AVX2 four-way Poly1305"),
     )
     return [row for row in table if built_nh >> row[3][0] & 1 and built_poly >> row[3][1] & 1]

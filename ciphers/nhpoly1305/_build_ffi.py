@@ -1,9 +1,11 @@
 """cffi build script for ``gcrylike.ciphers.nhpoly1305._nhpoly1305`` (not installed)."""
 
 from gcrylike_build import (
+    NH_IDS,
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
+    POLY1305_IDS,
     make_ffi,
 )
 
@@ -26,4 +28,6 @@ ffibuilder = make_ffi(
                  *POLY1305_ASM],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "nhpoly1305.h"',
+    # NH's ids and Poly1305's (from poly1305.h, which nhpoly1305.h includes)
+    constants=[*NH_IDS, *POLY1305_IDS],
 )

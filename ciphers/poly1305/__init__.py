@@ -16,18 +16,22 @@ from gcrylike.selftests.vectors_poly1305 import POLY1305
 
 from ._poly1305 import ffi, lib
 
-# Implementation ids of poly1305.h
-_GENERIC64, _GENERIC32, _SSE2, _AVX2, _AVX512IFMA = 0, 1, 2, 3, 4
-
 GCRY_MAC_POLY1305 = 501  # libgcrypt's id
 
+# (suffix, priority, features, token, description); the tokens are
+# poly1305.h's implementation ids, read from the compiled header
 _DRIVERS = (
-    ("amd64-avx512ifma", 500, frozenset({"avx2", "avx512f", "avx512ifma"}), _AVX512IFMA,
+    ("amd64-avx512ifma", 500, frozenset({"avx2", "avx512f", "avx512ifma"}),
+     lib.POLY1305_IMPL_AVX512IFMA,
      "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16"),
-    ("generic64", 110, frozenset(), _GENERIC64, "portable C, 64-bit limbs, 128-bit products"),
-    ("generic32", 100, frozenset(), _GENERIC32, "portable C, five 26-bit limbs"),
-    ("amd64-sse2", 300, frozenset({"sse2"}), _SSE2, "two blocks in parallel, 26-bit limbs"),
-    ("amd64-avx2", 400, frozenset({"avx2"}), _AVX2, "four blocks in parallel, powers r^1..r^4"),
+    ("generic64", 110, frozenset(), lib.POLY1305_IMPL_GENERIC64,
+     "portable C, 64-bit limbs, 128-bit products"),
+    ("generic32", 100, frozenset(), lib.POLY1305_IMPL_GENERIC32,
+     "portable C, five 26-bit limbs"),
+    ("amd64-sse2", 300, frozenset({"sse2"}), lib.POLY1305_IMPL_SSE2,
+     "two blocks in parallel, 26-bit limbs"),
+    ("amd64-avx2", 400, frozenset({"avx2"}), lib.POLY1305_IMPL_AVX2,
+     "four blocks in parallel, powers r^1..r^4"),
 )
 
 

@@ -4,6 +4,7 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
+    POLY1305_IDS,
     make_ffi,
 )
 
@@ -25,4 +26,5 @@ ffibuilder = make_ffi(
     asm_sources=POLY1305_ASM,
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "poly1305.h"',
+    constants=POLY1305_IDS,
 )

@@ -25,22 +25,20 @@ from gcrylike.selftests.vectors_xsalsa20 import HSALSA20, XSALSA20
 
 from ._salsa20 import ffi, lib
 
-# Implementation ids of salsa20.h
-_GENERIC, _SSE2, _AVX2, _AVX512 = 0, 1, 2, 3
-
 GCRY_CIPHER_SALSA20 = 313
 GCRY_CIPHER_SALSA20R12 = 314
 # An id libgcrypt does not define: ours, above its range.
 GCRYLIKE_CIPHER_XSALSA20 = 1004
 
 _DRIVERS = (
-    # (suffix, priority, features, token, description)
-    ("generic", 100, frozenset(), _GENERIC, "portable C, one block at a time"),
-    ("amd64-sse2", 300, frozenset({"sse2"}), _SSE2,
+    # (suffix, priority, features, token, description); the tokens are
+    # salsa20.h's implementation ids, read from the compiled header
+    ("generic", 100, frozenset(), lib.SALSA20_IMPL_GENERIC, "portable C, one block at a time"),
+    ("amd64-sse2", 300, frozenset({"sse2"}), lib.SALSA20_IMPL_SSE2,
      "four blocks in parallel with SSE2, single blocks in C"),
-    ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), _AVX2,
+    ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), lib.SALSA20_IMPL_AVX2,
      "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C"),
-    ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl"}), _AVX512,
+    ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl"}), lib.SALSA20_IMPL_AVX512,
      "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
      "last 2-16 from one 16- or 8-block call, a single block in C"),
 )

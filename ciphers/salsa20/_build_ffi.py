@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import make_ffi
+from gcrylike_build import SALSA20_IDS, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -21,4 +21,5 @@ ffibuilder = make_ffi(
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
     asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S", "salsa20-amd64-avx512.S"],
     includes='#include "salsa20.h"',
+    constants=SALSA20_IDS,
 )

@@ -20,30 +20,30 @@ from gcrylike.selftests.vectors_secretbox import SECRETBOX
 
 from ._secretbox import ffi, lib
 
-# (salsa20 id of salsa20.h, poly1305 id of poly1305.h)
-_SALSA_GENERIC, _SALSA_SSE2, _SALSA_AVX2, _SALSA_AVX512 = 0, 1, 2, 3
-_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2, _POLY_AVX2, _POLY_AVX512IFMA = 0, 1, 2, 3, 4
-
 GCRYLIKE_SECRETBOX_XSALSA20_POLY1305 = 1103
 
 NAME = "XSALSA20-POLY1305"
 
 
 def _drivers():
+    # tokens: (Salsa20 id, Poly1305 id), read from salsa20.h and poly1305.h
+    # as this module compiles them
     built_salsa, built_poly = lib.gcry_salsa20_impls(), lib.gcry_poly1305_impls()
-    poly_generic = _POLY_GENERIC64 if built_poly >> _POLY_GENERIC64 & 1 else _POLY_GENERIC32
+    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
+                    else lib.POLY1305_IMPL_GENERIC32)
     table = (
-        ("generic", 100, frozenset(), (_SALSA_GENERIC, poly_generic),
+        ("generic", 100, frozenset(), (lib.SALSA20_IMPL_GENERIC, poly_generic),
          "portable C XSalsa20 and Poly1305"),
-        ("amd64-sse2", 300, frozenset({"sse2"}), (_SALSA_SSE2, _POLY_SSE2),
+        ("amd64-sse2", 300, frozenset({"sse2"}), (lib.SALSA20_IMPL_SSE2, lib.POLY1305_IMPL_SSE2),
          "SSE2 four-block XSalsa20, SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), (_SALSA_AVX2, _POLY_AVX2),
+        ("amd64-avx2", 400, frozenset({"sse2", "avx2"}),
+         (lib.SALSA20_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
          "AVX2 eight-block XSalsa20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
         ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl", "avx2"}),
-         (_SALSA_AVX512, _POLY_AVX2),
+         (lib.SALSA20_IMPL_AVX512, lib.POLY1305_IMPL_AVX2),
          "AVX-512 sixteen-block XSalsa20, then AVX2 four-way Poly1305 per 4 KiB chunk"),
         ("amd64-avx512ifma", 550, frozenset({"avx512f", "avx512vl", "avx512ifma", "avx2"}),
-         (_SALSA_AVX512, _POLY_AVX512IFMA),
+         (lib.SALSA20_IMPL_AVX512, lib.POLY1305_IMPL_AVX512IFMA),
          "AVX-512 sixteen-block XSalsa20, then IFMA eight-way Poly1305 per 4 KiB chunk"),
     )
     return [row for row in table

@@ -9,6 +9,8 @@ from gcrylike_build import (
     POLY1305_AMD64_C,
     POLY1305_ASM,
     POLY1305_C,
+    POLY1305_IDS,
+    SALSA20_IDS,
     make_ffi,
 )
 
@@ -36,4 +38,6 @@ ffibuilder = make_ffi(
                  "salsa20-poly1305-amd64-avx2.S"],
     amd64_c_sources=POLY1305_AMD64_C,
     includes='#include "secretbox.h"',
+    # the components' ids, from their headers (secretbox.h includes them)
+    constants=[*SALSA20_IDS, *POLY1305_IDS],
 )

@@ -1,5 +1,6 @@
-/* core.c - the small core extension: CPU feature detection, C-owned
- * context memory, and a cycle counter for the benchmarks. */
+/* core.c - the small core extension: CPU feature detection and the
+ * features' names, C-owned context memory, and a cycle counter for the
+ * benchmarks. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +88,23 @@ gcry_hwf_detect (void)
 #else
   return 0;
 #endif
+}
+
+/* The masks are ints: 31 features at most. */
+_Static_assert (GCRY_HWF_COUNT <= 31, "too many features for gcry_hwf_detect's bits");
+
+static const char *const hwf_names[GCRY_HWF_COUNT] = {
+#define GCRY_HWF_X_NAME(id, name) name,
+  GCRY_HWF_LIST (GCRY_HWF_X_NAME)
+#undef GCRY_HWF_X_NAME
+};
+
+/* The name of bit BIT of gcry_hwf_detect() (hwf.h's list), NULL past the
+ * last feature: gcrylike/_hwf.py builds FEATURES from these. */
+const char *
+gcry_hwf_name (unsigned int bit)
+{
+  return bit < GCRY_HWF_COUNT ? hwf_names[bit] : NULL;
 }
 
 /* Context memory: 64-byte aligned (what the widest SIMD loads want),

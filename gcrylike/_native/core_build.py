@@ -4,6 +4,7 @@ from gcrylike_build import make_ffi
 
 CDEF = """
 uint32_t gcry_hwf_detect(void);
+const char *gcry_hwf_name(unsigned int bit);
 void *gcry_ctx_alloc(size_t size);
 void gcry_ctx_free(void *p, size_t size);
 void gcry_wipememory(void *p, size_t len);

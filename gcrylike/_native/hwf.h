@@ -1,18 +1,40 @@
-/* hwf.h - hardware feature bits; gcrylike/_hwf.py holds the same names. */
+/* hwf.h - hardware feature bits: the one list of the CPU features gcrylike
+ * detects.  A feature's place in GCRY_HWF_LIST is its bit in
+ * gcry_hwf_detect() (core.c), and its name there is the one Python uses
+ * (gcry_hwf_name, read by gcrylike/_hwf.py into FEATURES) and the native
+ * check prints.  Add a feature at the end: the bits of the others stay. */
 #ifndef GCRYLIKE_HWF_H
 #define GCRYLIKE_HWF_H
 
-#define GCRY_HWF_SSE2       (1u << 0)
-#define GCRY_HWF_SSSE3      (1u << 1)
-#define GCRY_HWF_AVX        (1u << 2)
-#define GCRY_HWF_AVX2       (1u << 3)
-#define GCRY_HWF_AVX512F    (1u << 4)
-#define GCRY_HWF_AVX512VL   (1u << 5)
-#define GCRY_HWF_AVX512BW   (1u << 6)
-#define GCRY_HWF_AESNI      (1u << 7)
-#define GCRY_HWF_PCLMUL     (1u << 8)
-#define GCRY_HWF_VAES       (1u << 9)
-#define GCRY_HWF_BMI2       (1u << 10)
-#define GCRY_HWF_AVX512IFMA (1u << 11)
+#define GCRY_HWF_LIST(X)           \
+  X (SSE2, "sse2")                 \
+  X (SSSE3, "ssse3")               \
+  X (AVX, "avx")                   \
+  X (AVX2, "avx2")                 \
+  X (AVX512F, "avx512f")           \
+  X (AVX512VL, "avx512vl")         \
+  X (AVX512BW, "avx512bw")         \
+  X (AESNI, "aesni")               \
+  X (PCLMUL, "pclmul")             \
+  X (VAES, "vaes")                 \
+  X (BMI2, "bmi2")                 \
+  X (AVX512IFMA, "avx512ifma")
+
+/* GCRY_HWF_BIT_SSE2 = 0, ...: each feature's bit number; GCRY_HWF_COUNT
+ * features in all */
+enum gcry_hwf_bit {
+#define GCRY_HWF_X_BIT(id, name) GCRY_HWF_BIT_##id,
+  GCRY_HWF_LIST (GCRY_HWF_X_BIT)
+#undef GCRY_HWF_X_BIT
+  GCRY_HWF_COUNT
+};
+
+/* GCRY_HWF_SSE2 = 1 << 0, ...: the masks gcry_hwf_detect() returns and a
+ * routine's needs are written with */
+enum gcry_hwf_mask {
+#define GCRY_HWF_X_MASK(id, name) GCRY_HWF_##id = 1 << GCRY_HWF_BIT_##id,
+  GCRY_HWF_LIST (GCRY_HWF_X_MASK)
+#undef GCRY_HWF_X_MASK
+};
 
 #endif

@@ -18,15 +18,10 @@
 #include "asmcheck.h"
 
 uint32_t gcry_hwf_detect (void);        /* gcrylike/_native/core.c */
+const char *gcry_hwf_name (unsigned int bit);   /* hwf.h's names, as Python's */
 
 #define DEFAULT_SEED 0x6763727931333037ULL
 #define MAX_FAILURES_SHOWN 8            /* per row */
-
-/* Bit i of gcry_hwf_detect() is FEATURE_NAMES[i] (as gcrylike/_hwf.py). */
-static const char *const FEATURE_NAMES[] = {
-  "sse2", "ssse3", "avx", "avx2", "avx512f", "avx512vl", "avx512bw",
-  "aesni", "pclmul", "vaes", "bmi2", "avx512ifma",
-};
 
 guarded buf_src, buf_dst, buf_mac, buf_state;
 
@@ -277,8 +272,9 @@ print_features (uint32_t bits)
   for (i = 0; i < 32; i++)
     if (bits >> i & 1)
       {
-        if (i < ARRAY_SIZE (FEATURE_NAMES))
-          printf (" %s", FEATURE_NAMES[i]);
+        const char *name = gcry_hwf_name (i);
+        if (name)
+          printf (" %s", name);
         else
           printf (" bit%u", i);
       }

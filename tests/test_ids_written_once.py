@@ -1,0 +1,244 @@
+"""Implementation ids and CPU feature bits are written once, in C.
+
+An implementation id is a member of its component's C enum
+(``enum chacha_impl`` in ``ciphers/chacha/chacha.h``, ...).  Each module
+declares its components' enums to cffi (``constants=`` of ``make_ffi``,
+``build_tools/gcrylike_build.py``'s ``*_IDS``, read from the header), so
+Python writes ``lib.CHACHA_IMPL_AVX2`` and a composite reads its
+components' ids through its own compiled header.  The CPU features are the
+list of ``gcrylike/_native/hwf.h``: a feature's place there is its bit,
+and Python (``gcrylike._hwf.FEATURES``) and the native check
+(``tests/asmcheck``) read the names from ``gcry_hwf_name`` (core.c).
+
+These tests read the source tree beside them (a checkout or an unpacked
+sdist) and fail when an id or a feature's bit is written again in Python:
+an id-like name bound to an int literal (``_GENERIC, _AVX2 = 0, 2``), a
+table of tier or feature names to ints (``{"avx2": 2}``), a driver row
+whose token is a literal (``("generic", 100, frozenset(), 0, ...)``), or an
+ordered list of feature names; and when the ids the installed modules read
+differ from their headers'."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The Python that may hold ids or feature names: shipped and build code.
+SCANNED = ("ciphers", "gcrylike", "build_tools", "setup.py")
+
+#: Words naming a tier or a feature, as they appear in an id's name
+#: (``_CHACHA_AVX512``, ``_POLY_GENERIC64``) or a table's key.
+_TIER_WORD = re.compile(
+    r"GENERIC\d*|SSE\d*|SSSE3|AVX\w*|IFMA|AESNI|VAES|PCLMUL|BMI2|NEON|IMPL|SCALAR", re.I)
+
+
+def _feature_names() -> list[str]:
+    """hwf.h's list of features, in bit order (parsed from the source)."""
+    text = (ROOT / "gcrylike" / "_native" / "hwf.h").read_text()
+    return re.findall(r'^\s*X \(\w+, "(\w+)"\)', text, re.M)
+
+
+FEATURE_NAMES = frozenset(_feature_names())
+
+
+def _is_tier_word(word: str) -> bool:
+    return bool(_TIER_WORD.fullmatch(word)) or word.lower() in FEATURE_NAMES
+
+
+def _id_like(name: str) -> bool:
+    """A name such as _GENERIC, _CHACHA_AVX2, POLY_IFMA or NH_IMPL_SSE2."""
+    return any(_is_tier_word(part) for part in name.split("_") if part)
+
+
+def _int_literals(node: ast.AST) -> list[int]:
+    """The int literals NODE is, or a tuple/list of (bool aside)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [v for e in node.elts for v in _int_literals(e)]
+    return []
+
+
+def _targets(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in _targets(e)]
+    return []
+
+
+def _str_constants(nodes: list[ast.AST | None]) -> list[str]:
+    return [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def findings(source: str) -> list[tuple[int, str]]:
+    """(line, what) for every id or feature bit SOURCE writes in Python."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        # _GENERIC, _SSSE3 = 0, 1  /  _AVX2 = 2  /  _POLY_IFMA: int = 4
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [n for t in targets for n in _targets(t) if _id_like(n)]
+            if names and _int_literals(node.value):
+                found.append((node.lineno, f"{', '.join(names)} bound to an int literal"))
+        # {"generic": 0, "avx2": 2}  /  {"sse2": 1 << 0}
+        elif isinstance(node, ast.Dict):
+            keys = [k for k in _str_constants(node.keys) if _is_tier_word(k)]
+            ints = [v for v in node.values if _int_literals(v) or isinstance(v, ast.BinOp)]
+            if keys and ints:
+                found.append((node.lineno, f"tier/feature names {keys} mapped to ints"))
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            elts = node.elts
+            # a driver row (suffix, priority, frozenset(...), token, description)
+            if (len(elts) >= 4 and isinstance(elts[2], ast.Call)
+                    and isinstance(elts[2].func, ast.Name) and elts[2].func.id == "frozenset"
+                    and _int_literals(elts[3])):
+                found.append((node.lineno, "a driver row whose token is an int literal"))
+            # ("sse2", "ssse3", ...): features in an order, i.e. their bits
+            features = [s for s in _str_constants(elts) if s in FEATURE_NAMES]
+            if len(features) >= 2 and len(features) == len(elts):
+                found.append((node.lineno, f"feature names in an order: {features}"))
+    return found
+
+
+def _python_files() -> list[Path]:
+    files: list[Path] = []
+    for entry in SCANNED:
+        path = ROOT / entry
+        files += [path] if path.is_file() else sorted(path.rglob("*.py"))
+    return [f for f in files if "__pycache__" not in f.parts]
+
+
+def test_the_scan_finds_what_it_is_for():
+    """Each form the ids and features were written in before is found."""
+    written = {
+        "_GENERIC, _SSSE3, _AVX2, _AVX512 = 0, 1, 2, 3": 1,
+        "_POLY_GENERIC64, _POLY_GENERIC32, _POLY_SSE2 = 0, 1, 2": 1,
+        "_AESNI = 1": 1,
+        "NH_IMPL_AVX2: int = 2": 1,
+        '_CHACHA = {"generic": 0, "ssse3": 1, "avx2": 2, "avx512": 3}': 1,
+        '_POLY = {"generic64": 0, "ifma": 4}': 1,
+        'BITS = {"sse2": 1 << 0, "avx2": 1 << 3}': 1,
+        'ROWS = (("generic", 100, frozenset(), 0, "portable C"),)': 1,
+        'ROWS = [("avx2", 400, frozenset({"avx2"}), (2, 3), "pairs")]': 1,
+        'FEATURES = ("sse2", "ssse3", "avx", "avx2")': 1,
+        'FEATURES = ["avx512f", "avx512vl"]': 1,
+    }
+    for source, count in written.items():
+        assert len(findings(source)) == count, (source, findings(source))
+    fine = [
+        "_DRIVERS = ((\"generic\", 100, frozenset(), lib.CHACHA_IMPL_GENERIC, \"C\"),)",
+        '_CHACHA = {"generic": lib.CHACHA_IMPL_GENERIC}',
+        'NEEDS = frozenset({"avx2", "avx512f"})',
+        "PRIORITY_AVX2 = lib.CHACHA_IMPL_AVX2",
+        "GCRY_CIPHER_CHACHA20 = 316",
+        "SIMD_MIN = 4",
+        'ROWS = ("avx2", 400)',
+    ]
+    for source in fine:
+        assert findings(source) == [], source
+
+
+def test_no_id_or_feature_bit_written_in_python():
+    files = _python_files()
+    assert any(f.parent.name == "chacha" for f in files), "the source tree is not beside the tests"
+    found = [f"{f.relative_to(ROOT)}:{line}: {what}"
+             for f in files for line, what in findings(f.read_text())]
+    assert found == [], "written again in Python (read it from C instead):\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------------
+# The ids the installed modules read are their headers'
+# ---------------------------------------------------------------------------
+
+#: enum tag -> (header, id prefix)
+ENUMS = {
+    "chacha_impl": ("ciphers/chacha/chacha.h", "CHACHA_IMPL_"),
+    "salsa20_impl": ("ciphers/salsa20/salsa20.h", "SALSA20_IMPL_"),
+    "poly1305_impl": ("ciphers/poly1305/poly1305.h", "POLY1305_IMPL_"),
+    "nh_impl": ("ciphers/nhpoly1305/nhpoly1305.h", "NH_IMPL_"),
+    "aes_impl": ("ciphers/aes/aes_glue.h", "AES_IMPL_"),
+}
+
+#: module -> the enums it reads (its own, then its components')
+MODULES = {
+    "gcrylike.ciphers.chacha": ("chacha_impl",),
+    "gcrylike.ciphers.salsa20": ("salsa20_impl",),
+    "gcrylike.ciphers.poly1305": ("poly1305_impl",),
+    "gcrylike.ciphers.aes": ("aes_impl",),
+    "gcrylike.ciphers.chacha20poly1305": ("chacha_impl", "poly1305_impl"),
+    "gcrylike.ciphers.secretbox": ("salsa20_impl", "poly1305_impl"),
+    "gcrylike.ciphers.nhpoly1305": ("nh_impl", "poly1305_impl"),
+    "gcrylike.ciphers.adiantum": ("chacha_impl", "nh_impl", "poly1305_impl", "aes_impl"),
+}
+
+
+def header_enum(tag: str) -> dict[str, int]:
+    """NAME -> value of ``enum TAG`` in its header (every member is given
+    its value there)."""
+    header, _ = ENUMS[tag]
+    text = re.sub(r"/\*.*?\*/", " ", (ROOT / header).read_text(), flags=re.S)
+    body = re.search(r"\benum\s+" + tag + r"\s*\{([^}]*)\}", text)
+    assert body, f"{header}: no enum {tag}"
+    members = dict(re.findall(r"(\w+)\s*=\s*(\d+)", body.group(1)))
+    assert len(members) == body.group(1).count(",") + 1, f"{header}: a member without a value"
+    return {name: int(value) for name, value in members.items()}
+
+
+def test_every_module_is_listed():
+    found = {p.parent.name for p in (ROOT / "ciphers").glob("*/_build_ffi.py")}
+    assert {m.rsplit(".", 1)[1] for m in MODULES} == found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_reads_its_components_ids_from_their_headers(module):
+    """The module's ``lib`` has every id of each component's enum, with the
+    header's value, and no other constant of that prefix."""
+    lib = importlib.import_module(module).lib
+    for tag in MODULES[module]:
+        prefix = ENUMS[tag][1]
+        want = header_enum(tag)
+        got = {n: getattr(lib, n) for n in dir(lib) if n.startswith(prefix)}
+        assert got == want, (module, tag)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_token_is_an_id_of_the_module(module):
+    """Each built-in implementation's token is made of the module's ids, one
+    per component, in the order its setkey takes them."""
+    mod = importlib.import_module(module)
+    ids = [set(header_enum(tag).values()) for tag in MODULES[module]]
+    for spec in mod.SPECS:
+        for impl in spec.implementations:
+            token = impl.token if isinstance(impl.token, tuple) else (impl.token,)
+            assert len(token) == len(ids), impl.driver
+            assert all(type(t) is int and t in i for t, i in zip(token, ids, strict=True)), (
+                impl.driver, impl.token)
+
+
+# ---------------------------------------------------------------------------
+# The feature names in C: hwf.h's list alone
+# ---------------------------------------------------------------------------
+
+#: The C that may name features: the native code, the assembly, the native
+#: check and the test-only C.
+C_SCANNED = ("gcrylike/_native", "ciphers", "asm", "tests/asmcheck", "tests/native")
+
+
+def test_feature_names_are_written_in_hwf_h_alone():
+    """No C file but hwf.h spells a feature's name (the native check prints
+    ``gcry_hwf_name``'s)."""
+    assert len(FEATURE_NAMES) >= 12, "hwf.h's list was not read"
+    quoted = re.compile(r'"(' + "|".join(sorted(FEATURE_NAMES)) + r')"')
+    found = [f"{p.relative_to(ROOT)}: {m}" for entry in C_SCANNED
+             for p in sorted((ROOT / entry).rglob("*")) if p.suffix in (".c", ".h", ".S")
+             and p.name != "hwf.h" for m in quoted.findall(p.read_text())]
+    assert found == []
