@@ -44,14 +44,14 @@ AVAILABLE = fastcall is not None
 #: The exception native hooks' error codes arrive as (never seen by users).
 Failure: type[BaseException] = fastcall.Failure if AVAILABLE else type("Failure", (Exception,), {})
 #: The base of every handle class: with the extension its C base, whose one
-#: field is the ``_fc`` slot the native encrypt/decrypt read; else object,
-#: and the handle classes declare ``_fc`` in their own ``__slots__``.
+#: field is the ``_binding`` slot the native methods read; else object, and
+#: the handle classes declare ``_binding`` in their own ``__slots__``.
 if TYPE_CHECKING:  # to a type checker a plain base, as without the extension
     HandleBase = object
 else:
     HandleBase = fastcall.HandleBase if AVAILABLE else object
 #: The slots the handle classes declare themselves for what HandleBase holds.
-BASE_SLOTS: tuple[str, ...] = () if AVAILABLE else ("_fc",)
+BASE_SLOTS: tuple[str, ...] = () if AVAILABLE else ("_binding",)
 
 #: Calls on at least this many bytes release the GIL (see docs/usage.rst,
 #: "Cost per call").
@@ -184,6 +184,16 @@ class Gate:
 
     __slots__ = ("_name", "_ptr", "_shared", "_state", "_users", "_excl", "_generation")
     kind = "gate"
+
+    @property
+    def ready(self) -> bool:
+        """Always False: a gate has no native path (setting it is ignored,
+        as for a Binding of kind "gate")."""
+        return False
+
+    @ready.setter
+    def ready(self, value: bool) -> None:
+        pass
 
     def __init__(self, name: str, ptr: Any, shared: bool) -> None:
         self._name = name

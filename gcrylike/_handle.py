@@ -57,7 +57,7 @@ class CipherHandle(KeyedHandle):
         return self._spec.decrypt_stream if which else self._spec.encrypt_stream
 
     def _update_ready(self) -> None:
-        self._fc = None
+        self._binding.ready = False
         if self._haskey and (self._hasiv or not self._spec.needs_iv):
             self._native_ready()
 
@@ -90,7 +90,7 @@ class CipherHandle(KeyedHandle):
                                           f"{sizes_text(self._spec.iv_sizes)} bytes, "
                                           f"got {len(ibuf)}")
                 self._hasiv = False
-                self._fc = None
+                self._binding.ready = False
                 self._spec.setiv(ctx.ptr, ibuf)
                 self._hasiv = True
                 self._update_ready()

@@ -112,11 +112,11 @@ _Handle = TypeVar("_Handle", bound="KeyedHandle")
 class KeyedHandle(_fast.HandleBase):
     """Base of every handle class (not used directly).
 
-    ``_binding`` is the handle's Binding (its gate; see gcrylike/_fast.py),
-    ``_fc`` the same Binding while data calls may take its native path (a
-    key in place, hooks native), else None."""
+    ``_binding`` is the handle's Binding (its gate and, where the hooks are
+    native, its native path, taken while ``_binding.ready``; see
+    gcrylike/_fast.py)."""
 
-    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting", "_binding",
+    __slots__ = ("_spec", "_impl", "_auto", "_ctx", "_haskey", "_selftesting",
                  *_fast.BASE_SLOTS)
     #: Whether the class offers reset(): its context then keeps a copy of the
     #: state right after setkey.
@@ -131,7 +131,6 @@ class KeyedHandle(_fast.HandleBase):
         self._haskey = False
         kind, hooks, *rest = self._hooks()
         self._binding: Any = _fast.bind(self._ctx, spec.name, kind, hooks, *rest)
-        self._fc: Any = None
         # the self-test runner's own handles skip the first-use gate
         self._selftesting = _selftesting
 
@@ -189,7 +188,7 @@ class KeyedHandle(_fast.HandleBase):
     def _forget_key(self) -> None:
         """The key is about to change or go: drop state that depends on it."""
         self._haskey = False
-        self._fc = None
+        self._binding.ready = False
 
     def _key_installed(self, ctx: Context) -> None:
         """A key is in place: subclasses enable the native path here
@@ -199,13 +198,13 @@ class KeyedHandle(_fast.HandleBase):
     def _native_ready(self) -> None:
         """Data calls may take the Binding's native path from now on, if it
         has one."""
-        self._fc = self._binding if self._binding.kind != "gate" else None
+        self._binding.ready = True  # a gate (no native hooks) stays not ready
 
     @property
     def _path(self) -> str:
         """Which path data calls take now: "fastcall" (the native fast
         path), "cffi", or "none" (no key, closed)."""
-        if self._fc is not None:
+        if self._binding.ready:
             return "fastcall"
         return "cffi" if self._ctx is not None and self._haskey else "none"
 
@@ -280,7 +279,6 @@ class KeyedHandle(_fast.HandleBase):
             twin.__dict__.update(self.__dict__)
         twin._ctx = ctx.clone()
         twin._binding = self._binding.rebound(twin._ctx.ptr, twin._ctx.address)
-        twin._fc = None if self._fc is None else twin._binding
         return twin
 
     def __deepcopy__(self: _Handle, memo: dict[int, object]) -> _Handle:
@@ -303,7 +301,7 @@ class KeyedHandle(_fast.HandleBase):
 
 
 def _slot_names(cls: type) -> list[str]:
-    """Every slot of a handle class, ``_fc`` included (HandleBase's field
-    when the extension holds it)."""
+    """Every slot of a handle class, ``_binding`` included (HandleBase's
+    field when the extension holds it)."""
     names = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
-    return names if "_fc" in names else [*names, "_fc"]
+    return names if "_binding" in names else [*names, "_binding"]

@@ -120,7 +120,7 @@ class MacHandle(KeyedHandle):
                 if rc:
                     raise error_for(rc, self._spec.name)
                 self._finished = True
-                self._fc = None
+                self._binding.ready = False
                 ctx.wipe()
         return bytes(out)
 

@@ -149,8 +149,8 @@ class SecretBox(SealingHandle):
 
     def _box(self, nonce: Any, data: Any) -> bytes:
         """The box of ``data``: 16-byte tag || ciphertext."""
-        fc = self._fc
-        if fc is not None:  # the native path (gcrylike/_native/fastcall.c)
+        fc = self._binding
+        if fc.ready:  # the native path (gcrylike/_native/fastcall.c)
             try:
                 result = fc.seal(nonce, data)
             except _Failure:
@@ -163,8 +163,8 @@ class SecretBox(SealingHandle):
         """Verify, then return the message of ``box`` (tag || ciphertext).
         A wrong or truncated box raises :class:`AuthenticationFailed` and
         releases no plaintext."""
-        fc = self._fc
-        if fc is not None:
+        fc = self._binding
+        if fc.ready:
             try:
                 result = fc.open(nonce, box)
             except _Failure as exc:

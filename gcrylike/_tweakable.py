@@ -110,8 +110,8 @@ class TweakableHandle(KeyedHandle):
 
     def _sectors(self, buf: Any, first: int, sector_size: int, encrypting: int,
                  threads: int | None) -> None:
-        fc = self._fc
-        if fc is not None:
+        fc = self._binding
+        if fc.ready:
             # the native path checks the arguments itself (gcrylike/_native/
             # fastcall.c); what it turns down is explained below
             try:
@@ -143,8 +143,8 @@ class TweakableHandle(KeyedHandle):
             nsectors = n // sector_size
             if first < 0 or first >= 1 << 64 or first + nsectors > 1 << 64:
                 raise InvalidArgument("sector numbers must fit in 64 bits")
-            fc = self._fc
-            if fc is not None:  # checked: int subclasses go native as exact ints
+            fc = self._binding
+            if fc.ready:  # checked: int subclasses go native as exact ints
                 try:
                     done = fc.sectors(buf, int(sector_size), int(first), encrypting,
                                       int(threads))

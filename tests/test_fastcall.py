@@ -39,7 +39,7 @@ def test_build_is_the_one_meant():
 
 
 def _calls(handle):
-    return handle._fc.calls if handle._fc is not None else None
+    return handle._binding.calls if handle._binding.ready else None
 
 
 def _stream():
@@ -95,7 +95,7 @@ def test_every_kind_takes_the_expected_path(index):
     if _fast.AVAILABLE:
         assert _calls(handle) > before, f"{name}: the fast path did not run"
     else:
-        assert handle._fc is None
+        assert not handle._binding.ready
 
 
 def test_mac_oneshot_takes_the_native_hook():
@@ -127,7 +127,7 @@ def test_python_hooks_keep_the_cffi_path():
     h = CipherHandle(wrapped, spec.implementations[0], False, _selftesting=True)
     h.setkey(KEY)
     h.setiv(bytes(12))
-    assert h._path == "cffi" and h._fc is None
+    assert h._path == "cffi" and not h._binding.ready
     ref = _stream()
     assert h.encrypt(b"p" * 100) == ref.encrypt(b"p" * 100)
 
@@ -246,8 +246,7 @@ def test_both_paths_agree_on_a_stream(n, monkeypatch):
     data = os.urandom(n)
     fast = _stream()
     slow = _stream()
-    slow._fc = None  # as if the extension were missing
-    monkeypatch.setattr(slow, "_fc", None, raising=False)
+    slow._binding.ready = False  # as if the extension were missing
     assert fast.encrypt(data) == slow.encrypt(data)
     a, b = bytearray(data), bytearray(data)
     assert fast.encrypt(a, out=a) == slow.encrypt(b, out=b) == n
@@ -360,8 +359,8 @@ def test_sector_batch_reports_the_threads_it_used(small_thread_share):
         pytest.skip("the native path only")
     ad = gcrylike.Adiantum(KEY)
     buf = bytearray(4096 * 8)
-    assert ad._fc.sectors(buf, 4096, 0, True, 4) == 4
-    assert ad._fc.sectors(buf, 4096, 0, True, 16) == 8  # no more than sectors
+    assert ad._binding.sectors(buf, 4096, 0, True, 4) == 4
+    assert ad._binding.sectors(buf, 4096, 0, True, 16) == 8  # no more than sectors
     ad.decrypt_sectors(buf, 0, threads=2)
     ad.decrypt_sectors(buf, 0, threads=3)
     assert buf == bytearray(4096 * 8)

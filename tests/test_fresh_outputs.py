@@ -165,7 +165,7 @@ def _repair_zero():
 
 
 def _off_the_fast_path(handle):
-    handle._fc = None  # as if the native extension were missing (the nofast env)
+    handle._binding.ready = False  # as if the native extension were missing (nofast)
     return handle
 
 

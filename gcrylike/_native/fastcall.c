@@ -209,6 +209,7 @@ typedef struct {
   Py_ssize_t tag;         /* read: the output size; seal/open: the tag size */
   Py_ssize_t users;       /* calls running now */
   int shared;             /* data calls only read the context: they may overlap */
+  int ready;              /* the handle is ready for native calls (set by it) */
   int excl;               /* held exclusively: a key change, a copy, a close */
   unsigned long generation; /* fork_generation when users was last valid */
   Py_ssize_t ctx_size;    /* streams with locate and seek: the context size, so
@@ -271,6 +272,24 @@ static inline void
 leave (Binding *b)
 {
   b->users--;
+}
+
+/* enter() for the native path, which also needs the handle ready for it (a
+ * key, and a nonce where one is needed: ``ready``, set by the handle), also
+ * after the buffers were taken: 0 entered; -1 with an exception set; 1 not
+ * ready, nothing entered (the caller returns NotImplemented and the
+ * general path says why). */
+static int
+enter_native (Binding *b)
+{
+  if (enter (b) < 0)
+    return -1;
+  if (!b->ready)
+    {
+      leave (b);
+      return 1;
+    }
+  return 0;
 }
 
 /* Hold the context alone (Exclusive.__enter__): no call runs, none starts. */
@@ -542,6 +561,7 @@ Binding_rebound (Binding *b, PyObject *const *args, Py_ssize_t nargs)
   t->ctx_size = b->ctx_size;
   t->ks_block = b->ks_block;
   t->shared = b->shared;
+  t->ready = b->ready;
   t->generation = fork_generation;
   return (PyObject *)t;
 }
@@ -680,7 +700,7 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
   PyObject *data, *out, *result;
   Py_buffer src, dst;
   Py_ssize_t n;
-  int rc;
+  int rc, e;
 
   if (nargs < 1 || nargs > 2)
     return PyErr_Format (PyExc_TypeError, "expected (data, out)");
@@ -700,11 +720,11 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
           PyBuffer_Release (&src);
           return n % b->unit ? not_here () : NULL;
         }
-      if (enter (b) < 0)
+      if ((e = enter_native (b)) != 0)
         {
           PyBuffer_Release (&src);
           Py_DECREF (result);
-          return NULL;
+          return e > 0 ? not_here () : NULL;
         }
       RUN (n, rc = crypt_run (b, fn, bytes_buf (result), src.buf, n));
       leave (b);
@@ -720,7 +740,8 @@ crypt_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
   if (get_out_buffers (data, out, &src, &dst) < 0)
     return not_here ();
   n = src.len;
-  if (dst.len < n || n % b->unit || overlaps (dst.buf, src.buf, n) || enter (b) < 0)
+  if (dst.len < n || n % b->unit || overlaps (dst.buf, src.buf, n)
+      || (e = enter_native (b)) != 0)
     {
       int refused = PyErr_Occurred () != NULL;
       if (out != data)
@@ -753,14 +774,15 @@ Binding_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
 
 /* ---- the handles' data methods with no Python frame -----------------------
  * HandleBase is the C base of every handle class (gcrylike/_keyed.py): its
- * one field is the handle's ``_fc`` slot (the Binding while its native path
- * may run, else None), so C knows where it lives by construction.
+ * one field is the handle's ``_binding`` slot, so C knows where it lives by
+ * construction.
  * native_method(owner, name, op, signature, doc) makes ``owner.<name>``: an
  * ordinary method descriptor of a METH_FASTCALL | METH_KEYWORDS function for
  * operation OP of the Binding.  CPython calls those with neither a bound
  * method nor an argument tuple (3.11 even specialises the call site when the
  * handle is exactly an ``owner``), all within the limited API.  The function
- * reads ``_fc`` and runs the operation directly when the arguments have the
+ * reads ``_binding`` and, when the handle made it ``ready``, runs the
+ * operation directly when the arguments have the
  * operation's plain form; everything else (no Binding, NotImplemented,
  * other argument forms) goes to the handle's general Python method for the
  * operation, ``_general_<op>`` (the cffi path, which explains refusals).  A
@@ -768,7 +790,7 @@ Binding_decrypt (Binding *b, PyObject *const *args, Py_ssize_t nargs)
  * to raise, or NotImplemented to let the general method explain. */
 typedef struct {
   PyObject_HEAD
-  PyObject *fc;           /* the _fc slot; NULL until first set */
+  PyObject *binding;      /* the _binding slot; NULL until first set */
 } HandleBase;
 
 enum op { OP_ENCRYPT, OP_DECRYPT, OP_UPDATE, OP_READ, OP_SEAL, OP_OPEN, OP_TWEAK_ENCRYPT,
@@ -800,14 +822,14 @@ static int
 HandleBase_traverse (HandleBase *h, visitproc visit, void *arg)
 {
   Py_VISIT (Py_TYPE ((PyObject *)h));  /* heap types: instances keep theirs alive */
-  Py_VISIT (h->fc);
+  Py_VISIT (h->binding);
   return 0;
 }
 
 static int
 HandleBase_clear (HandleBase *h)
 {
-  Py_CLEAR (h->fc);
+  Py_CLEAR (h->binding);
   return 0;
 }
 
@@ -820,7 +842,7 @@ HandleBase_dealloc (HandleBase *h)
   PyTypeObject *type = Py_TYPE ((PyObject *)h);
 
   PyObject_GC_UnTrack (h);
-  Py_CLEAR (h->fc);
+  Py_CLEAR (h->binding);
   PyObject_GC_Del (h);
   Py_DECREF (type);
 }
@@ -942,9 +964,10 @@ static PyObject *
 handle_call (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
              enum op op)
 {
-  PyObject *fc = ((HandleBase *)self)->fc, *result;
+  PyObject *fc = ((HandleBase *)self)->binding, *result;
 
-  if (fc != NULL && Py_IS_TYPE (fc, BindingType) && plain_form (op, nargs, kwnames))
+  if (fc != NULL && Py_IS_TYPE (fc, BindingType) && ((Binding *)fc)->ready
+      && plain_form (op, nargs, kwnames))
     {
       Py_INCREF (fc);  /* the handle's reference may go meanwhile (buffer exports run code) */
       result = run_op ((Binding *)fc, op, args, nargs, kwnames);
@@ -1053,8 +1076,8 @@ intern_op_names (void)
 }
 
 static PyMemberDef HandleBase_members[] = {
-  { "_fc", T_OBJECT_EX, offsetof (HandleBase, fc), 0,
-    "the Binding while data calls may take the fast path, else None" },
+  { "_binding", T_OBJECT_EX, offsetof (HandleBase, binding), 0,
+    "the handle's Binding: its gate and native path (gcrylike/_fast.py)" },
   { NULL },
 };
 
@@ -1063,7 +1086,7 @@ static PyType_Slot HandleBase_slots[] = {
   { Py_tp_traverse, HandleBase_traverse },
   { Py_tp_clear, HandleBase_clear },
   { Py_tp_members, HandleBase_members },
-  { Py_tp_doc, (void *)"The C base of every handle class: the _fc slot the native "
+  { Py_tp_doc, (void *)"The C base of every handle class: the _binding slot the native "
                        "encrypt/decrypt read" },
   { 0, NULL },
 };
@@ -1080,16 +1103,16 @@ Binding_update (Binding *b, PyObject *data)
   update_fn fn = b->kind == KIND_MAC ? b->h.mac.update
                  : b->kind == KIND_AEAD ? b->h.aead.authenticate : NULL;
   Py_buffer src;
-  int rc;
+  int rc, e;
 
   if (!need (b, (void *)fn, "update"))
     return NULL;
   if (PyObject_GetBuffer (data, &src, PyBUF_SIMPLE) < 0)
     return not_here ();
-  if (enter (b) < 0)
+  if ((e = enter_native (b)) != 0)
     {
       PyBuffer_Release (&src);
-      return NULL;
+      return e > 0 ? not_here () : NULL;
     }
   RUN (src.len, rc = fn (b->ctx, src.buf, (size_t)src.len));
   leave (b);
@@ -1107,16 +1130,16 @@ Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
   read_fn fn = b->kind == KIND_MAC ? b->h.mac.read
                : b->kind == KIND_AEAD ? b->h.aead.gettag : NULL;
   PyObject *result;
-  int rc;
+  int rc, e;
 
   if (!need (b, (void *)fn, "read"))
     return NULL;
   if (!(result = PyBytes_FromStringAndSize (NULL, b->tag)))
     return NULL;
-  if (enter (b) < 0)
+  if ((e = enter_native (b)) != 0)
     {
       Py_DECREF (result);
-      return NULL;
+      return e > 0 ? not_here () : NULL;
     }
   rc = fn (b->ctx, bytes_buf (result), (size_t)b->tag);
   leave (b);
@@ -1167,9 +1190,11 @@ seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening)
   if (!(result = PyBytes_FromStringAndSize (NULL, outlen)))
     goto done;
   /* the hooks copy the keyed context (shared binding): calls may overlap */
-  if (enter (b) < 0)
+  if ((rc = enter_native (b)) != 0)
     {
       Py_CLEAR (result);
+      if (rc > 0)
+        goto general;
       goto done;
     }
   if (with_aad)
@@ -1247,9 +1272,11 @@ tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which)
         }
     }
   n = src.len;
-  if (enter (b) < 0)
+  if ((rc = enter_native (b)) != 0)
     {
       Py_CLEAR (result);
+      if (rc > 0)
+        result = not_here ();
       goto release_all;
     }
   RUN (n, rc = fn (b->ctx, dst.buf, src.buf, (size_t)n, tweak.buf, (size_t)tweak.len));
@@ -1389,10 +1416,10 @@ Binding_sectors (Binding *b, PyObject *const *args, Py_ssize_t nargs)
     nruns = nsectors;
   if (nruns < 1)
     nruns = 1;
-  if (enter (b) < 0)  /* the context is read below: after the buffer */
+  if ((rc = enter_native (b)) != 0)  /* the context is read below: after the buffer */
     {
       PyBuffer_Release (&buf);
-      return NULL;
+      return rc > 0 ? not_here () : NULL;
     }
   per = nsectors / nruns, extra = nsectors % nruns;
   for (i = 0, at = 0; i < nruns; i++)
@@ -1429,6 +1456,24 @@ Binding_get_busy (Binding *b, void *Py_UNUSED (closure))
 {
   after_fork_check (b);
   return PyBool_FromLong (b->users && (!b->shared || b->excl));
+}
+
+static PyObject *
+Binding_get_ready (Binding *b, void *Py_UNUSED (closure))
+{
+  return PyBool_FromLong (b->ready);
+}
+
+/* ready = True only where the kind has native hooks (a gate has none). */
+static int
+Binding_set_ready (Binding *b, PyObject *value, void *Py_UNUSED (closure))
+{
+  int ready = value ? PyObject_IsTrue (value) : 0;
+
+  if (ready < 0)
+    return -1;
+  b->ready = ready && b->kind != KIND_GATE;
+  return 0;
 }
 
 static PyObject *
@@ -1479,6 +1524,8 @@ static PyGetSetDef Binding_getset[] = {
   { "busy", (getter)Binding_get_busy, NULL, "an exclusive call runs now", NULL },
   { "attached", (getter)Binding_get_attached, NULL, "whether a context is bound", NULL },
   { "kind", (getter)Binding_get_kind, NULL, "which hooks it holds (KINDS)", NULL },
+  { "ready", (getter)Binding_get_ready, (setter)Binding_set_ready,
+    "data calls take the native path (the handle sets it: key, nonce in place)", NULL },
   { NULL },
 };
 
