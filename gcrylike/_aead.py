@@ -87,11 +87,7 @@ class AeadHandle(KeyedHandle):
         """Add associated data (only before the first encrypt/decrypt).""")
 
     def _general_update(self, aad: BytesLike) -> None:
-        self._ready()  # state errors first; checked again inside the gate
-        with as_cbuffer(aad, "aad") as abuf:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.authenticate(ptr, abuf, len(abuf))
+        rc = self._pass_in(self._spec.authenticate, aad, "aad")
         if rc:
             self._failed("authenticate", rc)
 
@@ -146,23 +142,15 @@ class AeadHandle(KeyedHandle):
                            """The tag (ends the message; calling again returns the same tag).""")
 
     def _general_read(self) -> bytes:
-        out = bytearray(self._spec.tag_size)
-        with ffi.from_buffer(out) as buf:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.gettag(ptr, buf, len(out))
+        rc, tag = self._take_out(self._spec.gettag, self._spec.tag_size)
         if rc:
             self._failed("gettag", rc)
-        return bytes(out)
+        return tag
 
     def checktag(self, tag: BytesLike) -> None:
         """Raise :class:`AuthenticationFailed` unless ``tag`` is right
         (constant-time comparison; a truncated tag never verifies)."""
-        self._ready()
-        with as_cbuffer(tag, "tag") as tbuf:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.checktag(ptr, tbuf, len(tbuf))
+        rc = self._pass_in(self._spec.checktag, tag, "tag")
         if rc:
             self._failed("checktag", rc)
 

@@ -11,6 +11,7 @@ from typing import Any, NoReturn, Protocol, TypeVar, cast, overload
 from . import _fast, _registry
 from ._buffers import as_cbuffer, run_into, sizes_text
 from ._context import Context
+from ._core import ffi
 from ._errors import HandleClosed, InvalidKeyLength, MissingKey, NotPicklable, error_for
 from ._spec import Implementation
 from ._typing import BytesLike
@@ -241,6 +242,26 @@ class KeyedHandle(_fast.HandleBase):
                     return hook(ptr, dst, src, n)
 
             return run_into(out, n, call, lambda rc: self._fail(rc, which), src)
+
+    def _pass_in(self, hook: Any, data: Any, what: str) -> Any:
+        """The cffi path of a call handing one input to ``hook(ctx, buf,
+        n)`` (update, authenticate, verify, checktag): state errors first,
+        the buffer, then the gate; the hook's code."""
+        self._ready()
+        with as_cbuffer(data, what) as buf:
+            with self._binding as ptr:
+                self._ready()
+                return hook(ptr, buf, len(buf))
+
+    def _take_out(self, hook: Any, n: int) -> tuple[Any, bytes]:
+        """The cffi path of a call reading ``n`` bytes from ``hook(ctx,
+        out, n)`` (digest, gettag) into a new object: its code and bytes."""
+        out = bytearray(n)
+        with ffi.from_buffer(out) as buf:
+            with self._binding as ptr:
+                self._ready()
+                rc = hook(ptr, buf, n)
+        return rc, bytes(out)
 
     def _fail(self, rc: int, which: int) -> NoReturn:
         raise self._native_error("decrypt" if which else "encrypt", rc)

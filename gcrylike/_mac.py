@@ -70,40 +70,27 @@ class MacHandle(KeyedHandle):
         self._finished = False
         self._native_ready()
 
-    update: UpdateMethod = native_method("update", "($self, data)",
-                           """Absorb ``data`` (any bytes-like object, any length, any split).""")
-    digest: ReadMethod = native_method("read", "($self)",
-                           """The tag of everything absorbed so far; updates may continue.""")
+    update: UpdateMethod = native_method(
+        "update", "($self, data)",
+        """Absorb ``data`` (any bytes-like object, any length, any split).""")
+    digest: ReadMethod = native_method(
+        "read", "($self)", """The tag of everything absorbed so far; updates may continue.""")
 
     def _general_update(self, data: BytesLike) -> None:
-        self._ready()  # state errors first; checked again inside the gate
-        with as_cbuffer(data, "data") as src:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.update(ptr, src, len(src))
+        rc = self._pass_in(self._spec.update, data, "data")
         if rc:
             raise error_for(rc, self._spec.name)
 
     def _general_read(self) -> bytes:
-        n = self._spec.digest_size
-        out = bytearray(n)
-        with ffi.from_buffer(out) as buf:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.read(ptr, buf, n)
+        rc, tag = self._take_out(self._spec.read, self._spec.digest_size)
         if rc:
             raise error_for(rc, self._spec.name)
-        return bytes(out)
+        return tag
 
     def verify(self, tag: BytesLike) -> None:
         """Compare ``tag`` with the tag so far in constant time; raise
         :class:`AuthenticationFailed` if it differs (or has another length)."""
-        self._ready()
-        with as_cbuffer(tag, "tag") as tbuf:
-            with self._binding as ptr:
-                self._ready()
-                rc = self._spec.verify(ptr, tbuf, len(tbuf))
-        if rc:
+        if self._pass_in(self._spec.verify, tag, "tag"):
             raise AuthenticationFailed(f"{self._spec.name}: tag mismatch")
 
     def final(self) -> bytes:
