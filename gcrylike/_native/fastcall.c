@@ -1688,33 +1688,7 @@ fc_set_min_bytes_per_thread (PyObject *Py_UNUSED (mod), PyObject *arg)
   return PyLong_FromSsize_t (old);
 }
 
-/* A no-op with the GIL released: the cost the threshold weighs (bench). */
-static PyObject *
-fc_gil_roundtrip (PyObject *Py_UNUSED (mod), PyObject *Py_UNUSED (unused))
-{
-  Py_BEGIN_ALLOW_THREADS
-  Py_END_ALLOW_THREADS
-  RETURN_NONE;
-}
-
-/* _hold(binding, delta): count a call as running (tests only: HandleBusy
- * without racing a thread). */
-static PyObject *
-fc_hold (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t nargs)
-{
-  Py_ssize_t delta;
-
-  if (nargs != 2 || !PyObject_TypeCheck (args[0], BindingType))
-    return PyErr_Format (PyExc_TypeError, "_hold(binding, delta)");
-  delta = PyLong_AsSsize_t (args[1]);
-  if (delta == -1 && PyErr_Occurred ())
-    return NULL;
-  ((Binding *)args[0])->users += delta;
-  RETURN_NONE;
-}
-
 static PyMethodDef fc_methods[] = {
-  { "_hold", (PyCFunction)(void (*) (void))fc_hold, METH_FASTCALL, "test hook" },
   { "native_method", (PyCFunction)(void (*) (void))fc_native_method, METH_FASTCALL,
     "native_method(owner, name, op, signature, doc): a handle class's method for op" },
   { "mac", (PyCFunction)(void (*) (void))fc_mac, METH_FASTCALL,
@@ -1730,7 +1704,6 @@ static PyMethodDef fc_methods[] = {
     "set the threads a large stream request may use; returns the old count" },
   { "set_split", (PyCFunction)(void (*) (void))fc_set_split, METH_FASTCALL,
     "set_split(min, share): when stream requests split; returns the old pair" },
-  { "gil_roundtrip", fc_gil_roundtrip, METH_NOARGS, "release and take the GIL once" },
   { NULL },
 };
 
