@@ -35,6 +35,7 @@
 #define GCRYLIKE_STREAM_DRIVER_H
 
 #include "stream.h"
+#include "driver.h"
 
 #define GCRY_STREAM_MAX_WIDTH 16   /* blocks of the widest routine */
 #define GCRY_STREAM_ROUTINES 6     /* routines one tier may list */
