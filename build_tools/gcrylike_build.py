@@ -70,6 +70,20 @@ POLY1305_IDS = enum_members("ciphers/poly1305/poly1305.h", "poly1305_impl")
 NH_IDS = enum_members("ciphers/nhpoly1305/nhpoly1305.h", "nh_impl")
 AES_IDS = enum_members("ciphers/aes/aes_glue.h", "aes_impl")
 
+def drivers_cdef(*components: str) -> str:
+    """The cdef of each component's driver accessor ``gcry_<component>_drivers``
+    (rows of ``gcry_driver``, gcrylike/_native/driver.h), for a
+    module that reads those components' drivers (its own and a composite's
+    parts, as it compiles them)."""
+    return "".join(f"const gcry_driver *gcry_{c}_drivers(size_t *n);\n" for c in components)
+
+
+#: The driver row (gcrylike/_native/driver.h, which every component's header
+#: includes), declared to cffi alone: the header defines it.
+DRIVER_TYPES = ("typedef struct { const char *suffix; int priority; uint32_t hwf;"
+                " unsigned int impl; const char *tag; const char *description; } gcry_driver;\n")
+
+
 #: ChaCha as every module that uses it links it: the glue and the portable
 #: core, and on amd64 the SSSE3/AVX2/AVX-512 routines its dispatch calls.
 CHACHA_C = ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"]
@@ -100,4 +114,5 @@ def make_ffi(module: str, cdef: str, c_sources: list[str],
     return _helper.make_ffi(
         module, cdef, c_sources, [os.path.join(ASM_DIR, s) for s in asm_sources],
         includes=includes, amd64_c_sources=amd64_c_sources, include_dirs=[ASM_DIR],
-        macros=macros, constants=constants, root=ROOT if absolute else None)
+        macros=macros, constants=constants, root=ROOT if absolute else None,
+        types=DRIVER_TYPES if "gcry_driver" in cdef else "")

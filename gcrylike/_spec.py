@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._errors import InvalidType
 
@@ -73,18 +73,80 @@ class Implementation:
             raise InvalidType(f"{self.driver}: features must be names (str)")
 
 
-#: One row of a module's driver table: (driver suffix, priority, features,
-#: token, description).
-DriverRow = tuple[str, int, frozenset[str], Any, str]
+class Driver(NamedTuple):
+    """One driver row: a component's, read from the C table beside its
+    routines by :func:`native_drivers`, or a composite's, made from its
+    parts' rows by :func:`compose`.  ``suffix`` follows the algorithm's name
+    in the driver's (``amd64-avx2``); ``tag`` marks the driver in a
+    composite named after another part (``ifma``), else ``""``."""
+
+    suffix: str
+    priority: int
+    features: frozenset[str]
+    token: Any
+    tag: str = ""
+    description: str = ""
+
+    @property
+    def level(self) -> int:
+        """The SIMD level: the hundreds of the priority (1 portable, 3 SSE,
+        4 AVX2, 5 AVX-512), what the composites' rules pair drivers by."""
+        return self.priority // 100
 
 
-def built_implementations(prefix: str, rows: tuple[DriverRow, ...],
-                          built: int) -> tuple[Implementation, ...]:
-    """The implementations ``prefix-suffix`` of the driver table ``rows``
-    whose token (an int) has its bit set in ``built``, the mask of what the
-    native module compiled in (no assembly in a portable build)."""
-    return tuple(Implementation(f"{prefix}-{suffix}", prio, feats, token, desc)
-                 for suffix, prio, feats, token, desc in rows if built >> token & 1)
+def native_drivers(ffi: Any, accessor: Callable[[Any], Any]) -> tuple[Driver, ...]:
+    """The rows of a component's C driver table (``gcry_driver``,
+    gcrylike/_native/driver.h) that its module compiled in, through its
+    accessor ``lib.gcry_<component>_drivers``; the features are the names
+    of the mask's GCRY_HWF_* bits (:data:`gcrylike._hwf.FEATURES`)."""
+    from ._hwf import FEATURES
+
+    count = ffi.new("size_t *")
+    rows = accessor(count)
+    drivers = []
+    for i in range(count[0]):
+        row = rows[i]
+        suffix = ffi.string(row.suffix).decode("ascii")
+        if row.hwf >> len(FEATURES):
+            raise ValueError(f"driver {suffix}: feature bits {row.hwf:#x} beyond hwf.h's list")
+        drivers.append(Driver(
+            suffix, row.priority,
+            frozenset(name for bit, name in enumerate(FEATURES) if row.hwf >> bit & 1),
+            row.impl, ffi.string(row.tag).decode("ascii"),
+            ffi.string(row.description).decode("utf-8")))
+    return tuple(drivers)
+
+
+def implementations(prefix: str, drivers: Iterable[Driver]) -> tuple[Implementation, ...]:
+    """The implementations ``prefix-suffix`` of ``drivers``."""
+    return tuple(Implementation(f"{prefix}-{d.suffix}", d.priority, d.features, d.token,
+                                d.description) for d in drivers)
+
+
+def best(drivers: Iterable[Driver], where: Callable[[Driver], bool]) -> Driver | None:
+    """The highest-priority driver satisfying ``where``, or None."""
+    fits = [d for d in drivers if where(d)]
+    return max(fits, key=lambda d: d.priority) if fits else None
+
+
+def compose(suffix: str, parts: Iterable[tuple[int, str, Driver]]) -> Driver:
+    """A composite's driver from its parts, as the kernel's templates make
+    an instance from the drivers they got: ``parts`` are (weight, the
+    part's name, its driver); the features are the union of the parts',
+    the priority the weighted mean of theirs (integer division, as
+    adiantum's ``(4 * stream + 2 * hash + block) / 7``), the token the
+    parts' tokens in order (a composite part's flattened)."""
+    parts = tuple(parts)
+    token: list[Any] = []
+    for _, _, d in parts:
+        token += d.token if isinstance(d.token, tuple) else [d.token]
+    return Driver(
+        suffix,
+        sum(w * d.priority for w, _, d in parts) // sum(w for w, _, _ in parts),
+        frozenset().union(*(d.features for _, _, d in parts)),
+        tuple(token), "",
+        ", ".join(f"{name} {d.suffix}" + (f" ({d.description})" if isinstance(d.token, tuple)
+                                          else "") for _, name, d in parts))
 
 
 class _Named:

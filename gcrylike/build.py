@@ -172,7 +172,8 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
              asm_sources: Sequence[str] = (), *, includes: str = "",
              amd64_c_sources: Sequence[str] = (), include_dirs: Sequence[str] = (),
              macros: Sequence[tuple[str, str]] = (), extra_compile_args: Sequence[str] = (),
-             constants: Sequence[str] = (), root: str | None = None) -> Any:
+             constants: Sequence[str] = (), root: str | None = None,
+             types: str = "") -> Any:
     """One cffi extension ``module``: its C sources, gcrylike's wiping and
     stack-burning C (``burn.c``, included into the module's own source) and
     include directory, and
@@ -185,7 +186,9 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     brings in (enum members or macros, e.g. a C enum of implementation
     ids), for Python to read as ``lib.NAME``: each is declared to cffi
     alone, as ``#define NAME ...``, so its value is the compiler's, written
-    once in the header.  ``macros`` are defined for every source.  Paths are relative to the
+    once in the header.  ``types`` are cffi declarations of types those
+    headers define (a struct Python reads), declared to cffi alone, before
+    ``cdef``.  ``macros`` are defined for every source.  Paths are relative to the
     directory the build runs in, as setuptools wants them, or to ``root``
     when given (a build from elsewhere: they are then made absolute).
     Compiled with ``-O2 -fno-strict-aliasing -fvisibility=hidden``, the
@@ -198,7 +201,7 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     amd64, _ = use_amd64()
     ffi = FFI()
     # the constants only in cffi's declarations: the source has the header's
-    ffi.cdef(cdef + "".join(f"#define {name} ...\n" for name in constants))
+    ffi.cdef(types + cdef + "".join(f"#define {name} ...\n" for name in constants))
     sources = list(c_sources)
     macros = list(macros)
     if amd64:

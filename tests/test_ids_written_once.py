@@ -156,6 +156,66 @@ def test_no_id_or_feature_bit_written_in_python():
 
 
 # ---------------------------------------------------------------------------
+# Driver rows are declared in C: no priority or feature set in a cipher module
+# ---------------------------------------------------------------------------
+
+def driver_literals(source: str) -> list[tuple[int, str]]:
+    """(line, what) for every feature-name set or driver priority SOURCE
+    writes: a set, list or tuple of feature names (``frozenset({"avx2"})``),
+    a row opening with a name and an int (``("amd64-avx2", 400, ...)``),
+    or an int given as an Implementation's priority."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Set, ast.List, ast.Tuple)) and node.elts:
+            names = _str_constants(node.elts)
+            if len(names) == len(node.elts) and all(n in FEATURE_NAMES for n in names):
+                found.append((node.lineno, f"feature names {sorted(names)}"))
+            elif (len(node.elts) >= 2 and _str_constants(node.elts[:1])
+                  and isinstance(node.elts[1], ast.Constant) and type(node.elts[1].value) is int):
+                found.append((node.lineno, "a driver row with a literal priority"))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("Implementation", "Driver")):
+            prio = [k.value for k in node.keywords if k.arg == "priority"]
+            prio += node.args[1:2]
+            if any(_int_literals(v) for v in prio):
+                found.append((node.lineno, f"{node.func.id} with a literal priority"))
+    return found
+
+
+def test_the_driver_scan_finds_what_it_is_for():
+    written = [
+        'ROWS = (("generic", 100, frozenset(), lib.CHACHA_IMPL_GENERIC, "C"),)',
+        'NEEDS = frozenset({"avx2", "avx512f"})',
+        'NEEDS = {"sse2"}',
+        'T = ("generic", 100, frozenset(), "generic", "generic", "generic64")',
+        'I = Implementation("x-generic", 100, (), 0)',
+        'I = Implementation(driver="x", priority=150)',
+    ]
+    for source in written:
+        assert driver_literals(source), source
+    fine = [
+        "DRIVERS = native_drivers(ffi, lib.gcry_chacha_drivers)",
+        'compose(c.suffix, ((1, "ChaCha20", c), (1, "Poly1305", p)))',
+        '_make_spec("CHACHA20", GCRY_CIPHER_CHACHA20, 20, False, ("chacha",))',
+        'ALIASES = ("salsa20/12", "salsa20-12")',
+        '_CHACHA = {"generic": lib.CHACHA_IMPL_GENERIC}',
+    ]
+    for source in fine:
+        assert driver_literals(source) == [], source
+
+
+def test_no_driver_priority_or_features_in_a_cipher_module():
+    """Every built-in driver is a C row (gcry_driver, beside its routines) or
+    made from such rows by its composite's rule: no cipher module writes a
+    priority or a feature set."""
+    files = sorted((ROOT / "ciphers").glob("*/__init__.py"))
+    assert len(files) >= 8, "the source tree is not beside the tests"
+    found = [f"{f.relative_to(ROOT)}:{line}: {what}"
+             for f in files for line, what in driver_literals(f.read_text())]
+    assert found == [], "a driver written in Python (declare it in C):\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------------
 # The ids the installed modules read are their headers'
 # ---------------------------------------------------------------------------
 
@@ -237,7 +297,8 @@ def test_feature_names_are_written_in_hwf_h_alone():
     """No C file but hwf.h spells a feature's name (the native check prints
     ``gcry_hwf_name``'s)."""
     assert len(FEATURE_NAMES) >= 12, "hwf.h's list was not read"
-    quoted = re.compile(r'"(' + "|".join(sorted(FEATURE_NAMES)) + r')"')
+    # a driver's tag (driver.h's GCRY_TAG) is a name, not a feature
+    quoted = re.compile(r'(?<!GCRY_TAG \()"(' + "|".join(sorted(FEATURE_NAMES)) + r')"')
     found = [f"{p.relative_to(ROOT)}: {m}" for entry in C_SCANNED
              for p in sorted((ROOT / entry).rglob("*")) if p.suffix in (".c", ".h", ".S")
              and p.name != "hwf.h" for m in quoted.findall(p.read_text())]

@@ -1,15 +1,23 @@
 """Adiantum(XChaCha12|XChaCha20, AES-256) with NHPoly1305.
 
-Implementations combine a ChaCha level (portable, SSSE3, AVX2; NH and
-Poly1305 at the matching SIMD level, or the AVX-512 XChaCha and NH beside
-the AVX2 Poly1305) with an AES implementation (bitsliced C or AES-NI):
-every registered driver is one such combination.
+Implementations are made by the kernel template's rule from the drivers
+of the parts this module compiles (:func:`_drivers`): an NHPoly1305 driver,
+the XChaCha driver of its NH level and an AES driver (bitsliced C or
+AES-NI).
 """
 
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import Implementation, TweakableCipherSpec
+from gcrylike._spec import (
+    Driver,
+    TweakableCipherSpec,
+    best,
+    compose,
+    implementations,
+    native_drivers,
+)
+from gcrylike.ciphers.nhpoly1305 import compose_drivers
 from gcrylike.selftests.runner import tweakable_selftest
 from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCHACHA20
 
@@ -29,37 +37,31 @@ _AES = {"generic": lib.AES_IMPL_GENERIC, "aesni": lib.AES_IMPL_AESNI}
 GCRYLIKE_ADIANTUM_XCHACHA12 = 1301
 GCRYLIKE_ADIANTUM_XCHACHA20 = 1302
 
-# (tier name, priority, features, chacha, nh, poly)
-_TIERS = (
-    ("generic", 100, frozenset(), "generic", "generic", "generic64"),
-    ("amd64-sse2", 300, frozenset({"ssse3", "sse2"}), "ssse3", "sse2", "sse2"),
-    ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), "avx2", "avx2", "avx2"),
-    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}), "avx512", "avx512", "avx2"),
-)
-
 
 def token(chacha: str, nh: str, poly: str, aes: str) -> tuple[int, int, int, int]:
     """The implementation token of one combination (tests use every one)."""
     return (_CHACHA[chacha], _NH[nh], _POLY[poly], _AES[aes])
 
 
-def _implementations(prefix: str) -> tuple[Implementation, ...]:
-    built = {"chacha": lib.gcry_chacha_impls(), "nh": lib.gcry_nh_impls(),
-             "poly": lib.gcry_poly1305_impls(), "aes": lib.gcry_aes_impls()}
-    impls = []
-    for tier, prio, feats, chacha, nh, poly in _TIERS:
-        if not built["poly"] >> _POLY["generic64"] & 1 and poly == "generic64":
-            poly = "generic32"
-        for aes, bonus, aes_feats in (("generic", 0, frozenset()),
-                                      ("aesni", 50, frozenset({"aesni", "sse2"}))):
-            tok = token(chacha, nh, poly, aes)
-            if all(built[k] >> t & 1 for k, t in zip(("chacha", "nh", "poly", "aes"), tok,
-                                                      strict=True)):
-                suffix = tier + ("-aesni" if aes == "aesni" else "")
-                impls.append(Implementation(
-                    f"{prefix}-{suffix}", prio + bonus, feats | aes_feats, tok,
-                    f"ChaCha {chacha}, NH {nh}, Poly1305 {poly}, AES {aes}"))
-    return tuple(impls)
+def _drivers() -> tuple[Driver, ...]:
+    """The rule, as the kernel's adiantum template: each NHPoly1305 driver
+    (NHPoly1305's own rule over this module's NH and Poly1305 rows) with the
+    XChaCha driver of its NH driver's SIMD level and with each AES driver;
+    features the union, priority ``(4 * stream + 2 * hash + block) / 7``;
+    named after the hash driver, then the AES driver's tag after "-"."""
+    chacha = native_drivers(ffi, lib.gcry_chacha_drivers)
+    nh = {d.token: d for d in native_drivers(ffi, lib.gcry_nh_drivers)}
+    hashes = compose_drivers(tuple(nh.values()), native_drivers(ffi, lib.gcry_poly1305_drivers))
+    aes = native_drivers(ffi, lib.gcry_aes_drivers)
+    rows = []
+    for h in hashes:
+        level = nh[h.token[0]].level
+        c = best(chacha, lambda c, level=level: c.level == level)
+        if c is not None:
+            rows += [compose("-".join(filter(None, (h.suffix, a.tag))),
+                             ((4, "XChaCha", c), (2, "NHPoly1305", h), (1, "AES", a)))
+                     for a in aes]
+    return tuple(rows)
 
 
 def _make_spec(rounds: int, algo: int, vectors) -> TweakableCipherSpec:
@@ -79,7 +81,7 @@ def _make_spec(rounds: int, algo: int, vectors) -> TweakableCipherSpec:
         min_length=16,
         max_tweak=32,
         context_size=lib.gcry_adiantum_ctxsize(),
-        implementations=_implementations(f"adiantum-xchacha{rounds}"),
+        implementations=implementations(f"adiantum-xchacha{rounds}", _drivers()),
         setkey=setkey,
         encrypt=lib.gcry_adiantum_encrypt,
         decrypt=lib.gcry_adiantum_decrypt,

@@ -15,6 +15,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     POLY1305_IDS,
+    drivers_cdef,
     make_ffi,
 )
 
@@ -33,7 +34,7 @@ int gcry_adiantum_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n,
                           const uint8_t *tweak, size_t tweaklen);
 int gcry_adiantum_crypt_sectors(void *ctx, uint8_t *buf, size_t nsectors, size_t sector_size,
                                 uint64_t first, int encrypting);
-"""
+""" + drivers_cdef("chacha", "nh", "poly1305", "aes")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.adiantum._adiantum",

@@ -5,7 +5,7 @@ no encryption mode is offered on top of it."""
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import BlockCipherSpec, built_implementations
+from gcrylike._spec import BlockCipherSpec, implementations, native_drivers
 from gcrylike.selftests.runner import BlockVector, block_selftest
 from gcrylike.selftests.vectors_aes import FIPS197_C3, KEY, MULTI_CIPHER, MULTI_PLAIN
 
@@ -13,14 +13,8 @@ from ._aes import ffi, lib
 
 GCRY_CIPHER_AES256 = 9  # libgcrypt's id
 
-# (suffix, priority, features, token, description); the tokens are
-# aes_glue.h's implementation ids, read from the compiled header
-_DRIVERS = (
-    ("generic", 100, frozenset(), lib.AES_IMPL_GENERIC,
-     "bitsliced portable C, four blocks at a time"),
-    ("amd64-aesni", 400, frozenset({"aesni", "sse2"}), lib.AES_IMPL_AESNI,
-     "AES-NI, eight blocks in flight"),
-)
+#: AES's drivers: aes_glue.c's rows.
+DRIVERS = native_drivers(ffi, lib.gcry_aes_drivers)
 
 
 def _setkey(ctx, key, impl):
@@ -43,7 +37,7 @@ SPEC = BlockCipherSpec(
     key_sizes=(32,),
     block_size=16,
     context_size=lib.gcry_aes256_ctxsize(),
-    implementations=built_implementations("aes256", _DRIVERS, lib.gcry_aes_impls()),
+    implementations=implementations("aes256", DRIVERS),
     setkey=_setkey,
     encrypt_blocks=lib.gcry_aes256_encrypt,
     decrypt_blocks=lib.gcry_aes256_decrypt,

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import AES_IDS, make_ffi
+from gcrylike_build import AES_IDS, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -8,7 +8,7 @@ uint32_t gcry_aes_impls(void);
 int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
-"""
+""" + drivers_cdef("aes")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",

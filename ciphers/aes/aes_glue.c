@@ -2,6 +2,18 @@
  * AES-NI implementation chosen at setkey, one stack burn per call. */
 #include "aes_glue.h"
 
+/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, id, the AES-NI one's mark in a composite's name, description. */
+static const gcry_driver aes_drivers[] = {
+  { "generic", 100, 0, AES_IMPL_GENERIC, "", "bitsliced portable C, four blocks at a time" },
+#ifdef USE_AMD64
+  { "amd64-aesni", 400, GCRY_HWF_AESNI | GCRY_HWF_SSE2, AES_IMPL_AESNI, GCRY_TAG ("aesni"),
+    "AES-NI, eight blocks in flight" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_aes_drivers, aes_drivers)
+
 uint32_t
 gcry_aes_impls (void)
 {

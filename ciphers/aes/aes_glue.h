@@ -3,6 +3,7 @@
 #define GCRYLIKE_AES_GLUE_H
 
 #include "aes.h"
+#include "driver.h"
 
 enum aes_impl {
   AES_IMPL_GENERIC = 0,   /* bitsliced portable C */
@@ -20,6 +21,8 @@ typedef struct {
 } aes256_ctx;
 
 uint32_t gcry_aes_impls (void);
+/* The drivers compiled in (aes_glue.c). */
+const gcry_driver *gcry_aes_drivers (size_t *n);
 int aes_impl_ok (unsigned int impl);
 unsigned int aes256_setkey_noburn (aes256_ctx *ctx, const uint8_t key[32], unsigned int impl);
 unsigned int aes256_encrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,

@@ -17,7 +17,7 @@ from gcrylike._errors import (
     InvalidType,
     check,
 )
-from gcrylike._spec import CipherSpec, Implementation, built_implementations
+from gcrylike._spec import CipherSpec, Implementation, implementations, native_drivers
 from gcrylike.selftests.runner import stream_selftest
 from gcrylike.selftests.vectors_chacha import CHACHA12, CHACHA20, HCHACHA, XCHACHA12, XCHACHA20
 
@@ -29,25 +29,12 @@ GCRYLIKE_CIPHER_CHACHA12 = 1001
 GCRYLIKE_CIPHER_XCHACHA20 = 1002
 GCRYLIKE_CIPHER_XCHACHA12 = 1003
 
-_DRIVERS = (
-    # (suffix, priority, features, token, description); the tokens are
-    # chacha.h's implementation ids, read from the compiled header
-    ("generic", 100, frozenset(), lib.CHACHA_IMPL_GENERIC, "portable C, one block at a time"),
-    ("amd64-ssse3", 300, frozenset({"ssse3"}), lib.CHACHA_IMPL_SSSE3,
-     "four blocks in parallel, single-block tail, pshufb rotates"),
-    ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}), lib.CHACHA_IMPL_AVX2,
-     "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
-     "shorter ones four/two/one blocks"),
-    ("amd64-avx512", 500, frozenset({"avx2", "avx512f", "avx512vl"}),
-     lib.CHACHA_IMPL_AVX512,
-     "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
-     "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
-     "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone"),
-)
+#: ChaCha's drivers: chacha_glue.c's rows, beside its tiers.
+DRIVERS = native_drivers(ffi, lib.gcry_chacha_drivers)
 
 
 def _implementations(prefix: str) -> tuple[Implementation, ...]:
-    return built_implementations(prefix, _DRIVERS, lib.gcry_chacha_impls())
+    return implementations(prefix, DRIVERS)
 
 
 def _selftest_vectors(rounds: int, xchacha: bool):

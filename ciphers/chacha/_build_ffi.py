@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import CHACHA_ASM, CHACHA_C, CHACHA_IDS, make_ffi
+from gcrylike_build import CHACHA_ASM, CHACHA_C, CHACHA_IDS, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -13,7 +13,7 @@ int gcry_chacha_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_chacha_locate(void *ctx, size_t n, uint64_t *block, unsigned int *unused);
 int gcry_hchacha(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                  uint8_t *out, unsigned int rounds, unsigned int impl);
-"""
+""" + drivers_cdef("chacha")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",

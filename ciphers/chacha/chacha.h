@@ -52,6 +52,8 @@ unsigned int xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *con
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xchacha);
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
+/* The drivers compiled in (chacha_glue.c, beside the tiers). */
+const gcry_driver *gcry_chacha_drivers (size_t *n);
 
 #ifdef USE_AMD64
 /* asm/chacha-amd64-{ssse3,avx2,avx512}.S: dst = src ^ keystream

@@ -40,6 +40,26 @@ static const gcry_stream_tier chacha_tiers[] = {
 #endif
 };
 
+/* The drivers, one per tier compiled in: name suffix, priority, the
+ * GCRY_HWF_* bits its routines need, its id, description. */
+static const gcry_driver chacha_drivers[] = {
+  { "generic", 100, 0, CHACHA_IMPL_GENERIC, "", "portable C, one block at a time" },
+#ifdef USE_AMD64
+  { "amd64-ssse3", 300, GCRY_HWF_SSSE3, CHACHA_IMPL_SSSE3, "",
+    "four blocks in parallel, single-block tail, pshufb rotates" },
+  { "amd64-avx2", 400, GCRY_HWF_SSSE3 | GCRY_HWF_AVX2, CHACHA_IMPL_AVX2, "",
+    "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
+    "shorter ones four/two/one blocks" },
+  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL,
+    CHACHA_IMPL_AVX512, "",
+    "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
+    "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
+    "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_chacha_drivers, chacha_drivers)
+
 /* ChaCha for the driver: block counter in words 12-13. */
 static const gcry_stream_cipher chacha_cipher = {
   chacha_tiers, sizeof chacha_tiers / sizeof chacha_tiers[0],

@@ -9,7 +9,7 @@ driver with a Poly1305 driver of the same SIMD level.
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import AeadSpec, Implementation
+from gcrylike._spec import AeadSpec, Driver, best, compose, implementations, native_drivers
 from gcrylike.selftests.runner import aead_selftest
 from gcrylike.selftests.vectors_aead import CHACHA20_POLY1305, XCHACHA20_POLY1305
 
@@ -19,30 +19,21 @@ GCRYLIKE_AEAD_CHACHA20_POLY1305 = 1101
 GCRYLIKE_AEAD_XCHACHA20_POLY1305 = 1102
 
 
-def _drivers():
-    # tokens: (ChaCha id, Poly1305 id), read from chacha.h and poly1305.h
-    # as this module compiles them
-    built_chacha, built_poly = lib.gcry_chacha_impls(), lib.gcry_poly1305_impls()
-    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
-                    else lib.POLY1305_IMPL_GENERIC32)
-    table = (
-        ("generic", 100, frozenset(), (lib.CHACHA_IMPL_GENERIC, poly_generic),
-         "portable C ChaCha20 and Poly1305"),
-        ("amd64-ssse3", 300, frozenset({"ssse3", "sse2"}),
-         (lib.CHACHA_IMPL_SSSE3, lib.POLY1305_IMPL_SSE2),
-         "SSSE3 ChaCha20, SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"ssse3", "avx2"}),
-         (lib.CHACHA_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
-         "AVX2 eight-block ChaCha20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
-        # built only where the ChaCha glue has its AVX-512 driver (the
-        # filter below); AVX2 ChaCha with IFMA is no row: slower than the
-        # stitched AVX2 routine (docs/algorithms.rst)
-        ("amd64-avx512-ifma", 500, frozenset({"avx2", "avx512f", "avx512vl", "avx512ifma"}),
-         (lib.CHACHA_IMPL_AVX512, lib.POLY1305_IMPL_AVX512IFMA),
-         "AVX-512 sixteen-block ChaCha20, then AVX512-IFMA eight-way Poly1305 per 4 KiB chunk"),
-    )
-    return [row for row in table
-            if built_chacha >> row[3][0] & 1 and built_poly >> row[3][1] & 1]
+def _drivers() -> tuple[Driver, ...]:
+    """The rule, as the kernel's rfc7539 template: each ChaCha driver with
+    the best Poly1305 driver of its SIMD level (the AVX2 pair runs the
+    stitched routine, aead_glue.c; AVX-512 ChaCha with the AVX2 Poly1305
+    is no pair: slower than the stitched AVX2 driver, docs/algorithms.rst);
+    features the union, priority the mean of the two; named after the
+    ChaCha driver, then the Poly1305 driver's tag after "-".  The parts'
+    rows are the ones this module compiles (its own chacha_glue.c and
+    poly1305_glue.c)."""
+    chacha = native_drivers(ffi, lib.gcry_chacha_drivers)
+    poly = native_drivers(ffi, lib.gcry_poly1305_drivers)
+    pairs = [(c, best(poly, lambda p, c=c: p.level == c.level)) for c in chacha]
+    return tuple(compose("-".join(filter(None, (c.suffix, p.tag))),
+                         ((1, "ChaCha20", c), (1, "Poly1305", p)))
+                 for c, p in pairs if p is not None)
 
 
 def _make_spec(name: str, algo: int, cipher: str, xchacha: bool, vectors) -> AeadSpec:
@@ -67,8 +58,7 @@ def _make_spec(name: str, algo: int, cipher: str, xchacha: bool, vectors) -> Aea
         iv_sizes=(24,) if xchacha else (12,),
         tag_size=16,
         context_size=lib.gcry_aead_ctxsize(),
-        implementations=tuple(Implementation(f"{prefix}-{suffix}", prio, feats, token, desc)
-                              for suffix, prio, feats, token, desc in _drivers()),
+        implementations=implementations(prefix, _drivers()),
         setkey=setkey,
         setiv=setiv,
         authenticate=lib.gcry_aead_authenticate,

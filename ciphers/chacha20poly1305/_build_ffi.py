@@ -13,6 +13,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     POLY1305_IDS,
+    drivers_cdef,
     make_ffi,
 )
 
@@ -34,7 +35,7 @@ int gcry_aead_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
 int gcry_aead_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                    const uint8_t *aad, size_t aadlen, const uint8_t *src, size_t n,
                    uint8_t *out);
-"""
+""" + drivers_cdef("chacha", "poly1305")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha20poly1305._aead",

@@ -10,7 +10,7 @@ The key is 1088 bytes (16-byte Poly1305 r, then the 1072-byte NH key); the
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import Implementation, MacSpec
+from gcrylike._spec import Driver, MacSpec, best, compose, implementations, native_drivers
 from gcrylike.selftests.runner import mac_selftest
 from gcrylike.selftests.vectors_nhpoly1305 import NHPOLY1305
 
@@ -19,24 +19,21 @@ from ._nhpoly1305 import ffi, lib
 GCRYLIKE_MAC_NHPOLY1305 = 1201
 
 
-def _drivers():
-    # tokens: (NH id, Poly1305 id), read from nhpoly1305.h and poly1305.h
-    # as this module compiles them
-    built_nh, built_poly = lib.gcry_nh_impls(), lib.gcry_poly1305_impls()
-    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
-                    else lib.POLY1305_IMPL_GENERIC32)
-    table = (
-        ("generic", 100, frozenset(), (lib.NH_IMPL_GENERIC, poly_generic),
-         "portable C NH and Poly1305"),
-        ("amd64-sse2", 300, frozenset({"sse2"}), (lib.NH_IMPL_SSE2, lib.POLY1305_IMPL_SSE2),
-         "SSE2 NH (pmuludq), SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"avx2"}), (lib.NH_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
-         "AVX2 NH (vpmuludq), AVX2 four-way Poly1305"),
-        ("amd64-avx512", 500, frozenset({"avx512f", "avx2"}),
-         (lib.NH_IMPL_AVX512, lib.POLY1305_IMPL_AVX2),
-         "AVX-512 NH (512-bit vpmuludq, key held pre-arranged), AVX2 four-way Poly1305"),
-    )
-    return [row for row in table if built_nh >> row[3][0] & 1 and built_poly >> row[3][1] & 1]
+def drivers() -> tuple[Driver, ...]:
+    """The rule: each NH driver with the best Poly1305 driver that needs no
+    feature beyond the NH driver's (the AVX2 one beside the AVX-512 NH);
+    features the union, priority the mean of the two; named after the NH
+    driver.  The parts' rows are the ones ``lib`` compiles: this module's,
+    or Adiantum's (which builds its hash from its own)."""
+    return compose_drivers(native_drivers(ffi, lib.gcry_nh_drivers),
+                           native_drivers(ffi, lib.gcry_poly1305_drivers))
+
+
+def compose_drivers(nh: tuple[Driver, ...], poly: tuple[Driver, ...]) -> tuple[Driver, ...]:
+    """NHPoly1305's drivers from NH's and Poly1305's rows (:func:`drivers`)."""
+    pairs = [(n, best(poly, lambda p, n=n: p.features <= n.features)) for n in nh]
+    return tuple(compose(n.suffix, ((1, "NH", n), (1, "Poly1305", p)))
+                 for n, p in pairs if p is not None)
 
 
 def _setkey(ctx, key, impl):
@@ -54,8 +51,7 @@ SPEC = MacSpec(
     key_sizes=(1088,),
     digest_size=16,
     context_size=lib.gcry_nhpoly1305_ctxsize(),
-    implementations=tuple(Implementation(f"nhpoly1305-{suffix}", prio, feats, token, desc)
-                          for suffix, prio, feats, token, desc in _drivers()),
+    implementations=implementations("nhpoly1305", drivers()),
     setkey=_setkey,
     update=lib.gcry_nhpoly1305_update,
     read=lib.gcry_nhpoly1305_read,

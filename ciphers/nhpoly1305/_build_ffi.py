@@ -6,6 +6,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     POLY1305_IDS,
+    drivers_cdef,
     make_ffi,
 )
 
@@ -18,7 +19,7 @@ int gcry_nhpoly1305_setkey(void *ctx, const uint8_t *key, size_t keylen,
 int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_nhpoly1305_read(void *ctx, uint8_t *out, size_t outlen);
 int gcry_nhpoly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
-"""
+""" + drivers_cdef("nh", "poly1305")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.nhpoly1305._nhpoly1305",

@@ -38,6 +38,8 @@ typedef struct {
 } nhpoly1305_acc;
 
 uint32_t gcry_nh_impls (void);
+/* NH's drivers compiled in (nhpoly1305_glue.c). */
+const gcry_driver *gcry_nh_drivers (size_t *n);
 unsigned int nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
                                        unsigned int nh_impl, unsigned int poly_impl);
 unsigned int nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n);

@@ -3,6 +3,20 @@
  * outputs, and the MAC entry points with one stack burn each. */
 #include "nhpoly1305.h"
 
+/* NH's drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, id, description. */
+static const gcry_driver nh_drivers[] = {
+  { "generic", 100, 0, NH_IMPL_GENERIC, "", "portable C NH" },
+#ifdef USE_AMD64
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, NH_IMPL_SSE2, "", "SSE2 NH (pmuludq)" },
+  { "amd64-avx2", 400, GCRY_HWF_AVX2, NH_IMPL_AVX2, "", "AVX2 NH (vpmuludq)" },
+  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F, NH_IMPL_AVX512, "",
+    "AVX-512 NH (512-bit vpmuludq, key held pre-arranged)" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_nh_drivers, nh_drivers)
+
 uint32_t
 gcry_nh_impls (void)
 {

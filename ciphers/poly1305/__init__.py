@@ -10,7 +10,7 @@ longer ones run in SIMD, within one streaming computation.
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import MacSpec, built_implementations
+from gcrylike._spec import MacSpec, implementations, native_drivers
 from gcrylike.selftests.runner import mac_selftest
 from gcrylike.selftests.vectors_poly1305 import POLY1305
 
@@ -18,21 +18,8 @@ from ._poly1305 import ffi, lib
 
 GCRY_MAC_POLY1305 = 501  # libgcrypt's id
 
-# (suffix, priority, features, token, description); the tokens are
-# poly1305.h's implementation ids, read from the compiled header
-_DRIVERS = (
-    ("amd64-avx512ifma", 500, frozenset({"avx2", "avx512f", "avx512ifma"}),
-     lib.POLY1305_IMPL_AVX512IFMA,
-     "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16"),
-    ("generic64", 110, frozenset(), lib.POLY1305_IMPL_GENERIC64,
-     "portable C, 64-bit limbs, 128-bit products"),
-    ("generic32", 100, frozenset(), lib.POLY1305_IMPL_GENERIC32,
-     "portable C, five 26-bit limbs"),
-    ("amd64-sse2", 300, frozenset({"sse2"}), lib.POLY1305_IMPL_SSE2,
-     "two blocks in parallel, 26-bit limbs"),
-    ("amd64-avx2", 400, frozenset({"avx2"}), lib.POLY1305_IMPL_AVX2,
-     "four blocks in parallel, powers r^1..r^4"),
-)
+#: Poly1305's drivers: poly1305_glue.c's rows.
+DRIVERS = native_drivers(ffi, lib.gcry_poly1305_drivers)
 
 
 def _setkey(ctx, key, impl):
@@ -49,7 +36,7 @@ SPEC = MacSpec(
     key_sizes=(32,),
     digest_size=16,
     context_size=lib.gcry_poly1305_ctxsize(),
-    implementations=built_implementations("poly1305", _DRIVERS, lib.gcry_poly1305_impls()),
+    implementations=implementations("poly1305", DRIVERS),
     setkey=_setkey,
     update=lib.gcry_poly1305_update,
     read=lib.gcry_poly1305_read,

@@ -5,6 +5,7 @@ from gcrylike_build import (
     POLY1305_ASM,
     POLY1305_C,
     POLY1305_IDS,
+    drivers_cdef,
     make_ffi,
 )
 
@@ -17,7 +18,7 @@ int gcry_poly1305_read(void *ctx, uint8_t *tag, size_t taglen);
 int gcry_poly1305_verify(void *ctx, const uint8_t *tag, size_t taglen);
 int gcry_poly1305_oneshot(const uint8_t *key, size_t keylen, const uint8_t *m, size_t n,
                           uint8_t *tag, unsigned int impl);
-"""
+""" + drivers_cdef("poly1305")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.poly1305._poly1305",

@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "common.h"
+#include "driver.h"
 
 #define POLY1305_BLOCK 16
 #define POLY1305_TAG 16
@@ -61,6 +62,9 @@ unsigned int poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t
 unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
 unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
 int poly1305_impl_ok (unsigned int impl);
+uint32_t gcry_poly1305_impls (void);
+/* The drivers compiled in (poly1305_glue.c). */
+const gcry_driver *gcry_poly1305_drivers (size_t *n);
 /* An accumulator H[3] (zeroed to start) kept outside the keyed context KEY,
  * which stays unchanged: whole blocks in, then the tag with KEY's s. */
 unsigned int poly1305_blocks_into (const poly1305_ctx *key, uint64_t h[3],

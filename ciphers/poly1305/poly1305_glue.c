@@ -27,6 +27,27 @@ gcry_poly1305_ctxsize (void)
   return sizeof (poly1305_ctx);
 }
 
+/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, id, the IFMA one's mark in a composite's name, description. */
+static const gcry_driver poly1305_drivers[] = {
+#ifdef __SIZEOF_INT128__
+  { "generic64", 110, 0, POLY1305_IMPL_GENERIC64, "",
+    "portable C, 64-bit limbs, 128-bit products" },
+#endif
+  { "generic32", 100, 0, POLY1305_IMPL_GENERIC32, "", "portable C, five 26-bit limbs" },
+#ifdef USE_AMD64
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, POLY1305_IMPL_SSE2, "",
+    "two blocks in parallel, 26-bit limbs" },
+  { "amd64-avx2", 400, GCRY_HWF_AVX2, POLY1305_IMPL_AVX2, "",
+    "four blocks in parallel, powers r^1..r^4" },
+  { "amd64-avx512ifma", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512IFMA,
+    POLY1305_IMPL_AVX512IFMA, GCRY_TAG ("ifma"),
+    "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_poly1305_drivers, poly1305_drivers)
+
 uint32_t
 gcry_poly1305_impls (void)
 {

@@ -18,7 +18,7 @@ from gcrylike._errors import (
     SelftestFailed,
     check,
 )
-from gcrylike._spec import CipherSpec, Implementation, built_implementations
+from gcrylike._spec import CipherSpec, Implementation, implementations, native_drivers
 from gcrylike.selftests.runner import stream_selftest
 from gcrylike.selftests.vectors_salsa20 import VECTORS
 from gcrylike.selftests.vectors_xsalsa20 import HSALSA20, XSALSA20
@@ -30,25 +30,15 @@ GCRY_CIPHER_SALSA20R12 = 314
 # An id libgcrypt does not define: ours, above its range.
 GCRYLIKE_CIPHER_XSALSA20 = 1004
 
-_DRIVERS = (
-    # (suffix, priority, features, token, description); the tokens are
-    # salsa20.h's implementation ids, read from the compiled header
-    ("generic", 100, frozenset(), lib.SALSA20_IMPL_GENERIC, "portable C, one block at a time"),
-    ("amd64-sse2", 300, frozenset({"sse2"}), lib.SALSA20_IMPL_SSE2,
-     "four blocks in parallel with SSE2, single blocks in C"),
-    ("amd64-avx2", 400, frozenset({"sse2", "avx2"}), lib.SALSA20_IMPL_AVX2,
-     "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C"),
-    ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl"}), lib.SALSA20_IMPL_AVX512,
-     "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
-     "last 2-16 from one 16- or 8-block call, a single block in C"),
-)
+#: Salsa20's drivers: salsa20_glue.c's rows, beside its tiers.
+DRIVERS = native_drivers(ffi, lib.gcry_salsa20_drivers)
 
 #: The specs :func:`hsalsa20` may take a driver of (one token space).
 _HSALSA_OWNERS = ("XSALSA20", "SALSA20", "SALSA20R12")
 
 
 def _implementations(prefix: str) -> tuple[Implementation, ...]:
-    return built_implementations(prefix, _DRIVERS, lib.gcry_salsa20_impls())
+    return implementations(prefix, DRIVERS)
 
 
 def _make_spec(name: str, algo: int, rounds: int, xsalsa: bool,

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import SALSA20_IDS, make_ffi
+from gcrylike_build import SALSA20_IDS, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -13,7 +13,7 @@ int gcry_salsa20_crypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_salsa20_locate(void *ctx, size_t n, uint64_t *block, unsigned int *unused);
 int gcry_hsalsa20(const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                   uint8_t *out, unsigned int rounds, unsigned int impl);
-"""
+""" + drivers_cdef("salsa20")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",

@@ -49,6 +49,8 @@ int salsa20_too_many (const salsa20_ctx *ctx, uint64_t need);
 int gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
                          unsigned int rounds, unsigned int impl, int xsalsa);
 uint32_t gcry_salsa20_impls (void);
+/* The drivers compiled in (salsa20_glue.c, beside the tiers). */
+const gcry_driver *gcry_salsa20_drivers (size_t *n);
 
 #ifdef USE_AMD64
 /* asm/salsa20-amd64-sse2.S, asm/salsa20-amd64-avx2.S: dst = src ^ keystream

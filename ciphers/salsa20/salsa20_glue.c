@@ -84,6 +84,23 @@ static const gcry_stream_tier salsa20_tiers[] = {
 #endif
 };
 
+/* The drivers, one per tier compiled in: name suffix, priority, the
+ * GCRY_HWF_* bits its routines need, its id, description. */
+static const gcry_driver salsa20_drivers[] = {
+  { "generic", 100, 0, SALSA20_IMPL_GENERIC, "", "portable C, one block at a time" },
+#ifdef USE_AMD64
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, SALSA20_IMPL_SSE2, "",
+    "four blocks in parallel with SSE2, single blocks in C" },
+  { "amd64-avx2", 400, GCRY_HWF_SSE2 | GCRY_HWF_AVX2, SALSA20_IMPL_AVX2, "",
+    "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C" },
+  { "amd64-avx512", 500, GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL, SALSA20_IMPL_AVX512, "",
+    "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
+    "last 2-16 from one 16- or 8-block call, a single block in C" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_salsa20_drivers, salsa20_drivers)
+
 /* Salsa20 for the driver: block counter in words 8-9. */
 static const gcry_stream_cipher salsa20_cipher = {
   salsa20_tiers, sizeof salsa20_tiers / sizeof salsa20_tiers[0],

@@ -14,7 +14,7 @@ puts the tag in front; see the spec's docstring.
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import Implementation, SecretBoxSpec
+from gcrylike._spec import Driver, SecretBoxSpec, best, compose, implementations, native_drivers
 from gcrylike.selftests.runner import secretbox_selftest
 from gcrylike.selftests.vectors_secretbox import SECRETBOX
 
@@ -25,29 +25,25 @@ GCRYLIKE_SECRETBOX_XSALSA20_POLY1305 = 1103
 NAME = "XSALSA20-POLY1305"
 
 
-def _drivers():
-    # tokens: (Salsa20 id, Poly1305 id), read from salsa20.h and poly1305.h
-    # as this module compiles them
-    built_salsa, built_poly = lib.gcry_salsa20_impls(), lib.gcry_poly1305_impls()
-    poly_generic = (lib.POLY1305_IMPL_GENERIC64 if built_poly >> lib.POLY1305_IMPL_GENERIC64 & 1
-                    else lib.POLY1305_IMPL_GENERIC32)
-    table = (
-        ("generic", 100, frozenset(), (lib.SALSA20_IMPL_GENERIC, poly_generic),
-         "portable C XSalsa20 and Poly1305"),
-        ("amd64-sse2", 300, frozenset({"sse2"}), (lib.SALSA20_IMPL_SSE2, lib.POLY1305_IMPL_SSE2),
-         "SSE2 four-block XSalsa20, SSE2 two-way Poly1305"),
-        ("amd64-avx2", 400, frozenset({"sse2", "avx2"}),
-         (lib.SALSA20_IMPL_AVX2, lib.POLY1305_IMPL_AVX2),
-         "AVX2 eight-block XSalsa20 stitched with scalar Poly1305, AVX2 four-way Poly1305"),
-        ("amd64-avx512", 500, frozenset({"avx512f", "avx512vl", "avx2"}),
-         (lib.SALSA20_IMPL_AVX512, lib.POLY1305_IMPL_AVX2),
-         "AVX-512 sixteen-block XSalsa20, then AVX2 four-way Poly1305 per 4 KiB chunk"),
-        ("amd64-avx512ifma", 550, frozenset({"avx512f", "avx512vl", "avx512ifma", "avx2"}),
-         (lib.SALSA20_IMPL_AVX512, lib.POLY1305_IMPL_AVX512IFMA),
-         "AVX-512 sixteen-block XSalsa20, then IFMA eight-way Poly1305 per 4 KiB chunk"),
-    )
-    return [row for row in table
-            if built_salsa >> row[3][0] & 1 and built_poly >> row[3][1] & 1]
+def _drivers() -> tuple[Driver, ...]:
+    """The rule: each Salsa20 driver with the best Poly1305 driver of its
+    SIMD level and, where that one needs a feature the Salsa20 driver does
+    not (IFMA beside AVX-512), also with the best of the levels below, for
+    CPUs without it; features the union, priority the mean of the two (the
+    kernel's rfc7539 template); named after the Salsa20 driver with the
+    Poly1305 driver's tag appended.  The AVX2 pair runs the stitched
+    routine (secretbox_glue.c).  The parts' rows are the ones this module
+    compiles (its own salsa20_glue.c and poly1305_glue.c)."""
+    salsa = native_drivers(ffi, lib.gcry_salsa20_drivers)
+    poly = native_drivers(ffi, lib.gcry_poly1305_drivers)
+    rows = []
+    for s in salsa:
+        same = best(poly, lambda p, s=s: p.level == s.level)
+        below = (best(poly, lambda p, s=s: p.level < s.level)
+                 if same is not None and not same.features <= s.features else None)
+        rows += [compose(s.suffix + p.tag, ((1, "XSalsa20", s), (1, "Poly1305", p)))
+                 for p in (same, below) if p is not None]
+    return tuple(rows)
 
 
 def _setkey(ctx, key, impl):
@@ -67,8 +63,7 @@ SPEC = SecretBoxSpec(
     iv_sizes=(24,),
     tag_size=16,
     context_size=lib.gcry_secretbox_ctxsize(),
-    implementations=tuple(Implementation(f"xsalsa20-poly1305-{suffix}", prio, feats, token, desc)
-                          for suffix, prio, feats, token, desc in _drivers()),
+    implementations=implementations("xsalsa20-poly1305", _drivers()),
     setkey=_setkey,
     seal=lib.gcry_secretbox_seal,
     open=lib.gcry_secretbox_open,

@@ -11,6 +11,7 @@ from gcrylike_build import (
     POLY1305_C,
     POLY1305_IDS,
     SALSA20_IDS,
+    drivers_cdef,
     make_ffi,
 )
 
@@ -24,7 +25,7 @@ int gcry_secretbox_seal(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
 int gcry_secretbox_open(void *ctx, const uint8_t *nonce, size_t noncelen,
                         const uint8_t *src, size_t n, uint8_t *out);
-"""
+""" + drivers_cdef("salsa20", "poly1305")
 
 ffibuilder = make_ffi(
     "gcrylike.ciphers.secretbox._secretbox",

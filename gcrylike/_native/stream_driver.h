@@ -26,15 +26,17 @@
  *      window FROM..WIDTH holds the blocks left (whole + partial) makes them
  *      all in one WIDTH-block call of FN into a stack buffer;
  *      hcore: the tier's HChaCha/HSalsa20 routine (NULL: portable).
- * The row also makes the id count as built (gcry_stream_impls); the Python
- * side then lists the driver (ciphers/<module>/__init__.py _DRIVERS) with the
- * CPU features it needs, and the build script its .S file.
+ * The row also makes the id count as built (gcry_stream_impls); a
+ *   3. gcry_driver row beside the table (driver.h: name, priority, the
+ *      GCRY_HWF_* bits it needs, id) lists the driver for Python, the
+ *      composites and the native check, and the build script its .S file.
  * tests/test_stream_tiers.py checks every row against these rules, and
  * the driver itself at widths up to 16 (chacha_driver_check.c). */
 #ifndef GCRYLIKE_STREAM_DRIVER_H
 #define GCRYLIKE_STREAM_DRIVER_H
 
 #include "stream.h"
+#include "driver.h"
 
 #define GCRY_STREAM_MAX_WIDTH 16   /* blocks of the widest routine */
 #define GCRY_STREAM_ROUTINES 6     /* routines one tier may list */

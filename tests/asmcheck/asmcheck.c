@@ -265,6 +265,31 @@ reach_lengths (const row *r, size_t out[5])
 
 /* ---- the run -------------------------------------------------------- */
 
+uint32_t
+row_hwf (const row *r)
+{
+  uint32_t hwf = 0;
+  size_t o, i, n;
+
+  for (o = 0; o < ARRAY_SIZE (r->owners); o++)
+    {
+      const gcry_driver *d;
+
+      if (!r->owners[o].drivers)
+        continue;
+      d = r->owners[o].drivers (&n);
+      for (i = 0; i < n && d[i].impl != r->owners[o].impl; i++)
+        ;
+      if (i == n)
+        {
+          printf ("FAIL %s: its driver (id %u) has no row\n", r->name, r->owners[o].impl);
+          exit (1);
+        }
+      hwf |= d[i].hwf;
+    }
+  return hwf;
+}
+
 static void
 print_features (uint32_t bits)
 {
@@ -336,7 +361,7 @@ main (int argc, char **argv)
   for (n = 0; n < asmcheck_nrows; n++)
     {
       const row *r = &asmcheck_rows[n];
-      uint32_t missing = r->hwf & ~hwf;
+      uint32_t needs = row_hwf (r), missing = needs & ~hwf;
 
       if ((r->flags & ROW_MUTANT) && !mutant)
         continue;
@@ -345,14 +370,14 @@ main (int argc, char **argv)
       if (list)
         {
           printf ("%-48s width %-3u needs", r->name, r->width);
-          print_features (r->hwf);
+          print_features (needs);
           printf ("; %s\n", r->k->what);
           continue;
         }
       if (missing)
         {
           printf ("skip %s: needs", r->name);
-          print_features (r->hwf);
+          print_features (needs);
           printf (" (this CPU lacks");
           print_features (missing);
           printf (")\n");

@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "hwf.h"
+#include "driver.h"
 
 /* ---- the table ---------------------------------------------------- */
 
@@ -37,9 +38,17 @@ typedef struct {
   unsigned int ndepth;
 } kind;
 
+/* A driver whose routine a row is: its component's accessor (driver.h)
+ * and implementation id; a NULL accessor: none. */
+typedef struct {
+  const gcry_driver *(*drivers) (size_t *n);
+  unsigned int impl;
+} row_owner;
+
 typedef struct row {
   const char *name;             /* the routine's symbol */
-  uint32_t hwf;                 /* GCRY_HWF_* bits it needs */
+  row_owner owners[2];          /* the drivers it serves: it needs the
+                                   GCRY_HWF_* bits of their rows (row_hwf) */
   unsigned int width;           /* units per call it takes a multiple of */
   const kind *k;
   void *fn;                     /* the routine */
@@ -55,6 +64,8 @@ typedef struct row {
 #define ROW_MUTANT 1u           /* a deliberate bug: only with --mutant */
 
 extern const row asmcheck_rows[];
+/* The GCRY_HWF_* bits R's routine needs: its owners' driver rows'. */
+uint32_t row_hwf (const row *r);
 extern const size_t asmcheck_nrows;
 
 /* The kinds (adapters), one per routine signature. */

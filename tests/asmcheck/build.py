@@ -2,7 +2,8 @@
 
 It links every ``asm/*.S``, the portable C of every module
 (``ciphers/*/*_generic.c``), the C side of the assembly
-(``ciphers/*/*_amd64*.c``), the project's CPU detection
+(``ciphers/*/*_amd64*.c``), the components' glue (their driver rows: the
+features each routine needs), the project's CPU detection
 (``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``),
 with its known answers: ``kats.py`` writes them as C (``kats.c``) into a
 scratch directory from ``selftests/vectors_*.py`` before each build, so
@@ -51,10 +52,17 @@ def kats():
     return mod
 
 
+#: The components' glue, for their driver rows (the features each routine's
+#: driver needs, rows.c reads them by implementation id).
+GLUE = ("chacha/chacha_glue.c", "salsa20/salsa20_glue.c", "poly1305/poly1305_glue.c",
+        "nhpoly1305/nhpoly1305_glue.c", "aes/aes_glue.c")
+
+
 def sources(root: Path = ROOT) -> list[Path]:
     found = [*sorted(root.glob("asm/*.S")),
              *sorted(root.glob("ciphers/*/*_generic.c")),
              *sorted(root.glob("ciphers/*/*_amd64*.c")),
+             *(root / "ciphers" / glue for glue in GLUE),
              root / "gcrylike/_native/core.c",
              root / "gcrylike/_native/burn.c",
              *sorted((root / "tests/asmcheck").glob("*.c")),

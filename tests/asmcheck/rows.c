@@ -1,7 +1,9 @@
 /* rows.c - the table of the native check: one row per assembly routine.
  *
  * Adding a routine is one row: its symbol (declared in its module's header
- * or below), the GCRY_HWF_* bits it needs, the width it takes a multiple
+ * or below), the driver it serves (whose row in its glue says the CPU
+ * features it needs: CHACHA (AVX2) is chacha_glue.c's row of
+ * CHACHA_IMPL_AVX2; a stitched routine serves a pair), the width it takes a multiple
  * of (blocks, 16-byte words for NH, units), its kind (the adapter for its
  * signature, kinds_*.c) and the kind's partner (the Poly1305 set-up of a
  * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt, the NH key
@@ -13,9 +15,9 @@
  */
 #include "asmcheck.h"
 #include "aead.h"
-#include "aes.h"
+#include "aes_glue.h"
 #include "chacha.h"
-#include "nh.h"
+#include "nhpoly1305.h"
 #include "poly1305_amd64.h"
 #include "salsa20.h"
 #include "secretbox.h"
@@ -23,84 +25,92 @@
 /* tests/asmcheck/mutant-amd64.S: under-reports its depth on purpose */
 unsigned int asmcheck_mutant_underreports (void);
 
-#define SSE2 GCRY_HWF_SSE2
-#define SSSE3 GCRY_HWF_SSSE3
-#define AVX2 (GCRY_HWF_AVX | GCRY_HWF_AVX2)
-#define AESNI (GCRY_HWF_SSE2 | GCRY_HWF_AESNI)
-#define F512 GCRY_HWF_AVX512F
-#define VL512 GCRY_HWF_AVX512VL
-#define IFMA GCRY_HWF_AVX512IFMA
+/* The driver a routine serves, by its component and implementation id:
+ * the row needs the features of that driver's row (chacha_glue.c, ...,
+ * read through gcry_<component>_drivers), written nowhere else. */
+#define CHACHA(id) { gcry_chacha_drivers, CHACHA_IMPL_##id }
+#define SALSA20(id) { gcry_salsa20_drivers, SALSA20_IMPL_##id }
+#define POLY1305(id) { gcry_poly1305_drivers, POLY1305_IMPL_##id }
+#define NH(id) { gcry_nh_drivers, NH_IMPL_##id }
+#define AES(id) { gcry_aes_drivers, AES_IMPL_##id }
+/* a stitched routine serves the pair */
+#define BOTH(a, b) a, b
+/* baseline amd64: no driver's features */
+#define ANY { NULL, 0 }
 
-#define ROW(fn, hwf, width, kind, aux) { #fn, hwf, width, &kind, (void *)fn, (void *)aux, 0, 0 }
+#define ROW(fn, owner, width, kind, aux)                                      \
+  { #fn, { owner }, width, &kind, (void *)fn, (void *)aux, 0, 0 }
 /* a routine that takes another path from REACH blocks on (asmcheck.h) */
-#define ROW_REACH(fn, hwf, width, kind, reach)                                \
-  { #fn, hwf, width, &kind, (void *)fn, NULL, 0, reach }
+#define ROW_REACH(fn, owner, width, kind, reach)                              \
+  { #fn, { owner }, width, &kind, (void *)fn, NULL, 0, reach }
 
 const row asmcheck_rows[] = {
   /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
-  ROW (_gcry_chacha_amd64_ssse3_blocks1, SSSE3, 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_ssse3_blocks4, SSSE3, 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_ssse3, SSSE3, 1, kind_hchacha, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks2, AVX2, 2, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks4, AVX2, 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks8, AVX2, 8, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_avx2, AVX2, 1, kind_hchacha, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks1, AVX2 | F512 | VL512, 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks4, AVX2 | F512 | VL512, 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks8, AVX2 | F512 | VL512, 8, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks16, AVX2 | F512 | VL512, 16, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha, NULL),
-  ROW (_gcry_hchacha4_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha4, NULL),
-  ROW (_gcry_hchacha16_amd64_avx512, AVX2 | F512 | VL512, 1, kind_hchacha16, NULL),
+  ROW (_gcry_chacha_amd64_ssse3_blocks1, CHACHA (SSSE3), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_ssse3_blocks4, CHACHA (SSSE3), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_ssse3, CHACHA (SSSE3), 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks2, CHACHA (AVX2), 2, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks4, CHACHA (AVX2), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks8, CHACHA (AVX2), 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx2, CHACHA (AVX2), 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks1, CHACHA (AVX512), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks4, CHACHA (AVX512), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks8, CHACHA (AVX512), 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks16, CHACHA (AVX512), 16, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha, NULL),
+  ROW (_gcry_hchacha4_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha4, NULL),
+  ROW (_gcry_hchacha16_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha16, NULL),
 
   /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16 runs two
    * groups at a time from 32 blocks, blocks16_gpr groups of 17 from 272 */
-  ROW (_gcry_salsa20_amd64_sse2_blocks4, SSE2, 4, kind_salsa20_blocks, NULL),
-  ROW (_gcry_hsalsa20_amd64_sse2, SSE2, 1, kind_hsalsa20, NULL),
-  ROW (_gcry_salsa20_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_blocks, NULL),
-  ROW (_gcry_hsalsa20_amd64_avx2, AVX2, 1, kind_hsalsa20, NULL),
-  ROW (_gcry_salsa20_amd64_avx512_blocks8, F512 | VL512, 8, kind_salsa20_blocks, NULL),
-  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16, F512 | VL512, 16, kind_salsa20_blocks, 32),
-  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, F512 | VL512, 16, kind_salsa20_blocks,
+  ROW (_gcry_salsa20_amd64_sse2_blocks4, SALSA20 (SSE2), 4, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_sse2, SALSA20 (SSE2), 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx2_blocks8, SALSA20 (AVX2), 8, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_avx2, SALSA20 (AVX2), 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks8, SALSA20 (AVX512), 8, kind_salsa20_blocks, NULL),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16, SALSA20 (AVX512), 16, kind_salsa20_blocks, 32),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, SALSA20 (AVX512), 16, kind_salsa20_blocks,
              272),
-  ROW (_gcry_hsalsa20_amd64_avx512, F512 | VL512, 1, kind_hsalsa20, NULL),
+  ROW (_gcry_hsalsa20_amd64_avx512, SALSA20 (AVX512), 1, kind_hsalsa20, NULL),
 
   /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S and the tables'
    * set-up C, ciphers/poly1305/poly1305_amd64_tables.c */
-  ROW (_gcry_poly1305_amd64_scalar_blocks, 0, 1, kind_poly1305_scalar, NULL),
-  ROW (_gcry_poly1305_amd64_sse2_blocks, SSE2, 2, kind_poly1305_simd,
+  ROW (_gcry_poly1305_amd64_scalar_blocks, ANY, 1, kind_poly1305_scalar, NULL),
+  ROW (_gcry_poly1305_amd64_sse2_blocks, POLY1305 (SSE2), 2, kind_poly1305_simd,
        _gcry_poly1305_amd64_sse2_setup),
-  ROW (_gcry_poly1305_amd64_avx2_blocks, AVX2, 4, kind_poly1305_simd,
+  ROW (_gcry_poly1305_amd64_avx2_blocks, POLY1305 (AVX2), 4, kind_poly1305_simd,
        _gcry_poly1305_amd64_avx2_setup),
-  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, AVX2 | F512 | IFMA, 8,
+  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, POLY1305 (AVX512IFMA), 8,
        kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
   /* eight messages a call, one per lane: asm/poly1305-amd64-avx512-lanes.S */
-  ROW (_gcry_poly1305_amd64_avx512_lanes8, F512, 1, kind_poly1305_lanes,
+  ROW (_gcry_poly1305_amd64_avx512_lanes8, CHACHA (AVX512), 1, kind_poly1305_lanes,
        _gcry_poly1305_amd64_avx512_lanes_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
    * routines take the key arranged by nh_key_arrange (nh.h) */
-  ROW (_gcry_nh_amd64_sse2, SSE2, 16, kind_nh, NULL),
-  ROW (_gcry_nh_amd64_sse2_units, SSE2, 1, kind_nh_units, NULL),
-  ROW (_gcry_nh_amd64_avx2, AVX2, 16, kind_nh, NULL),
-  ROW (_gcry_nh_amd64_avx2_units, AVX2, 1, kind_nh_units, NULL),
-  ROW (_gcry_nh_amd64_avx512, AVX2 | F512, 16, kind_nh, nh_key_arrange),
-  ROW (_gcry_nh_amd64_avx512_units, AVX2 | F512, 1, kind_nh_units, nh_key_arrange),
+  ROW (_gcry_nh_amd64_sse2, NH (SSE2), 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_sse2_units, NH (SSE2), 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx2, NH (AVX2), 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_avx2_units, NH (AVX2), 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx512, NH (AVX512), 16, kind_nh, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512_units, NH (AVX512), 1, kind_nh_units, nh_key_arrange),
 
   /* AES-256: asm/aes-amd64-aesni.S */
-  ROW (_gcry_aes256_amd64_aesni_setkey, AESNI, 1, kind_aes_setkey, NULL),
-  ROW (_gcry_aes256_amd64_aesni_encrypt, AESNI, 1, kind_aes_encrypt,
+  ROW (_gcry_aes256_amd64_aesni_setkey, AES (AESNI), 1, kind_aes_setkey, NULL),
+  ROW (_gcry_aes256_amd64_aesni_encrypt, AES (AESNI), 1, kind_aes_encrypt,
        _gcry_aes256_amd64_aesni_setkey),
-  ROW (_gcry_aes256_amd64_aesni_decrypt, AESNI, 1, kind_aes_decrypt,
+  ROW (_gcry_aes256_amd64_aesni_decrypt, AES (AESNI), 1, kind_aes_decrypt,
        _gcry_aes256_amd64_aesni_setkey),
 
   /* stitched: asm/chacha20-poly1305-amd64-avx2.S,
    * asm/salsa20-poly1305-amd64-avx2.S */
-  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, AVX2, 8, kind_chacha20_poly1305, NULL),
-  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, AVX2, 8, kind_salsa20_poly1305, NULL),
+  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, BOTH (CHACHA (AVX2), POLY1305 (AVX2)), 8,
+       kind_chacha20_poly1305, NULL),
+  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, BOTH (SALSA20 (AVX2), POLY1305 (AVX2)), 8,
+       kind_salsa20_poly1305, NULL),
 
   /* the check's own test: --mutant runs it, and it must fail */
-  { "asmcheck_mutant_underreports", 0, 1, &kind_depth_only,
+  { "asmcheck_mutant_underreports", { ANY }, 1, &kind_depth_only,
     (void *)asmcheck_mutant_underreports, NULL, ROW_MUTANT, 0 },
 };
 

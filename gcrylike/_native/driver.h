@@ -1,0 +1,37 @@
+/* driver.h - a component's drivers (the kernel's cra_driver_name and
+ * cra_priority): one row per implementation compiled into the module,
+ * declared beside the component's routine table and read by Python
+ * (gcrylike._spec.native_drivers), `gcrylike list`, the composites' rules
+ * and the native check (tests/asmcheck/rows.c).  Each component exports
+ *   const gcry_driver *gcry_<component>_drivers (size_t *n);
+ * giving its rows compiled in (no assembly: the portable ones alone). */
+#ifndef GCRYLIKE_DRIVER_H
+#define GCRYLIKE_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hwf.h"
+
+typedef struct {
+  const char *suffix;       /* the driver's name after the algorithm's */
+  int priority;             /* the highest usable wins; hundreds: SIMD level */
+  uint32_t hwf;             /* the GCRY_HWF_* bits it needs */
+  unsigned int impl;        /* the component's implementation id: the token */
+  const char *tag;          /* its mark in a composite named after another
+                               part ("ifma"), else "" */
+  const char *description;
+} gcry_driver;
+
+/* A row's tag: a name, which may be spelled like a CPU feature (the AES-NI
+ * driver's aesni tag; tests/test_ids_written_once.py lets it through). */
+#define GCRY_TAG(name) name
+
+/* The accessor of the table ROWS. */
+#define GCRY_DRIVERS_ACCESSOR(fn, rows)                                     \
+  const gcry_driver *fn (size_t *n)                                         \
+  {                                                                         \
+    *n = sizeof (rows) / sizeof (rows)[0];                                  \
+    return rows;                                                            \
+  }
+
+#endif

@@ -1,0 +1,174 @@
+"""The registry's built-in drivers are the C rows and the composites' rules.
+
+Each component declares its drivers once, in C beside its routines
+(``gcry_driver`` rows, gcrylike/_native/driver.h, read through
+``gcry_<component>_drivers``); a composite's drivers are made from its
+components' rows by a rule its module states (the kernel's templates).
+These tests read the rows straight from each module's ``lib`` (with the
+feature mask decoded here, from ``gcry_hwf_name``) and apply the rules
+again, independently of ``gcrylike._spec``, to the registry's listing."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import gcrylike
+from gcrylike._core import ffi as core_ffi
+from gcrylike._core import lib as core_lib
+
+
+def _feature(bit: int) -> str:
+    name = core_lib.gcry_hwf_name(bit)
+    assert name != core_ffi.NULL, f"bit {bit} is no feature of hwf.h"
+    return core_ffi.string(name).decode()
+
+
+def rows(module: str, component: str) -> list[dict]:
+    """The C driver rows of COMPONENT as MODULE compiles them."""
+    mod = importlib.import_module(f"gcrylike.ciphers.{module}")
+    n = mod.ffi.new("size_t *")
+    table = getattr(mod.lib, f"gcry_{component}_drivers")(n)
+    out = []
+    for i in range(n[0]):
+        r = table[i]
+        out.append({"suffix": mod.ffi.string(r.suffix).decode(), "priority": r.priority,
+                    "features": frozenset(_feature(b) for b in range(32) if r.hwf >> b & 1),
+                    "token": (r.impl,), "tag": mod.ffi.string(r.tag).decode()})
+    return out
+
+
+def listed(spec_name: str) -> dict[str, tuple]:
+    spec = gcrylike._registry.lookup(spec_name)
+    return {i.driver: (i.priority, i.features,
+                       i.token if isinstance(i.token, tuple) else (i.token,))
+            for i in spec.implementations}
+
+
+def expect(prefix: str, drivers: list[dict]) -> dict[str, tuple]:
+    return {f"{prefix}-{d['suffix']}": (d["priority"], d["features"], d["token"])
+            for d in drivers}
+
+
+def pair(name: str, parts: list[tuple[int, dict]]) -> dict:
+    """The composite of PARTS (weight, row): union of features, weighted
+    mean of priorities (integer division), tokens in order."""
+    return {"suffix": name,
+            "priority": sum(w * d["priority"] for w, d in parts) // sum(w for w, _ in parts),
+            "features": frozenset().union(*(d["features"] for _, d in parts)),
+            "token": sum((d["token"] for _, d in parts), ())}
+
+
+def level(d: dict) -> int:
+    return d["priority"] // 100
+
+
+def best(drivers: list[dict], where) -> dict | None:
+    fits = [d for d in drivers if where(d)]
+    return max(fits, key=lambda d: d["priority"]) if fits else None
+
+
+@pytest.mark.parametrize("spec, module, component, prefix", [
+    ("CHACHA20", "chacha", "chacha", "chacha20"),
+    ("XCHACHA12", "chacha", "chacha", "xchacha12"),
+    ("SALSA20", "salsa20", "salsa20", "salsa20"),
+    ("XSALSA20", "salsa20", "salsa20", "xsalsa20"),
+    ("POLY1305", "poly1305", "poly1305", "poly1305"),
+    ("AES256", "aes", "aes", "aes256"),
+])
+def test_component_drivers_are_the_c_rows(spec, module, component, prefix):
+    assert listed(spec) == expect(prefix, rows(module, component))
+
+
+@pytest.mark.parametrize("module, component, impls", [
+    ("chacha", "chacha", "gcry_chacha_impls"), ("salsa20", "salsa20", "gcry_salsa20_impls"),
+    ("poly1305", "poly1305", "gcry_poly1305_impls"), ("aes", "aes", "gcry_aes_impls"),
+    ("nhpoly1305", "nh", "gcry_nh_impls"),
+])
+def test_rows_are_the_built_ids(module, component, impls):
+    """A row for each id the glue dispatches to, and no other."""
+    lib = importlib.import_module(f"gcrylike.ciphers.{module}").lib
+    ids = [d["token"][0] for d in rows(module, component)]
+    assert len(set(ids)) == len(ids)
+    assert sum(1 << i for i in ids) == getattr(lib, impls)()
+
+
+def _chacha20poly1305() -> list[dict]:
+    chacha, poly = rows("chacha20poly1305", "chacha"), rows("chacha20poly1305", "poly1305")
+    out = []
+    for c in chacha:
+        p = best(poly, lambda p, c=c: level(p) == level(c))
+        if p:
+            out.append(pair("-".join(filter(None, (c["suffix"], p["tag"]))), [(1, c), (1, p)]))
+    return out
+
+
+def _secretbox() -> list[dict]:
+    salsa, poly = rows("secretbox", "salsa20"), rows("secretbox", "poly1305")
+    out = []
+    for s in salsa:
+        same = best(poly, lambda p, s=s: level(p) == level(s))
+        below = (best(poly, lambda p, s=s: level(p) < level(s))
+                 if same and not same["features"] <= s["features"] else None)
+        out += [pair(s["suffix"] + p["tag"], [(1, s), (1, p)]) for p in (same, below) if p]
+    return out
+
+
+def _nhpoly1305(module: str) -> list[tuple[dict, dict]]:
+    """(NH row, NHPoly1305 driver)."""
+    nh, poly = rows(module, "nh"), rows(module, "poly1305")
+    out = []
+    for n in nh:
+        p = best(poly, lambda p, n=n: p["features"] <= n["features"])
+        if p:
+            out.append((n, pair(n["suffix"], [(1, n), (1, p)])))
+    return out
+
+
+def _adiantum() -> list[dict]:
+    chacha, aes = rows("adiantum", "chacha"), rows("adiantum", "aes")
+    out = []
+    for n, h in _nhpoly1305("adiantum"):
+        c = best(chacha, lambda c, n=n: level(c) == level(n))
+        if c:
+            out += [pair("-".join(filter(None, (h["suffix"], a["tag"]))),
+                         [(4, c), (2, h), (1, a)]) for a in aes]
+    return out
+
+
+@pytest.mark.parametrize("spec, prefix, rule", [
+    ("CHACHA20-POLY1305", "chacha20-poly1305", _chacha20poly1305),
+    ("XCHACHA20-POLY1305", "xchacha20-poly1305", _chacha20poly1305),
+    ("XSALSA20-POLY1305", "xsalsa20-poly1305", _secretbox),
+    ("NHPOLY1305", "nhpoly1305", lambda: [h for _, h in _nhpoly1305("nhpoly1305")]),
+    ("ADIANTUM(XCHACHA12,AES)", "adiantum-xchacha12", _adiantum),
+    ("ADIANTUM(XCHACHA20,AES)", "adiantum-xchacha20", _adiantum),
+])
+def test_composite_drivers_are_their_rule(spec, prefix, rule):
+    assert listed(spec) == expect(prefix, rule())
+
+
+#: Every built-in driver name with the assembly built: users select them.
+NAMES = {
+    "CHACHA20-POLY1305": {"generic", "amd64-ssse3", "amd64-avx2", "amd64-avx512-ifma"},
+    "XSALSA20-POLY1305": {"generic", "amd64-sse2", "amd64-avx2", "amd64-avx512",
+                          "amd64-avx512ifma"},
+    "NHPOLY1305": {"generic", "amd64-sse2", "amd64-avx2", "amd64-avx512"},
+    "ADIANTUM(XCHACHA12,AES)": {f"{t}{a}" for t in ("generic", "amd64-sse2", "amd64-avx2",
+                                                    "amd64-avx512") for a in ("", "-aesni")},
+    "POLY1305": {"generic64", "generic32", "amd64-sse2", "amd64-avx2", "amd64-avx512ifma"},
+    "CHACHA20": {"generic", "amd64-ssse3", "amd64-avx2", "amd64-avx512"},
+    "SALSA20": {"generic", "amd64-sse2", "amd64-avx2", "amd64-avx512"},
+    "AES256": {"generic", "amd64-aesni"},
+}
+
+
+@pytest.mark.parametrize("spec", sorted(NAMES))
+def test_driver_names_are_kept(spec):
+    if not gcrylike.config().use_amd64:
+        pytest.skip("built without assembly")
+    prefix = next(iter(listed(spec))).rsplit("-generic", 1)[0]
+    prefix = {"ADIANTUM(XCHACHA12,AES)": "adiantum-xchacha12", "POLY1305": "poly1305",
+              "XSALSA20-POLY1305": "xsalsa20-poly1305"}.get(spec, prefix)
+    assert set(listed(spec)) == {f"{prefix}-{n}" for n in NAMES[spec]}
