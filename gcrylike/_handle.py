@@ -122,6 +122,7 @@ class CipherHandle(KeyedHandle):
     def _ready(self) -> Context:
         ctx = self._keyed()
         if self._spec.needs_iv and not self._hasiv:
+            self._live()  # closed meanwhile (close forgets the IV): that is the error
             raise InvalidState(f"{self._spec.name}: setiv() first")
         return ctx
 

@@ -155,6 +155,7 @@ class KeyedHandle(_fast.HandleBase):
     def _keyed(self) -> Context:
         ctx = self._live()
         if not self._haskey:
+            self._live()  # closed meanwhile (close forgets the key): that is the error
             raise MissingKey(f"{self._spec.name}: setkey() first")
         return ctx
 
@@ -277,8 +278,8 @@ class KeyedHandle(_fast.HandleBase):
             if ctx is None:  # closed meanwhile
                 return
             self._binding.detach()
+            self._ctx = None  # first: a state check between these sees it closed
             self._forget_key()
-            self._ctx = None
             ctx.free()
 
     # -- copies -------------------------------------------------------------

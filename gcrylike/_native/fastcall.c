@@ -333,9 +333,15 @@ fail (int rc)
   return NULL;
 }
 
+/* A refusal (NotImplemented: the general path explains it), clearing the
+ * error that said why.  A KeyboardInterrupt or SystemExit (no Exception: a
+ * signal handled while a buffer export ran Python code) is never swallowed:
+ * it propagates, as on the cffi path. */
 static PyObject *
 not_here (void)
 {
+  if (PyErr_Occurred () && !PyErr_ExceptionMatches (PyExc_Exception))
+    return NULL;
   PyErr_Clear ();
   RETURN_NOTIMPLEMENTED;
 }
