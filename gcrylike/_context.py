@@ -38,8 +38,9 @@ class Context:
         raw = lib.gcry_ctx_alloc(total)
         if raw == ffi.NULL:
             raise MemoryError("cannot allocate a cipher context")
-        # Freed (and wiped) by close() or, failing that, by the garbage collector.
-        self.ptr = ffi.gc(raw, lambda p, n=total: lib.gcry_ctx_free(p, n))
+        # Wiped and freed by close() or, failing that, by the garbage
+        # collector; the destructor is the C function itself (see core.c).
+        self.ptr = ffi.gc(raw, lib.gcry_ctx_release)
         self._saved = ffi.cast("char *", self.ptr) + self._span if keep_copy else None
 
     def clone(self) -> Context:

@@ -1026,7 +1026,7 @@ def test_binding_methods_check_the_kind(plugins):
     kinds = {}
     for kind, make in KIND_HANDLES.items():
         h = make()
-        binding = h._fc if h._fc is not None else h._binding
+        binding = h._binding
         for method, (having, args) in METHODS.items():
             if kind in having:
                 continue

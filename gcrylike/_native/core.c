@@ -108,24 +108,41 @@ gcry_hwf_name (unsigned int bit)
 }
 
 /* Context memory: 64-byte aligned (what the widest SIMD loads want),
- * zeroed on allocation, wiped before it is freed. */
+ * zeroed on allocation, wiped before it is freed.  A 64-byte header in
+ * front holds the size, so that the release needs the pointer alone and is
+ * itself the cffi destructor (gcrylike/_context.py): no Python code runs
+ * between dropping a context and wiping it, so no signal handler can skip
+ * the wipe. */
+#define CTX_HEADER 64
+
 void *
 gcry_ctx_alloc (size_t size)
 {
   size_t rounded = (size + 63) & ~(size_t)63;
-  void *p = aligned_alloc (64, rounded ? rounded : 64);
-  if (p)
-    memset (p, 0, rounded ? rounded : 64);
-  return p;
+  uint8_t *base;
+
+  if (!rounded)
+    rounded = 64;
+  base = aligned_alloc (64, CTX_HEADER + rounded);
+  if (!base)
+    return NULL;
+  memset (base, 0, CTX_HEADER + rounded);
+  memcpy (base, &rounded, sizeof rounded);
+  return base + CTX_HEADER;
 }
 
 void
-gcry_ctx_free (void *p, size_t size)
+gcry_ctx_release (void *p)
 {
+  uint8_t *base;
+  size_t rounded;
+
   if (!p)
     return;
-  gcry_wipememory (p, (size + 63) & ~(size_t)63);
-  free (p);
+  base = (uint8_t *)p - CTX_HEADER;
+  memcpy (&rounded, base, sizeof rounded);
+  gcry_wipememory (base, CTX_HEADER + rounded);
+  free (base);
 }
 
 uint64_t

@@ -6,7 +6,7 @@ CDEF = """
 uint32_t gcry_hwf_detect(void);
 const char *gcry_hwf_name(unsigned int bit);
 void *gcry_ctx_alloc(size_t size);
-void gcry_ctx_free(void *p, size_t size);
+void gcry_ctx_release(void *p);
 void gcry_wipememory(void *p, size_t len);
 void gcry_copy_secret(void *dst, const void *src, size_t n);
 uint64_t gcry_cycles(void);
