@@ -180,7 +180,9 @@ class Gate:
     ptr:`` enters for one call (HandleClosed once detached, HandleBusy while
     another call runs on an exclusive gate or the context is held);
     ``with gate.exclusive():`` holds it alone.  Nothing waits.  The counts
-    change under a lock of their own, released before any hook runs."""
+    change under a lock of their own, released before any hook runs.  One
+    limit of Python: a signal handler that raises at the very entry of
+    ``__exit__`` leaves the count taken (the C Binding has no such point)."""
 
     __slots__ = ("_name", "_ptr", "_shared", "_state", "_users", "_excl", "_generation")
     kind = "gate"
