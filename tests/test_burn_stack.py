@@ -146,7 +146,15 @@ def residue(algo, module, entry, make_needles, driver, length, burn):
                                     64 * 304])
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
 def test_no_secrets_left_on_stack(algo, module, entry, needles, driver, length):
-    assert residue(algo, module, entry, needles, driver, length, burn=True) == 0
+    # A residue the burn missed is left by the same code on the same stack
+    # whatever the key, so it shows again with a fresh random key; a stack
+    # word that equals one of the random needles by chance (up to ~9,000
+    # needles against 2,048 scanned words at the longest lengths: about one
+    # run in 200 there) does not.
+    found = residue(algo, module, entry, needles, driver, length, burn=True)
+    if found:
+        found = residue(algo, module, entry, needles, driver, length, burn=True)
+    assert found == 0
 
 
 @pytest.mark.parametrize("algo,module,entry,needles,driver", list(_drivers()))
