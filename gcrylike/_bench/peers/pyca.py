@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib
 from collections.abc import Callable
@@ -50,6 +51,17 @@ def _cryptography_aead(mods: Any, key: bytes) -> Sealer:
     return Sealer(bind)
 
 
+def _same_memory(a: Any, b: Any) -> bool:
+    """Whether two buffers start at the same address (two views of one
+    buffer are two objects); a read-only or empty one is not the writable
+    output's memory unless it is the same object."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(a)) == \
+            ctypes.addressof(ctypes.c_char.from_buffer(b))
+    except (TypeError, ValueError):
+        return a is b
+
+
 def _cryptography_chacha20(mods: Any, key: bytes, nonce: bytes) -> Crypter:
     cipher_cls, algorithms = mods
     # OpenSSL's 16-byte ChaCha20 "nonce" is state words 12..15: counter then nonce
@@ -60,11 +72,11 @@ def _cryptography_chacha20(mods: Any, key: bytes, nonce: bytes) -> Crypter:
     ctx = cipher.encryptor()  # a stream cipher: decryption is the same XOR
 
     # cryptography 51 refuses update_into() with overlapping buffers, so an
-    # in-place request (src is dst) goes through a scratch buffer of its own:
-    # copied back for a real call, left there for a timed one (its row then
-    # measures out-of-place, the nearest it offers).
+    # in-place request goes through a scratch buffer of its own: copied back
+    # for a real call, left there for a timed one (its row then measures
+    # out-of-place, the nearest it offers).
     def call(src: Any, dst: Any) -> None:
-        if src is dst:
+        if _same_memory(src, dst):
             scratch = bytearray(len(memoryview(src).cast("B")))
             ctx.update_into(src, scratch)
             memoryview(dst).cast("B")[:] = scratch
@@ -72,7 +84,7 @@ def _cryptography_chacha20(mods: Any, key: bytes, nonce: bytes) -> Crypter:
             ctx.update_into(src, dst)
 
     def bind(src: Any, dst: Any, decrypt: bool) -> Callable[[], Any]:
-        if src is dst:
+        if _same_memory(src, dst):
             dst = bytearray(len(memoryview(src).cast("B")))
         return functools.partial(ctx.update_into, src, dst)
 
