@@ -187,6 +187,7 @@ class _OneShotAead(SealingHandle):
     __slots__ = ()
     _KIND = "aead"
     _HOOK_KIND = "seal"
+    _FORGERY = "cryptography"  # cryptography's class names: forgeries are InvalidTag too
 
     encrypt: SealMethod = native_method("seal", "($self, nonce, data, associated_data=None)",
                             """Ciphertext || 16-byte tag of ``data`` and ``associated_data``.""")
@@ -206,7 +207,7 @@ class _OneShotAead(SealingHandle):
         """A forged message is AuthenticationFailed; any other refusal is
         explained by the general method."""
         if op == "open" and rc == ErrorCode.CHECKSUM:
-            return AuthenticationFailed(f"{self._spec.name}: authentication tag mismatch")
+            return self._forgery("authentication tag mismatch")
         return NotImplemented
 
     def encrypt_into(self, nonce: BytesLike, data: BytesLike,

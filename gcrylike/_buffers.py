@@ -96,4 +96,9 @@ def run_into(out: Any, n: int, call: Callable[[Any], Any], fail: Callable[[int],
 
 
 def sizes_text(sizes: tuple[int, ...]) -> str:
-    return " or ".join(str(s) for s in sizes)
+    """The accepted sizes for a message, smallest first: "32", "16 or 32",
+    "8, 12 or 16"."""
+    words = [str(s) for s in sorted(set(sizes))]
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} or {words[-1]}"

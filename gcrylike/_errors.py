@@ -11,6 +11,8 @@ argument, so ``except ValueError`` around input checks never swallows one
 from __future__ import annotations
 
 import enum
+import importlib
+from typing import Any
 
 
 class ErrorCode(enum.IntEnum):
@@ -173,9 +175,72 @@ class AuthenticationFailed(GcryError):
     Deliberately not a ``ValueError`` (nor any other builtin error): like
     cryptography's ``InvalidTag`` and PyNaCl's ``CryptoError`` it is caught
     only by name (or as :class:`GcryError`), never by an ``except
-    ValueError`` meant for bad arguments."""
+    ValueError`` meant for bad arguments.  The classes that borrow those
+    libraries' names (``ChaCha20Poly1305``, ``XChaCha20Poly1305``,
+    ``SecretBox``) raise a subclass that is also ``InvalidTag`` or
+    ``CryptoError`` when that library is installed."""
 
     code = ErrorCode.CHECKSUM
+
+
+#: The forgery exceptions of the libraries whose class names gcrylike
+#: borrows (see :func:`forgery`): a key -> (module, class).  Both are plain
+#: ``Exception`` subclasses (checked again when borrowed: a ``ValueError``
+#: would never be borrowed).
+BORROWED_FORGERIES: dict[str, tuple[str, str]] = {
+    "cryptography": ("cryptography.exceptions", "InvalidTag"),
+    "nacl": ("nacl.exceptions", "CryptoError"),
+}
+_forgery_classes: dict[str, type[AuthenticationFailed]] = {}
+
+
+def forgery_class(borrowed: str | None) -> type[AuthenticationFailed]:
+    """The class of a forgery raised by a class that borrows library
+    ``borrowed``'s name (a key of :data:`BORROWED_FORGERIES`, or None):
+    an :class:`AuthenticationFailed` that is also that library's forgery
+    exception, so that its users' ``except InvalidTag`` / ``except
+    CryptoError`` keeps working.  The library is imported here, on the first
+    forgery, never at ``import gcrylike``; when it cannot be imported (or its
+    exception would make a forgery a ``ValueError`` or no ``Exception``)
+    plain :class:`AuthenticationFailed`.  Built once per library."""
+    if borrowed is None:
+        return AuthenticationFailed
+    cls = _forgery_classes.get(borrowed)
+    if cls is not None:
+        return cls
+    module, name = BORROWED_FORGERIES[borrowed]
+    try:
+        base = getattr(importlib.import_module(module), name)
+    except Exception:  # noqa: BLE001 - not installed, or broken: our own class
+        base = None
+    if (not isinstance(base, type) or not issubclass(base, Exception)
+            or issubclass(base, (ValueError, GcryError))):
+        cls = AuthenticationFailed
+    else:
+        cls = type(AuthenticationFailed.__name__, (AuthenticationFailed, base), {
+            "__module__": AuthenticationFailed.__module__,
+            "__qualname__": AuthenticationFailed.__qualname__,
+            "__doc__": f"An :class:`AuthenticationFailed` that is also {module}.{name}.",
+            "__reduce__": _reduce_forgery,
+            "_borrowed": borrowed,
+        })
+    # two threads' first forgeries may both build one: the first stored wins
+    return _forgery_classes.setdefault(borrowed, cls)
+
+
+def forgery(message: str, borrowed: str | None = None) -> AuthenticationFailed:
+    """A forgery error (see :func:`forgery_class`) with ``message``."""
+    return forgery_class(borrowed)(message)
+
+
+def _reduce_forgery(self: AuthenticationFailed) -> tuple[Any, ...]:
+    # pickled by how it was made (the class itself is not a module global)
+    return (_unpickle_forgery, (getattr(self, "_borrowed", None), self.args), self.__dict__)
+
+
+def _unpickle_forgery(borrowed: str | None, args: tuple[Any, ...]) -> AuthenticationFailed:
+    # plain AuthenticationFailed where the borrowed library is missing
+    return forgery_class(borrowed)(*args)
 
 
 _BY_CODE: dict[int, type[GcryError]] = {

@@ -10,26 +10,35 @@ from typing import Any, NoReturn
 from . import _registry
 from ._buffers import as_cbuffer, check_overlap, sizes_text
 from ._core import ffi
-from ._errors import AuthenticationFailed, ErrorCode, InvalidIVLength, InvalidLength, error_for
+from ._errors import (
+    AuthenticationFailed,
+    ErrorCode,
+    InvalidIVLength,
+    InvalidLength,
+    error_for,
+    forgery,
+)
 from ._keyed import KeyedHandle
 from ._typing import BytesLike
 
 
-def raise_for(rc: int, name: str) -> NoReturn:
+def raise_for(rc: int, name: str, borrowed: str | None = None) -> NoReturn:
     """Raise the exception of a failed AEAD call: a wrong tag is
-    :class:`AuthenticationFailed`, the rest as :func:`error_for` says."""
+    :class:`AuthenticationFailed` (also the forgery exception of the library
+    ``borrowed``: ``_errors.forgery``), the rest as
+    :func:`error_for` says."""
     if rc == ErrorCode.CHECKSUM:
-        raise AuthenticationFailed(f"{name}: authentication tag mismatch")
+        raise forgery(f"{name}: authentication tag mismatch", borrowed)
     raise error_for(rc, name)
 
 
-def fast_open_failed(rc: int, name: str) -> Any:
+def fast_open_failed(rc: int, name: str, borrowed: str | None = None) -> Any:
     """What a fast open that raised with ``rc`` means: a wrong tag raises
-    :class:`AuthenticationFailed` (the hook did not write the output, which
-    is dropped); anything else is a refusal, ``NotImplemented``, that the
-    general path explains."""
+    :class:`AuthenticationFailed` (as :func:`raise_for`; the hook did not
+    write the output, which is dropped); anything else is a refusal,
+    ``NotImplemented``, that the general path explains."""
     if rc == ErrorCode.CHECKSUM:
-        raise AuthenticationFailed(f"{name}: authentication tag mismatch") from None
+        raise forgery(f"{name}: authentication tag mismatch", borrowed) from None
     return NotImplemented
 
 
@@ -44,6 +53,10 @@ class SealingHandle(KeyedHandle):
     _HOOK_KIND = ""
     #: What the message is called in errors ("data", SecretBox's "box").
     _INPUT = "data"
+    #: The library whose class name this class borrows, a key of
+    #: ``_errors.BORROWED_FORGERIES`` ("cryptography", "nacl") or None: its
+    #: forgeries are also that library's forgery exception.
+    _FORGERY: str | None = None
     _RESETTABLE = False  # every call starts from the keyed state itself
 
     def __init__(self, key: BytesLike, *, impl: str | None = None) -> None:
@@ -66,11 +79,15 @@ class SealingHandle(KeyedHandle):
         """The implementation in use."""
         return self._impl.driver
 
+    def _forgery(self, message: str) -> AuthenticationFailed:
+        """The exception of a forged or truncated message (see ``_FORGERY``)."""
+        return forgery(f"{self._spec.name}: {message}", self._FORGERY)
+
     def _failed(self, rc: int, nonce: Any) -> NoReturn:
         if rc == ErrorCode.INV_IV:
             raise InvalidIVLength(f"{self._spec.name} nonce must be "
                                   f"{sizes_text(self._spec.iv_sizes)} bytes, got {len(nonce)}")
-        raise_for(rc, self._spec.name)
+        raise_for(rc, self._spec.name, self._FORGERY)
 
     def _oneshot(self, opening: int, nonce: Any, data: Any, aad: Any, buf: Any) -> Any:
         """The cffi path of a seal (``opening`` 0) or an open (1): into the
@@ -87,8 +104,8 @@ class SealingHandle(KeyedHandle):
             if len(nbuf) not in s.iv_sizes:
                 self._failed(ErrorCode.INV_IV, nbuf)
             if n + grow < 0:
-                raise AuthenticationFailed(f"{s.name}: a {self._INPUT} of {n} bytes is shorter "
-                                           f"than its {s.tag_size}-byte tag")
+                raise self._forgery(f"a {self._INPUT} of {n} bytes is shorter "
+                                    f"than its {s.tag_size}-byte tag")
 
             def call(dst: Any) -> Any:
                 with self._binding as ptr:

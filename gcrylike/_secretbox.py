@@ -8,7 +8,7 @@ from typing import Any
 
 from . import _fast
 from ._buffers import as_bytes
-from ._errors import AuthenticationFailed, InvalidType
+from ._errors import InvalidType
 from ._sealing import SealingHandle, fast_open_failed
 from ._typing import BytesLike, Encoder
 
@@ -101,6 +101,7 @@ class SecretBox(SealingHandle):
     _KIND = "secretbox"
     _HOOK_KIND = "box"
     _INPUT = "box"
+    _FORGERY = "nacl"  # PyNaCl's class name: forgeries are nacl's CryptoError too
 
     KEY_SIZE = 32
     NONCE_SIZE = _NONCE
@@ -142,8 +143,8 @@ class SecretBox(SealingHandle):
         if nonce is None:
             whole = as_bytes(ciphertext, "ciphertext")
             if len(whole) < _NONCE:
-                raise AuthenticationFailed(f"{self._spec.name}: a message of {len(whole)} "
-                                           f"bytes is shorter than its {_NONCE}-byte nonce")
+                raise self._forgery(f"a message of {len(whole)} bytes is shorter "
+                                    f"than its {_NONCE}-byte nonce")
             nonce, ciphertext = whole[:_NONCE], whole[_NONCE:]
         return self._unbox(nonce, ciphertext)
 
@@ -168,7 +169,7 @@ class SecretBox(SealingHandle):
             try:
                 result = fc.open(nonce, box)
             except _Failure as exc:
-                result = fast_open_failed(exc.args[0], self._spec.name)
+                result = fast_open_failed(exc.args[0], self._spec.name, self._FORGERY)
             if result is not NotImplemented:
                 return result  # type: ignore[no-any-return]
         return self._oneshot(1, nonce, box, None, None)  # type: ignore[no-any-return]

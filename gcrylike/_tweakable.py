@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -183,3 +184,9 @@ class Adiantum(TweakableHandle):
         spec = _registry.lookup(f"adiantum({variant},aes)", "tweakable")
         super().__init__(spec, _registry.choose(spec, impl), impl is None)
         self.setkey(key)
+
+    @classmethod
+    def generate_key(cls) -> bytes:
+        """A fresh random 32-byte key from the operating system (``os.urandom``),
+        for either variant."""
+        return os.urandom(_registry.lookup("adiantum(xchacha12,aes)", "tweakable").key_sizes[0])

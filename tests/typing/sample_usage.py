@@ -136,6 +136,10 @@ def macs() -> None:
 
 
 def storage() -> None:
+    adiantum_key = gcrylike.Adiantum.generate_key()
+    assert_type(adiantum_key, bytes)
+    with gcrylike.Adiantum(adiantum_key, "xchacha20"):
+        pass
     with gcrylike.Adiantum(KEY, "xchacha12") as adi:
         assert_type(adi, gcrylike.Adiantum)
         sector = bytes(4096)
