@@ -7,14 +7,16 @@
  * No branch or index depends on the key or the message. */
 #include "poly1305.h"
 
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+/* Only the 2^64 radix reads 64-bit words (a 32-bit target would warn of an
+ * unused function, which GCRYLIKE_WERROR turns into a failed build). */
 static uint64_t
 load_le64 (const uint8_t *p)
 {
   return (uint64_t)gcry_load_le32 (p) | ((uint64_t)gcry_load_le32 (p + 4) << 32);
 }
-
-#ifdef __SIZEOF_INT128__
-typedef unsigned __int128 u128;
 
 GCRY_NOINLINE unsigned int
 poly1305_generic64_blocks (uint64_t h[3], const uint64_t r[2],

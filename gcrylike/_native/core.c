@@ -115,6 +115,16 @@ gcry_hwf_name (unsigned int bit)
  * the wipe. */
 #define CTX_HEADER 64
 
+/* The Windows C runtime has no aligned_alloc: its own pair instead. */
+#ifdef _WIN32
+#include <malloc.h>
+#define ctx_alloc(align, n) _aligned_malloc ((n), (align))
+#define ctx_free(p) _aligned_free (p)
+#else
+#define ctx_alloc(align, n) aligned_alloc ((align), (n))
+#define ctx_free(p) free (p)
+#endif
+
 void *
 gcry_ctx_alloc (size_t size)
 {
@@ -123,7 +133,7 @@ gcry_ctx_alloc (size_t size)
 
   if (!rounded)
     rounded = 64;
-  base = aligned_alloc (64, CTX_HEADER + rounded);
+  base = ctx_alloc (64, CTX_HEADER + rounded);
   if (!base)
     return NULL;
   memset (base, 0, CTX_HEADER + rounded);
@@ -142,7 +152,7 @@ gcry_ctx_release (void *p)
   base = (uint8_t *)p - CTX_HEADER;
   memcpy (&rounded, base, sizeof rounded);
   gcry_wipememory (base, CTX_HEADER + rounded);
-  free (base);
+  ctx_free (base);
 }
 
 uint64_t
