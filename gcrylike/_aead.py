@@ -203,13 +203,6 @@ class _OneShotAead(SealingHandle):
                       associated_data: BytesLike | None = None) -> bytes:
         return self._open_into(nonce, data, associated_data, None)  # type: ignore[no-any-return]
 
-    def _native_error(self, op: str, rc: int) -> Any:
-        """A forged message is AuthenticationFailed; any other refusal is
-        explained by the general method."""
-        if op == "open" and rc == ErrorCode.CHECKSUM:
-            return self._forgery("authentication tag mismatch")
-        return NotImplemented
-
     def encrypt_into(self, nonce: BytesLike, data: BytesLike,
                      associated_data: BytesLike | None, buf: BytesLike) -> int:
         """As :meth:`encrypt`, into the writable buffer ``buf`` of exactly

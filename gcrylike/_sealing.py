@@ -32,16 +32,6 @@ def raise_for(rc: int, name: str, borrowed: str | None = None) -> NoReturn:
     raise error_for(rc, name)
 
 
-def fast_open_failed(rc: int, name: str, borrowed: str | None = None) -> Any:
-    """What a fast open that raised with ``rc`` means: a wrong tag raises
-    :class:`AuthenticationFailed` (as :func:`raise_for`; the hook did not
-    write the output, which is dropped); anything else is a refusal,
-    ``NotImplemented``, that the general path explains."""
-    if rc == ErrorCode.CHECKSUM:
-        raise forgery(f"{name}: authentication tag mismatch", borrowed) from None
-    return NotImplemented
-
-
 class SealingHandle(KeyedHandle):
     """Base of the one-shot classes: subclasses name their spec in
     ``_ALGORITHM`` and ``_KIND``, their hook kind in ``_HOOK_KIND`` ("seal":
@@ -82,6 +72,14 @@ class SealingHandle(KeyedHandle):
     def _forgery(self, message: str) -> AuthenticationFailed:
         """The exception of a forged or truncated message (see ``_FORGERY``)."""
         return forgery(f"{self._spec.name}: {message}", self._FORGERY)
+
+    def _native_error(self, op: str, rc: int) -> Any:
+        """A forged message is a forgery (the native open did not write the
+        output, which is dropped); any other refusal is explained by the
+        general method."""
+        if op == "open" and rc == ErrorCode.CHECKSUM:
+            return self._forgery("authentication tag mismatch")
+        return NotImplemented
 
     def _failed(self, rc: int, nonce: Any) -> NoReturn:
         if rc == ErrorCode.INV_IV:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from os import urandom
 from typing import Any
 
-from . import _fast
 from ._buffers import as_bytes
 from ._errors import InvalidType
-from ._sealing import SealingHandle, fast_open_failed
+from ._keyed import native_method
+from ._sealing import SealingHandle
 from ._typing import BytesLike, Encoder
 
 _NONCE = 24
@@ -69,7 +69,6 @@ def _encoder(encoder: Any) -> Encoder:
 
 #: The registry name of the secretbox spec (ciphers/secretbox).
 ALGORITHM = "XSALSA20-POLY1305"
-_Failure = _fast.Failure
 
 
 class SecretBox(SealingHandle):
@@ -148,28 +147,15 @@ class SecretBox(SealingHandle):
             nonce, ciphertext = whole[:_NONCE], whole[_NONCE:]
         return self._unbox(nonce, ciphertext)
 
-    def _box(self, nonce: Any, data: Any) -> bytes:
-        """The box of ``data``: 16-byte tag || ciphertext."""
-        fc = self._binding
-        if fc.ready:  # the native path (gcrylike/_native/fastcall.c)
-            try:
-                result = fc.seal(nonce, data)
-            except _Failure:
-                result = NotImplemented  # a refusal: the general path explains it
-            if result is not NotImplemented:
-                return result  # type: ignore[no-any-return]
+    _box = native_method("seal", "($self, nonce, data)",
+                         """The box of ``data``: 16-byte tag || ciphertext.""")
+    _unbox = native_method("open", "($self, nonce, box)",
+                           """Verify, then return the message of ``box`` (tag ||
+        ciphertext).  A wrong or truncated box raises
+        :class:`AuthenticationFailed` and releases no plaintext.""")
+
+    def _general_seal(self, nonce: Any, data: Any) -> bytes:
         return self._oneshot(0, nonce, data, None, None)  # type: ignore[no-any-return]
 
-    def _unbox(self, nonce: Any, box: Any) -> bytes:
-        """Verify, then return the message of ``box`` (tag || ciphertext).
-        A wrong or truncated box raises :class:`AuthenticationFailed` and
-        releases no plaintext."""
-        fc = self._binding
-        if fc.ready:
-            try:
-                result = fc.open(nonce, box)
-            except _Failure as exc:
-                result = fast_open_failed(exc.args[0], self._spec.name, self._FORGERY)
-            if result is not NotImplemented:
-                return result  # type: ignore[no-any-return]
+    def _general_open(self, nonce: Any, box: Any) -> bytes:
         return self._oneshot(1, nonce, box, None, None)  # type: ignore[no-any-return]
