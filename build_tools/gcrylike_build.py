@@ -62,8 +62,8 @@ def enum_members(header: str, tag: str) -> list[str]:
     return [m.group(0) for m in names]
 
 
-#: The implementation ids of each component (its enum of ids), which every
-#: module linking the component declares to Python.
+#: The implementation ids of each component (its enum of ids), which the
+#: component's module declares to Python.
 CHACHA_IDS = enum_members("ciphers/chacha/chacha.h", "chacha_impl")
 SALSA20_IDS = enum_members("ciphers/salsa20/salsa20.h", "salsa20_impl")
 POLY1305_IDS = enum_members("ciphers/poly1305/poly1305.h", "poly1305_impl")
@@ -72,9 +72,9 @@ AES_IDS = enum_members("ciphers/aes/aes_glue.h", "aes_impl")
 
 def drivers_cdef(*components: str) -> str:
     """The cdef of each component's driver accessor ``gcry_<component>_drivers``
-    (rows of ``gcry_driver``, gcrylike/_native/driver.h), for a
-    module that reads those components' drivers (its own and a composite's
-    parts, as it compiles them)."""
+    (rows of ``gcry_driver``, gcrylike/_native/driver.h), for the module
+    that compiles the component (composites read their parts' rows from
+    those modules)."""
     return "".join(f"const gcry_driver *gcry_{c}_drivers(size_t *n);\n" for c in components)
 
 
@@ -84,18 +84,31 @@ DRIVER_TYPES = ("typedef struct { const char *suffix; int priority; uint32_t hwf
                 " unsigned int impl; const char *tag; const char *description; } gcry_driver;\n")
 
 
-#: ChaCha as every module that uses it links it: the glue and the portable
-#: core, and on amd64 the SSSE3/AVX2/AVX-512 routines its dispatch calls.
-CHACHA_C = ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"]
-CHACHA_ASM = ["chacha-amd64-ssse3.S", "chacha-amd64-avx2.S", "chacha-amd64-avx512.S"]
+def asm_files(prefix: str) -> list[str]:
+    """A module's assembly: every ``asm/PREFIX-amd64-*.S``, so a new tier
+    is its file (and its rows) without a line here."""
+    pattern = re.compile(re.escape(prefix) + r"-amd64-[\w-]+\.S")
+    return sorted(f for f in os.listdir(os.path.join(ROOT, ASM_DIR)) if pattern.fullmatch(f))
 
-#: Poly1305 as every module with a MAC links it: the glue and the portable
-#: code, and on amd64 the SSE2/AVX2/AVX512-IFMA routines, their scalar part and the C
-#: that fills their tables.
-POLY1305_C = ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"]
-POLY1305_ASM = ["poly1305-amd64-sse2.S", "poly1305-amd64-avx2.S", "poly1305-amd64-avx512.S",
-                "poly1305-amd64-scalar.S"]
-POLY1305_AMD64_C = ["ciphers/poly1305/poly1305_amd64_tables.c"]
+
+def linkage_cdef(c_sources: list[str]) -> str:
+    """The cdef of what a module's sources export to composites and import
+    from components (GCRY_EXPORT / GCRY_IMPORT, gcrylike/_native/linkage.h):
+    found in the sources, so the component list is written once, there."""
+    cdef = ""
+    for source in c_sources:
+        with open(os.path.join(ROOT, source)) as f:
+            text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+        for kind, part in re.findall(r"^GCRY_(EXPORT|IMPORT)\s*\(\s*(\w+)", text, flags=re.M):
+            cdef += (f"const void *gcry_export_{part}(void);\n" if kind == "EXPORT"
+                     else f"int gcry_import_{part}(const void *table);\n")
+    return cdef
+
+
+#: Every module's header folders: a composite includes its components'
+#: headers (their contexts and exported tables) without their sources.
+COMPONENT_DIRS = sorted(os.path.join("ciphers", d) for d in os.listdir(os.path.join(ROOT, "ciphers"))
+                        if os.path.isdir(os.path.join(ROOT, "ciphers", d)) and d != "__pycache__")
 
 
 def make_ffi(module: str, cdef: str, c_sources: list[str],
@@ -112,7 +125,7 @@ def make_ffi(module: str, cdef: str, c_sources: list[str],
     the repository, as setuptools wants them, unless ``absolute`` (the
     test-only build compiles from its own directory)."""
     return _helper.make_ffi(
-        module, cdef, c_sources, [os.path.join(ASM_DIR, s) for s in asm_sources],
-        includes=includes, amd64_c_sources=amd64_c_sources, include_dirs=[ASM_DIR],
+        module, cdef + linkage_cdef(c_sources), c_sources, [os.path.join(ASM_DIR, s) for s in asm_sources],
+        includes=includes, amd64_c_sources=amd64_c_sources, include_dirs=[ASM_DIR, *COMPONENT_DIRS],
         macros=macros, constants=constants, root=ROOT if absolute else None,
         types=DRIVER_TYPES if "gcry_driver" in cdef else "")

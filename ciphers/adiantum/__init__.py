@@ -1,46 +1,30 @@
 """Adiantum(XChaCha12|XChaCha20, AES-256) with NHPoly1305.
 
 Implementations are made by the kernel template's rule from the drivers
-of the parts this module compiles (:func:`_drivers`): an NHPoly1305 driver,
-the XChaCha driver of its NH level and an AES driver (bitsliced C or
-AES-NI).
+of its parts' modules (:func:`_drivers`): an NHPoly1305 driver, the XChaCha
+driver of its NH level and an AES driver (bitsliced C or AES-NI).  The glue
+calls those modules' routines through the tables they export
+(gcrylike/_native/linkage.h).
 """
 
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import (
-    Driver,
-    TweakableCipherSpec,
-    best,
-    compose,
-    implementations,
-    native_drivers,
-)
-from gcrylike.ciphers.nhpoly1305 import compose_drivers
+from gcrylike._linkage import import_components
+from gcrylike._spec import Driver, TweakableCipherSpec, best, compose, implementations
+from gcrylike.ciphers.aes import DRIVERS as AES_DRIVERS
+from gcrylike.ciphers.chacha import DRIVERS as CHACHA_DRIVERS
+from gcrylike.ciphers.nhpoly1305 import NH_DRIVERS, compose_drivers
+from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
 from gcrylike.selftests.runner import tweakable_selftest
 from gcrylike.selftests.vectors_adiantum import ADIANTUM_XCHACHA12, ADIANTUM_XCHACHA20
 
 from ._adiantum import ffi, lib
 
-# Each component's implementation ids by the names tiers and token() use,
-# read from the components' headers as this module compiles them.
-_CHACHA = {"generic": lib.CHACHA_IMPL_GENERIC, "ssse3": lib.CHACHA_IMPL_SSSE3,
-           "avx2": lib.CHACHA_IMPL_AVX2, "avx512": lib.CHACHA_IMPL_AVX512}
-_NH = {"generic": lib.NH_IMPL_GENERIC, "sse2": lib.NH_IMPL_SSE2, "avx2": lib.NH_IMPL_AVX2,
-       "avx512": lib.NH_IMPL_AVX512}
-_POLY = {"generic64": lib.POLY1305_IMPL_GENERIC64, "generic32": lib.POLY1305_IMPL_GENERIC32,
-         "sse2": lib.POLY1305_IMPL_SSE2, "avx2": lib.POLY1305_IMPL_AVX2,
-         "ifma": lib.POLY1305_IMPL_AVX512IFMA}
-_AES = {"generic": lib.AES_IMPL_GENERIC, "aesni": lib.AES_IMPL_AESNI}
+import_components(ffi, lib)
 
 GCRYLIKE_ADIANTUM_XCHACHA12 = 1301
 GCRYLIKE_ADIANTUM_XCHACHA20 = 1302
-
-
-def token(chacha: str, nh: str, poly: str, aes: str) -> tuple[int, int, int, int]:
-    """The implementation token of one combination (tests use every one)."""
-    return (_CHACHA[chacha], _NH[nh], _POLY[poly], _AES[aes])
 
 
 def _drivers() -> tuple[Driver, ...]:
@@ -49,10 +33,9 @@ def _drivers() -> tuple[Driver, ...]:
     XChaCha driver of its NH driver's SIMD level and with each AES driver;
     features the union, priority ``(4 * stream + 2 * hash + block) / 7``;
     named after the hash driver, then the AES driver's tag after "-"."""
-    chacha = native_drivers(ffi, lib.gcry_chacha_drivers)
-    nh = {d.token: d for d in native_drivers(ffi, lib.gcry_nh_drivers)}
-    hashes = compose_drivers(tuple(nh.values()), native_drivers(ffi, lib.gcry_poly1305_drivers))
-    aes = native_drivers(ffi, lib.gcry_aes_drivers)
+    chacha, aes = CHACHA_DRIVERS, AES_DRIVERS
+    nh = {d.token: d for d in NH_DRIVERS}
+    hashes = compose_drivers(NH_DRIVERS, POLY1305_DRIVERS)
     rows = []
     for h in hashes:
         level = nh[h.token[0]].level
@@ -97,4 +80,4 @@ SPECS = (
     _make_spec(20, GCRYLIKE_ADIANTUM_XCHACHA20, ADIANTUM_XCHACHA20),
 )
 
-__all__ = ["SPECS", "ffi", "lib", "token"]
+__all__ = ["SPECS", "ffi", "lib"]

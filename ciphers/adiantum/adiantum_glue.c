@@ -16,6 +16,11 @@
  * per-sector cost). */
 #include "adiantum.h"
 
+GCRY_IMPORT (chacha, gcry_chacha_exports)
+GCRY_IMPORT (poly1305, gcry_poly1305_exports)
+GCRY_IMPORT (nhpoly1305, gcry_nhpoly1305_exports)
+GCRY_IMPORT (aes, gcry_aes_exports)
+
 /* The sector calls' tweak hashes in closed form (sector_tweak_form) need
  * Poly1305's 128-bit-product helpers; other builds hash each tweak. */
 #ifdef __SIZEOF_INT128__
@@ -66,34 +71,34 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
 
   if (keylen != ADIANTUM_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!aes_impl_ok (aes_impl) || !poly1305_impl_ok (poly_impl)
-      || nh_impl > 31 || !(gcry_nh_impls () & (1u << nh_impl)))
+  if (!aes_api->impl_ok (aes_impl) || !poly1305_api->impl_ok (poly_impl)
+      || nh_impl > 31 || !(nhpoly1305_api->nh_impls () & (1u << nh_impl)))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
-  rc = gcry_chacha_setkey (&ctx->stream, key, keylen, rounds, chacha_impl, 1);
+  rc = chacha_api->setkey (&ctx->stream, key, keylen, rounds, chacha_impl, 1);
   if (rc)
     return rc;
 
   /* K_E || K_T || K_L || K_N = XChaCha(K_S, 1 || 0^23) */
   memcpy (&kdf, &ctx->stream, sizeof kdf);
-  burn = chacha_setiv_noburn (&kdf, nonce, sizeof nonce, &rc);
-  burn = gcry_max_burn (burn, chacha_crypt_noburn (&kdf, derived, zeros, sizeof derived));
-  burn = gcry_max_burn (burn, aes256_setkey_noburn (&ctx->aes, derived, aes_impl));
+  burn = chacha_api->setiv_noburn (&kdf, nonce, sizeof nonce, &rc);
+  burn = gcry_max_burn (burn, chacha_api->crypt_noburn (&kdf, derived, zeros, sizeof derived));
+  burn = gcry_max_burn (burn, aes_api->setkey_noburn (&ctx->aes, derived, aes_impl));
   memcpy (polykey, derived + 32, 16);
   memset (polykey + 16, 0, 16);
-  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->tweak, polykey, poly_impl));
-  burn = gcry_max_burn (burn, nhpoly1305_setkey_noburn (&ctx->hash, derived + 48, nh_impl,
+  burn = gcry_max_burn (burn, poly1305_api->setkey_noburn (&ctx->tweak, polykey, poly_impl));
+  burn = gcry_max_burn (burn, nhpoly1305_api->setkey_noburn (&ctx->hash, derived + 48, nh_impl,
                                                         poly_impl));
   /* every message copies this Poly1305 state: give it its powers now */
-  burn = gcry_max_burn (burn, poly1305_prepare (&ctx->hash.poly));
+  burn = gcry_max_burn (burn, poly1305_api->prepare (&ctx->hash.poly));
 #ifdef ADIANTUM_SECTOR_TWEAK_FORM
-  burn = gcry_max_burn (burn, poly1305_r_squared (&ctx->tweak, ctx->tweak_r2));
+  burn = gcry_max_burn (burn, poly1305_api->r_squared (&ctx->tweak, ctx->tweak_r2));
 #endif
 #ifdef USE_AMD64
   if (chacha_impl == CHACHA_IMPL_AVX512 && poly_impl >= POLY1305_IMPL_SSE2)
     {
-      _gcry_poly1305_amd64_avx512_lanes_setup (ctx->hash.poly.r, ctx->poly_powers);
-      _gcry_poly1305_amd64_avx512_lanes_setup (ctx->tweak.r, ctx->tweak_powers);
+      poly1305_api->lanes_setup (ctx->hash.poly.r, ctx->poly_powers);
+      poly1305_api->lanes_setup (ctx->tweak.r, ctx->tweak_powers);
       ctx->poly_lanes = 1;
       burn = gcry_max_burn (burn, ADIANTUM_LANES_SETUP_BURN);
     }
@@ -117,7 +122,7 @@ tweak_acc (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t t
   memset (block + 8, 0, 8);
   memcpy (block + 16, tweak, tweaklen);
   h[0] = h[1] = h[2] = 0;
-  return poly1305_blocks_into (&ctx->tweak, h, block, 1 + tweaklen / POLY1305_BLOCK)
+  return poly1305_api->blocks_into (&ctx->tweak, h, block, 1 + tweaklen / POLY1305_BLOCK)
          + sizeof (block) + GCRY_C_FRAME;
 }
 
@@ -136,17 +141,17 @@ tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak, size_t 
   if (tweaklen % POLY1305_BLOCK == 0)
     {
       burn = tweak_acc (ctx, len_l, tweak, tweaklen, h);
-      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->tweak, h, out));
+      burn = gcry_max_burn (burn, poly1305_api->tag_of (&ctx->tweak, h, out));
     }
   else
     {
       gcry_store_le64 (block, (uint64_t)len_l * 8);
       memset (block + 8, 0, 8);
-      poly1305_copy (&poly, &ctx->tweak);
-      burn = poly1305_update_noburn (&poly, block, 16);
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, tweak, tweaklen));
-      burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-      poly1305_wipe (&poly);
+      poly1305_api->copy (&poly, &ctx->tweak);
+      burn = poly1305_api->update_noburn (&poly, block, 16);
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&poly, tweak, tweaklen));
+      burn = gcry_max_burn (burn, poly1305_api->tag_noburn (&poly, out));
+      poly1305_api->wipe (&poly);
     }
   return burn + sizeof (poly) + sizeof (block) + sizeof (h) + GCRY_C_FRAME;
 }
@@ -173,8 +178,8 @@ message_tweak_hash (const adiantum_ctx *ctx, size_t len_l, const uint8_t *tweak,
 
   if (form)
     {
-      burn = poly1305_muladd64 (h, form->a, ctx->tweak_r2, form->sector);
-      burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->tweak, h, out));
+      burn = poly1305_api->muladd64 (h, form->a, ctx->tweak_r2, form->sector);
+      burn = gcry_max_burn (burn, poly1305_api->tag_of (&ctx->tweak, h, out));
       return burn + sizeof (h) + GCRY_C_FRAME;
     }
 #else
@@ -262,7 +267,7 @@ lanes_run (const adiantum_ctx *ctx, int tweak_key, const uint64_t *blocks, size_
   size_t k;
 
 #ifdef USE_AMD64
-  burn = _gcry_poly1305_amd64_avx512_lanes8 (tweak_key ? ctx->tweak_powers : ctx->poly_powers,
+  burn = poly1305_api->lanes8 (tweak_key ? ctx->tweak_powers : ctx->poly_powers,
                                              blocks, nblocks, &h[0][0]);
 #else
   /* not reached: poly_lanes is set on the AVX-512 tier only */
@@ -344,15 +349,15 @@ stage_front (const adiantum_ctx *ctx, adiantum_msg *m, const uint8_t *src, size_
   uint8_t h_l[16];
   unsigned int burn;
 
-  nhpoly1305_acc_init (&acc);
-  burn = nhpoly1305_acc_chunks (&ctx->hash, &acc, src, len_l);
+  nhpoly1305_api->acc_init (&acc);
+  burn = nhpoly1305_api->acc_chunks (&ctx->hash, &acc, src, len_l);
   if (lanes)
     lanes_put (lanes, k, &acc);
   else
     {
       burn = gcry_max_burn (burn, message_tweak_hash (ctx, len_l, tweak, tweaklen, form,
                                                       m->h_t));
-      burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+      burn = gcry_max_burn (burn, nhpoly1305_api->acc_final (&ctx->hash, &acc, h_l));
       front_done (m, src, n, h_l, encrypting);
     }
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;
@@ -370,9 +375,9 @@ stage_aes (const adiantum_ctx *ctx, adiantum_msg *m, size_t n, int encrypting)
   for (i = 0; i < n; i++)
     memcpy (in[i], encrypting ? m[i].block : m[i].mid, 16);
   if (encrypting)
-    burn = aes256_encrypt_noburn (&ctx->aes, out[0], in[0], n);
+    burn = aes_api->encrypt_noburn (&ctx->aes, out[0], in[0], n);
   else
-    burn = aes256_decrypt_noburn (&ctx->aes, out[0], in[0], n);
+    burn = aes_api->decrypt_noburn (&ctx->aes, out[0], in[0], n);
   for (i = 0; i < n; i++)
     memcpy (encrypting ? m[i].mid : m[i].block, out[i], 16);
   return burn + sizeof (in) + sizeof (out) + GCRY_C_FRAME;
@@ -399,7 +404,7 @@ stage_keys (const adiantum_ctx *ctx, adiantum_msg *m, size_t n)
       streams[i] = &m[i].stream;
       ivs[i] = m[i].mid;
     }
-  burn = xchacha_setiv_many_noburn (&ctx->stream, streams, ivs, n);
+  burn = chacha_api->xchacha_setiv_many_noburn (&ctx->stream, streams, ivs, n);
   return burn + sizeof (streams) + sizeof (ivs) + GCRY_C_FRAME;
 }
 
@@ -429,14 +434,14 @@ stage_back (const adiantum_ctx *ctx, adiantum_msg *m, uint8_t *dst, const uint8_
   unsigned int burn = 0;
 
   if (len_l)
-    burn = chacha_crypt_noburn (&m->stream, dst, src, stream_len (len_l, n));
-  nhpoly1305_acc_init (&acc);
-  burn = gcry_max_burn (burn, nhpoly1305_acc_chunks (&ctx->hash, &acc, dst, len_l));
+    burn = chacha_api->crypt_noburn (&m->stream, dst, src, stream_len (len_l, n));
+  nhpoly1305_api->acc_init (&acc);
+  burn = gcry_max_burn (burn, nhpoly1305_api->acc_chunks (&ctx->hash, &acc, dst, len_l));
   if (lanes)
     lanes_put (lanes, k, &acc);
   else
     {
-      burn = gcry_max_burn (burn, nhpoly1305_acc_final (&ctx->hash, &acc, h_l));
+      burn = gcry_max_burn (burn, nhpoly1305_api->acc_final (&ctx->hash, &acc, h_l));
       back_done (m, dst, n, h_l, encrypting);
     }
   return burn + sizeof (acc) + 2 * 16 + GCRY_C_FRAME;

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import AES_IDS, drivers_cdef, make_ffi
+from gcrylike_build import AES_IDS, asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
@@ -14,7 +14,7 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.aes._aes",
     CDEF,
     ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
-    asm_sources=["aes-amd64-aesni.S"],
+    asm_sources=asm_files("aes"),
     includes='#include "aes_glue.h"',
     constants=AES_IDS,
 )

@@ -105,3 +105,9 @@ gcry_aes256_decrypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
     gcry_burn_stack (aes256_decrypt_noburn (c, dst, src, n / AES_BLOCK) + GCRY_C_FRAME);
   return GCRY_OK;
 }
+
+static const gcry_aes_exports aes_exports = {
+  sizeof (gcry_aes_exports), aes_impl_ok, aes256_setkey_noburn, aes256_encrypt_noburn,
+  aes256_decrypt_noburn
+};
+GCRY_EXPORT (aes, gcry_aes_exports, aes_exports)

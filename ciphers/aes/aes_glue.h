@@ -4,6 +4,7 @@
 
 #include "aes.h"
 #include "driver.h"
+#include "linkage.h"
 
 enum aes_impl {
   AES_IMPL_GENERIC = 0,   /* bitsliced portable C */
@@ -29,5 +30,17 @@ unsigned int aes256_encrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const u
                                     size_t nblocks);
 unsigned int aes256_decrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,
                                     size_t nblocks);
+
+/* What the aes module exports to the composites built on it
+ * (gcrylike/_native/linkage.h): the functions above, by name. */
+typedef struct {
+  size_t size;
+  int (*impl_ok) (unsigned int impl);
+  unsigned int (*setkey_noburn) (aes256_ctx *ctx, const uint8_t key[32], unsigned int impl);
+  unsigned int (*encrypt_noburn) (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,
+                                  size_t nblocks);
+  unsigned int (*decrypt_noburn) (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src,
+                                  size_t nblocks);
+} gcry_aes_exports;
 
 #endif

@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import CHACHA_ASM, CHACHA_C, CHACHA_IDS, drivers_cdef, make_ffi
+from gcrylike_build import CHACHA_IDS, asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
@@ -18,8 +18,8 @@ int gcry_hchacha(const uint8_t *key, size_t keylen, const uint8_t *in, size_t in
 ffibuilder = make_ffi(
     "gcrylike.ciphers.chacha._chacha",
     CDEF,
-    [*CHACHA_C],
-    asm_sources=CHACHA_ASM,
+    ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"],
+    asm_sources=asm_files("chacha"),
     includes='#include "chacha.h"',
     constants=CHACHA_IDS,
 )

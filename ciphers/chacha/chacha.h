@@ -4,6 +4,7 @@
 #define GCRYLIKE_CHACHA_H
 
 #include "stream_driver.h"
+#include "linkage.h"
 
 #define CHACHA_BLOCK GCRY_STREAM_BLOCK
 
@@ -54,6 +55,20 @@ int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
 /* The drivers compiled in (chacha_glue.c, beside the tiers). */
 const gcry_driver *gcry_chacha_drivers (size_t *n);
+
+/* What the chacha module exports to the composites built on it
+ * (gcrylike/_native/linkage.h): the functions above, by name. */
+typedef struct {
+  size_t size;
+  int (*setkey) (void *c, const uint8_t *key, size_t keylen, unsigned int rounds,
+                 unsigned int impl, int xchacha);
+  int (*setiv) (void *c, const uint8_t *iv, size_t ivlen);
+  unsigned int (*setiv_noburn) (chacha_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
+  unsigned int (*xchacha_setiv_many_noburn) (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
+                                             const uint8_t *const ivs[], size_t n);
+  unsigned int (*crypt_noburn) (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+  void (*counter_done) (chacha_ctx *ctx, uint32_t nonce_word);
+} gcry_chacha_exports;
 
 #ifdef USE_AMD64
 /* asm/chacha-amd64-{ssse3,avx2,avx512}.S: dst = src ^ keystream

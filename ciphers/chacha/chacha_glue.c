@@ -452,3 +452,9 @@ gcry_chacha_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
   return chacha_too_many (ctx, gcry_stream_blocks_needed (&ctx->pos, n))
     ? GCRY_ERR_TOO_LARGE : GCRY_OK;
 }
+
+static const gcry_chacha_exports chacha_exports = {
+  sizeof (gcry_chacha_exports), gcry_chacha_setkey, gcry_chacha_setiv, chacha_setiv_noburn,
+  xchacha_setiv_many_noburn, chacha_crypt_noburn, chacha_counter_done
+};
+GCRY_EXPORT (chacha, gcry_chacha_exports, chacha_exports)

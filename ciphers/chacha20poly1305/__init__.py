@@ -1,19 +1,24 @@
 """ChaCha20-Poly1305 (RFC 8439) and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha).
 
-One extension compiles the ChaCha and Poly1305 glue and assembly again
-beside the AEAD glue, so encryption and authentication of each chunk run in
-one native call while the chunk is hot.  Implementations pair a ChaCha
+The AEAD glue calls the chacha and poly1305 modules' routines through the
+tables they export (gcrylike/_native/linkage.h), so encryption and
+authentication of each chunk run in one native call while the chunk is hot.  Implementations pair a ChaCha
 driver with a Poly1305 driver of the same SIMD level.
 """
 
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import AeadSpec, Driver, best, compose, implementations, native_drivers
+from gcrylike._linkage import import_components
+from gcrylike._spec import AeadSpec, Driver, best, compose, implementations
+from gcrylike.ciphers.chacha import DRIVERS as CHACHA_DRIVERS
+from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
 from gcrylike.selftests.runner import aead_selftest
 from gcrylike.selftests.vectors_aead import CHACHA20_POLY1305, XCHACHA20_POLY1305
 
 from ._aead import ffi, lib
+
+import_components(ffi, lib)
 
 GCRYLIKE_AEAD_CHACHA20_POLY1305 = 1101
 GCRYLIKE_AEAD_XCHACHA20_POLY1305 = 1102
@@ -25,12 +30,9 @@ def _drivers() -> tuple[Driver, ...]:
     stitched routine, aead_glue.c; AVX-512 ChaCha with the AVX2 Poly1305
     is no pair: slower than the stitched AVX2 driver, docs/algorithms.rst);
     features the union, priority the mean of the two; named after the
-    ChaCha driver, then the Poly1305 driver's tag after "-".  The parts'
-    rows are the ones this module compiles (its own chacha_glue.c and
-    poly1305_glue.c)."""
-    chacha = native_drivers(ffi, lib.gcry_chacha_drivers)
-    poly = native_drivers(ffi, lib.gcry_poly1305_drivers)
-    pairs = [(c, best(poly, lambda p, c=c: p.level == c.level)) for c in chacha]
+    ChaCha driver, then the Poly1305 driver's tag after "-"."""
+    pairs = [(c, best(POLY1305_DRIVERS, lambda p, c=c: p.level == c.level))
+             for c in CHACHA_DRIVERS]
     return tuple(compose("-".join(filter(None, (c.suffix, p.tag))),
                          ((1, "ChaCha20", c), (1, "Poly1305", p)))
                  for c, p in pairs if p is not None)

@@ -13,6 +13,9 @@
  * (open_noburn).  One stack burn per public call covers both primitives. */
 #include "aead.h"
 
+GCRY_IMPORT (chacha, gcry_chacha_exports)
+GCRY_IMPORT (poly1305, gcry_poly1305_exports)
+
 /* Bytes per stitched step: large enough for the 8-block SIMD routines and
  * the four-way Poly1305, small enough to stay in the L1 cache. */
 #define AEAD_CHUNK 4096
@@ -35,10 +38,10 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != 32)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_impl_ok (poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
-  rc = gcry_chacha_setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);
+  rc = chacha_api->setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);
   if (rc)
     return rc;
   ctx->poly_impl = poly_impl;
@@ -68,12 +71,12 @@ start_noburn (aead_ctx *ctx, const uint8_t *iv, size_t ivlen,
       *rc = GCRY_ERR_INV_IV;
       return 0;
     }
-  *rc = gcry_chacha_setiv (&ctx->chacha, iv, ivlen);
+  *rc = chacha_api->setiv (&ctx->chacha, iv, ivlen);
   if (*rc)
     return 0;
   /* one-time Poly1305 key: the first 32 bytes of keystream block 0 */
-  burn = chacha_crypt_noburn (&ctx->chacha, ks, zeros, kslen);
-  burn = gcry_max_burn (burn, poly1305_setkey_noburn (&ctx->mac, ks, ctx->poly_impl));
+  burn = chacha_api->crypt_noburn (&ctx->chacha, ks, zeros, kslen);
+  burn = gcry_max_burn (burn, poly1305_api->setkey_noburn (&ctx->mac, ks, ctx->poly_impl));
   ctx->aadlen = ctx->ctlen = 0;
   ctx->phase = AEAD_AAD;
   return burn + GCRY_C_FRAME;
@@ -106,7 +109,7 @@ gcry_aead_authenticate (void *c, const uint8_t *aad, size_t n)
   if (ctx->phase != AEAD_AAD)
     return GCRY_ERR_INV_STATE;
   if (n)
-    gcry_burn_stack (poly1305_update_noburn (&ctx->mac, aad, n));
+    gcry_burn_stack (poly1305_api->update_noburn (&ctx->mac, aad, n));
   ctx->aadlen += n;
   return GCRY_OK;
 }
@@ -120,7 +123,7 @@ enter_data (aead_ctx *ctx, int encrypting, int *rc)
   *rc = GCRY_OK;
   if (ctx->phase == AEAD_AAD)
     {
-      burn = poly1305_pad16_noburn (&ctx->mac);
+      burn = poly1305_api->pad16_noburn (&ctx->mac);
       ctx->phase = AEAD_DATA;
       ctx->encrypting = encrypting;
     }
@@ -140,13 +143,13 @@ piece_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   unsigned int burn = 0;
 
   if (!encrypting)
-    burn = poly1305_update_noburn (&ctx->mac, src, n);
+    burn = poly1305_api->update_noburn (&ctx->mac, src, n);
   if (ks)
     gcry_xor_bytes (dst, src, ks, n);
   else
-    burn = gcry_max_burn (burn, chacha_crypt_noburn (&ctx->chacha, dst, src, n));
+    burn = gcry_max_burn (burn, chacha_api->crypt_noburn (&ctx->chacha, dst, src, n));
   if (encrypting)
-    burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst, n));
+    burn = gcry_max_burn (burn, poly1305_api->update_noburn (&ctx->mac, dst, n));
   ctx->ctlen += n;
   return burn + GCRY_C_FRAME;
 }
@@ -181,17 +184,17 @@ stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int 
 
   if (encrypting)
     {
-      burn = chacha_crypt_noburn (&ctx->chacha, dst, src, AEAD_STITCH);
+      burn = chacha_api->crypt_noburn (&ctx->chacha, dst, src, AEAD_STITCH);
       if (groups > 1)
         {
           burn = gcry_max_burn (burn, _gcry_chacha20_poly1305_amd64_avx2_blocks8
                                 (ctx->chacha.input, dst + AEAD_STITCH, src + AEAD_STITCH,
                                  (groups - 1) * (AEAD_STITCH / CHACHA_BLOCK),
                                  ctx->mac.h, ctx->mac.r, dst));
-          chacha_counter_done (&ctx->chacha, nonce_word);
+          chacha_api->counter_done (&ctx->chacha, nonce_word);
           ctx->stitched += groups - 1;
         }
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, dst + n - AEAD_STITCH,
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&ctx->mac, dst + n - AEAD_STITCH,
                                                           AEAD_STITCH));
     }
   else
@@ -199,7 +202,7 @@ stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int 
       burn = _gcry_chacha20_poly1305_amd64_avx2_blocks8
                (ctx->chacha.input, dst, src, groups * (AEAD_STITCH / CHACHA_BLOCK),
                 ctx->mac.h, ctx->mac.r, src);
-      chacha_counter_done (&ctx->chacha, nonce_word);
+      chacha_api->counter_done (&ctx->chacha, nonce_word);
       ctx->stitched += groups;
     }
   ctx->ctlen += n;
@@ -282,15 +285,15 @@ finish_noburn (aead_ctx *ctx, int *rc)
       return 0;
     }
   if (ctx->phase == AEAD_AAD)
-    burn = poly1305_pad16_noburn (&ctx->mac);
-  burn = gcry_max_burn (burn, poly1305_pad16_noburn (&ctx->mac));
+    burn = poly1305_api->pad16_noburn (&ctx->mac);
+  burn = gcry_max_burn (burn, poly1305_api->pad16_noburn (&ctx->mac));
   gcry_store_le32 (lengths, (uint32_t)ctx->aadlen);
   gcry_store_le32 (lengths + 4, (uint32_t)(ctx->aadlen >> 32));
   gcry_store_le32 (lengths + 8, (uint32_t)ctx->ctlen);
   gcry_store_le32 (lengths + 12, (uint32_t)(ctx->ctlen >> 32));
-  burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->mac, lengths, sizeof lengths));
-  burn = gcry_max_burn (burn, poly1305_tag_noburn (&ctx->mac, ctx->tag));
-  poly1305_wipe (&ctx->mac);
+  burn = gcry_max_burn (burn, poly1305_api->update_noburn (&ctx->mac, lengths, sizeof lengths));
+  burn = gcry_max_burn (burn, poly1305_api->tag_noburn (&ctx->mac, ctx->tag));
+  poly1305_api->wipe (&ctx->mac);
   ctx->phase = AEAD_DONE;
   return burn + sizeof (lengths) + GCRY_C_FRAME;
 }
@@ -404,7 +407,7 @@ begin_oneshot_noburn (const aead_ctx *keyed, oneshot_ctx *one, const uint8_t *no
   burn = start_noburn (work, nonce, noncelen, one->ks, one->kslen, rc);
   if (!*rc && aadlen)
     {
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&work->mac, aad, aadlen));
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&work->mac, aad, aadlen));
       work->aadlen = aadlen;
     }
   return burn + GCRY_C_FRAME;
@@ -421,7 +424,7 @@ end_oneshot (oneshot_ctx *one)
   gcry_wipememory (&work->chacha, sizeof work->chacha);
   gcry_wipememory (work->tag, sizeof work->tag);
   if (work->phase != AEAD_DONE)
-    poly1305_wipe (&work->mac);
+    poly1305_api->wipe (&work->mac);
 }
 
 /* Seal N bytes of SRC into DST, the tag into TAG. */
@@ -467,7 +470,7 @@ open_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
     {
       burn = gcry_max_burn (burn, enter_data (&one.work, 0, rc));
       if (n)
-        burn = gcry_max_burn (burn, poly1305_update_noburn (&one.work.mac, src, n));
+        burn = gcry_max_burn (burn, poly1305_api->update_noburn (&one.work.mac, src, n));
       one.work.ctlen = n;
       burn = gcry_max_burn (burn, finish_noburn (&one.work, rc));
     }
@@ -476,7 +479,7 @@ open_noburn (const aead_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   if (!*rc && n == one.head)
     gcry_xor_bytes (dst, src, one.ks + CHACHA_BLOCK, n);
   else if (!*rc)
-    burn = gcry_max_burn (burn, chacha_crypt_noburn (&one.work.chacha, dst, src, n));
+    burn = gcry_max_burn (burn, chacha_api->crypt_noburn (&one.work.chacha, dst, src, n));
   end_oneshot (&one);
   return burn + sizeof (one) + GCRY_C_FRAME;
 }

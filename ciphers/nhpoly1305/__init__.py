@@ -10,11 +10,18 @@ The key is 1088 bytes (16-byte Poly1305 r, then the 1072-byte NH key); the
 from __future__ import annotations
 
 from gcrylike._errors import check
+from gcrylike._linkage import import_components
 from gcrylike._spec import Driver, MacSpec, best, compose, implementations, native_drivers
+from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
 from gcrylike.selftests.runner import mac_selftest
 from gcrylike.selftests.vectors_nhpoly1305 import NHPOLY1305
 
 from ._nhpoly1305 import ffi, lib
+
+import_components(ffi, lib)
+
+#: NH's rows (nhpoly1305_glue.c), which Adiantum's hash is made from too.
+NH_DRIVERS = native_drivers(ffi, lib.gcry_nh_drivers)
 
 GCRYLIKE_MAC_NHPOLY1305 = 1201
 
@@ -23,10 +30,8 @@ def drivers() -> tuple[Driver, ...]:
     """The rule: each NH driver with the best Poly1305 driver that needs no
     feature beyond the NH driver's (the AVX2 one beside the AVX-512 NH);
     features the union, priority the mean of the two; named after the NH
-    driver.  The parts' rows are the ones ``lib`` compiles: this module's,
-    or Adiantum's (which builds its hash from its own)."""
-    return compose_drivers(native_drivers(ffi, lib.gcry_nh_drivers),
-                           native_drivers(ffi, lib.gcry_poly1305_drivers))
+    driver."""
+    return compose_drivers(NH_DRIVERS, POLY1305_DRIVERS)
 
 
 def compose_drivers(nh: tuple[Driver, ...], poly: tuple[Driver, ...]) -> tuple[Driver, ...]:

@@ -61,4 +61,17 @@ unsigned int nhpoly1305_acc_chunks (const nhpoly1305_ctx *ctx, nhpoly1305_acc *a
 unsigned int nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc,
                                    uint8_t out[16]);
 
+/* What the nhpoly1305 module exports to the composites built on it
+ * (gcrylike/_native/linkage.h): the functions above, by name. */
+typedef struct {
+  size_t size;
+  uint32_t (*nh_impls) (void);
+  unsigned int (*setkey_noburn) (nhpoly1305_ctx *ctx, const uint8_t *key,
+                                 unsigned int nh_impl, unsigned int poly_impl);
+  void (*acc_init) (nhpoly1305_acc *acc);
+  unsigned int (*acc_chunks) (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc,
+                              const uint8_t *msg, size_t len);
+  unsigned int (*acc_final) (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc, uint8_t out[16]);
+} gcry_nhpoly1305_exports;
+
 #endif

@@ -3,6 +3,8 @@
  * outputs, and the MAC entry points with one stack burn each. */
 #include "nhpoly1305.h"
 
+GCRY_IMPORT (poly1305, gcry_poly1305_exports)
+
 /* NH's drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
  * they need, id, description. */
 static const gcry_driver nh_drivers[] = {
@@ -76,7 +78,7 @@ nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
   gcry_wipememory (ctx, sizeof *ctx);
   memcpy (polykey, key, 16);
   memset (polykey + 16, 0, 16);       /* no s: the bare polynomial value */
-  burn = poly1305_setkey_noburn (&ctx->poly, polykey, poly_impl);
+  burn = poly1305_api->setkey_noburn (&ctx->poly, polykey, poly_impl);
   for (i = 0; i < NH_KEY_WORDS; i++)
     ctx->nhkey[i] = gcry_load_le32 (key + 16 + 4 * i);
   if (nh_impl == NH_IMPL_AVX512)
@@ -105,7 +107,7 @@ nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n)
       if (ctx->buflen < NH_UNIT)
         return GCRY_C_FRAME;
       burn = nh_one (ctx->nh_impl, ctx->nhkey, ctx->buf, NH_UNIT, hashes);
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->poly, hashes, NH_HASH_BYTES));
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&ctx->poly, hashes, NH_HASH_BYTES));
       ctx->buflen = 0;
     }
 
@@ -117,7 +119,7 @@ nhpoly1305_update_noburn (nhpoly1305_ctx *ctx, const uint8_t *m, size_t n)
       if (nunits > NH_BATCH)
         nunits = NH_BATCH;
       burn = gcry_max_burn (burn, nh_units (ctx->nh_impl, ctx->nhkey, m, nunits, hashes));
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&ctx->poly, hashes,
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&ctx->poly, hashes,
                                                           nunits * NH_HASH_BYTES));
       m += nunits * NH_UNIT;
       n -= nunits * NH_UNIT;
@@ -141,7 +143,7 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
   uint8_t last[NH_UNIT];
   unsigned int burn = 0;
 
-  poly1305_copy (&poly, &ctx->poly);
+  poly1305_api->copy (&poly, &ctx->poly);
   if (ctx->buflen)
     {
       /* pad the last chunk with zeros to a multiple of 16 bytes */
@@ -149,11 +151,11 @@ nhpoly1305_final_noburn (const nhpoly1305_ctx *ctx, uint8_t out[16])
       memcpy (last, ctx->buf, ctx->buflen);
       memset (last + ctx->buflen, 0, len - ctx->buflen);
       burn = nh_one (ctx->nh_impl, ctx->nhkey, last, len, hash);
-      burn = gcry_max_burn (burn, poly1305_update_noburn (&poly, hash, NH_HASH_BYTES));
+      burn = gcry_max_burn (burn, poly1305_api->update_noburn (&poly, hash, NH_HASH_BYTES));
       gcry_wipememory (last, len);
     }
-  burn = gcry_max_burn (burn, poly1305_tag_noburn (&poly, out));
-  poly1305_wipe (&poly);
+  burn = gcry_max_burn (burn, poly1305_api->tag_noburn (&poly, out));
+  poly1305_api->wipe (&poly);
   gcry_wipememory (hash, sizeof hash);
   return burn + sizeof (poly) + sizeof (hash) + sizeof (last) + GCRY_C_FRAME;
 }
@@ -178,7 +180,7 @@ acc_flush (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc)
 {
   unsigned int burn;
 
-  burn = poly1305_blocks_into (&ctx->poly, acc->h, acc->hashes,
+  burn = poly1305_api->blocks_into (&ctx->poly, acc->h, acc->hashes,
                                acc->nhashes * (NH_HASH_BYTES / POLY1305_BLOCK));
   acc->nhashes = 0;
   return burn;
@@ -243,7 +245,7 @@ nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *acc, uint8_t ou
 
   if (acc->nhashes)
     burn = acc_flush (ctx, acc);
-  burn = gcry_max_burn (burn, poly1305_tag_of (&ctx->poly, acc->h, out));
+  burn = gcry_max_burn (burn, poly1305_api->tag_of (&ctx->poly, acc->h, out));
   return burn + GCRY_C_FRAME;
 }
 
@@ -275,7 +277,7 @@ gcry_nhpoly1305_setkey (void *c, const uint8_t *key, size_t keylen,
 {
   if (keylen != NHPOLY1305_KEY_BYTES)
     return GCRY_ERR_INV_KEYLEN;
-  if (!nh_impl_ok (nh_impl) || !poly1305_impl_ok (poly_impl))
+  if (!nh_impl_ok (nh_impl) || !poly1305_api->impl_ok (poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_burn_stack (nhpoly1305_setkey_noburn (c, key, nh_impl, poly_impl));
   return GCRY_OK;
@@ -337,3 +339,9 @@ gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t 
   return GCRY_OK;
 }
 #endif
+
+static const gcry_nhpoly1305_exports nhpoly1305_exports = {
+  sizeof (gcry_nhpoly1305_exports), gcry_nh_impls, nhpoly1305_setkey_noburn,
+  nhpoly1305_acc_init, nhpoly1305_acc_chunks, nhpoly1305_acc_final
+};
+GCRY_EXPORT (nhpoly1305, gcry_nhpoly1305_exports, nhpoly1305_exports)

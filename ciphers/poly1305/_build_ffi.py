@@ -1,13 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.poly1305._poly1305`` (not installed)."""
 
-from gcrylike_build import (
-    POLY1305_AMD64_C,
-    POLY1305_ASM,
-    POLY1305_C,
-    POLY1305_IDS,
-    drivers_cdef,
-    make_ffi,
-)
+from gcrylike_build import POLY1305_IDS, asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_poly1305_ctxsize(void);
@@ -23,9 +16,9 @@ int gcry_poly1305_oneshot(const uint8_t *key, size_t keylen, const uint8_t *m, s
 ffibuilder = make_ffi(
     "gcrylike.ciphers.poly1305._poly1305",
     CDEF,
-    [*POLY1305_C],
-    asm_sources=POLY1305_ASM,
-    amd64_c_sources=POLY1305_AMD64_C,
+    ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
+    asm_sources=asm_files("poly1305"),
+    amd64_c_sources=["ciphers/poly1305/poly1305_amd64_tables.c"],
     includes='#include "poly1305.h"',
     constants=POLY1305_IDS,
 )

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common.h"
 #include "driver.h"
+#include "linkage.h"
 
 #define POLY1305_BLOCK 16
 #define POLY1305_TAG 16
@@ -77,7 +78,32 @@ void poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src);
  * returns the stack depth for the caller's burn. */
 unsigned int poly1305_prepare (poly1305_ctx *ctx);
 
-/* Constant-time comparison: 0 when equal. */
-int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);
+/* What the poly1305 module exports to the composites built on it
+ * (gcrylike/_native/linkage.h): the functions above, by name. */
+typedef struct {
+  size_t size;
+  int (*impl_ok) (unsigned int impl);
+  unsigned int (*setkey_noburn) (poly1305_ctx *ctx, const uint8_t key[32], unsigned int impl);
+  unsigned int (*update_noburn) (poly1305_ctx *ctx, const uint8_t *m, size_t n);
+  unsigned int (*pad16_noburn) (poly1305_ctx *ctx);
+  unsigned int (*tag_noburn) (const poly1305_ctx *ctx, uint8_t tag[16]);
+  unsigned int (*blocks_into) (const poly1305_ctx *key, uint64_t h[3], const uint8_t *m,
+                               size_t nblocks);
+  unsigned int (*tag_of) (const poly1305_ctx *key, const uint64_t h[3], uint8_t tag[16]);
+  void (*wipe) (poly1305_ctx *ctx);
+  void (*copy) (poly1305_ctx *dst, const poly1305_ctx *src);
+  unsigned int (*prepare) (poly1305_ctx *ctx);
+#ifdef __SIZEOF_INT128__
+  unsigned int (*r_squared) (const poly1305_ctx *key, uint64_t k[3]);
+  unsigned int (*muladd64) (uint64_t h[3], const uint64_t a[3], const uint64_t k[3],
+                            uint64_t x);
+#endif
+#ifdef USE_AMD64
+  /* eight messages at once (poly1305_amd64.h), for Adiantum's sector batches */
+  void (*lanes_setup) (const uint64_t r[2], uint64_t *powers);
+  unsigned int (*lanes8) (const uint64_t *powers, const uint64_t *blocks, size_t nblocks,
+                          uint64_t *out);
+#endif
+} gcry_poly1305_exports;
 
 #endif

@@ -350,21 +350,6 @@ poly1305_tag_of (const poly1305_ctx *key, const uint64_t h[3], uint8_t tag[16])
   return 3 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
 }
 
-int
-gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n)
-{
-  volatile uint8_t diff = 0;
-  size_t i;
-
-  int bad;
-
-  for (i = 0; i < n; i++)
-    diff |= a[i] ^ b[i];
-  bad = diff != 0;
-  GCRY_DECLASSIFY (&bad, sizeof bad);  /* the caller acts on it */
-  return bad;
-}
-
 /* -- public entry points: each burns the stack once ------------------- */
 
 int
@@ -430,3 +415,16 @@ gcry_poly1305_oneshot (const uint8_t *key, size_t keylen, const uint8_t *m, size
   gcry_burn_stack (burn + sizeof (ctx) + GCRY_C_FRAME);
   return GCRY_OK;
 }
+
+static const gcry_poly1305_exports poly1305_exports = {
+  sizeof (gcry_poly1305_exports), poly1305_impl_ok, poly1305_setkey_noburn,
+  poly1305_update_noburn, poly1305_pad16_noburn, poly1305_tag_noburn, poly1305_blocks_into,
+  poly1305_tag_of, poly1305_wipe, poly1305_copy, poly1305_prepare,
+#ifdef __SIZEOF_INT128__
+  poly1305_r_squared, poly1305_muladd64,
+#endif
+#ifdef USE_AMD64
+  _gcry_poly1305_amd64_avx512_lanes_setup, _gcry_poly1305_amd64_avx512_lanes8,
+#endif
+};
+GCRY_EXPORT (poly1305, gcry_poly1305_exports, poly1305_exports)

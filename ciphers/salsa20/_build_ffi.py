@@ -1,6 +1,6 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import SALSA20_IDS, drivers_cdef, make_ffi
+from gcrylike_build import SALSA20_IDS, asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
@@ -19,7 +19,7 @@ ffibuilder = make_ffi(
     "gcrylike.ciphers.salsa20._salsa20",
     CDEF,
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
-    asm_sources=["salsa20-amd64-sse2.S", "salsa20-amd64-avx2.S", "salsa20-amd64-avx512.S"],
+    asm_sources=asm_files("salsa20"),
     includes='#include "salsa20.h"',
     constants=SALSA20_IDS,
 )

@@ -4,6 +4,7 @@
 #define GCRYLIKE_SALSA20_H
 
 #include "stream_driver.h"
+#include "linkage.h"
 
 #define SALSA20_BLOCK GCRY_STREAM_BLOCK
 
@@ -51,6 +52,16 @@ int gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
 uint32_t gcry_salsa20_impls (void);
 /* The drivers compiled in (salsa20_glue.c, beside the tiers). */
 const gcry_driver *gcry_salsa20_drivers (size_t *n);
+
+/* What the salsa20 module exports to the composites built on it
+ * (gcrylike/_native/linkage.h): the functions above, by name. */
+typedef struct {
+  size_t size;
+  int (*setkey) (void *c, const uint8_t *key, size_t keylen, unsigned int rounds,
+                 unsigned int impl, int xsalsa);
+  unsigned int (*setiv_noburn) (salsa20_ctx *ctx, const uint8_t *iv, size_t ivlen, int *rc);
+  unsigned int (*crypt_noburn) (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n);
+} gcry_salsa20_exports;
 
 #ifdef USE_AMD64
 /* asm/salsa20-amd64-sse2.S, asm/salsa20-amd64-avx2.S: dst = src ^ keystream

@@ -346,3 +346,9 @@ gcry_salsa20_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
   return salsa20_too_many (ctx, gcry_stream_blocks_needed (&ctx->pos, n))
     ? GCRY_ERR_TOO_LARGE : GCRY_OK;
 }
+
+static const gcry_salsa20_exports salsa20_exports = {
+  sizeof (gcry_salsa20_exports), gcry_salsa20_setkey, salsa20_setiv_noburn,
+  salsa20_crypt_noburn
+};
+GCRY_EXPORT (salsa20, gcry_salsa20_exports, salsa20_exports)

@@ -1,8 +1,9 @@
 """NaCl's crypto_secretbox: XSalsa20-Poly1305, the box is tag || ciphertext.
 
-One extension compiles the Salsa20 and Poly1305 glue and assembly again
-beside the secretbox glue, so encryption and authentication of each chunk
-run in one native call while the chunk is hot.  Implementations pair a
+The secretbox glue calls the salsa20 and poly1305 modules' routines
+through the tables they export (gcrylike/_native/linkage.h), so encryption
+and authentication of each chunk run in one native call while the chunk is
+hot.  Implementations pair a
 Salsa20 driver with a Poly1305 driver of the same SIMD level (AVX-512
 Salsa20 with the IFMA Poly1305, or with the AVX2 one where IFMA is missing).
 
@@ -14,11 +15,16 @@ puts the tag in front; see the spec's docstring.
 from __future__ import annotations
 
 from gcrylike._errors import check
-from gcrylike._spec import Driver, SecretBoxSpec, best, compose, implementations, native_drivers
+from gcrylike._linkage import import_components
+from gcrylike._spec import Driver, SecretBoxSpec, best, compose, implementations
+from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
+from gcrylike.ciphers.salsa20 import DRIVERS as SALSA20_DRIVERS
 from gcrylike.selftests.runner import secretbox_selftest
 from gcrylike.selftests.vectors_secretbox import SECRETBOX
 
 from ._secretbox import ffi, lib
+
+import_components(ffi, lib)
 
 GCRYLIKE_SECRETBOX_XSALSA20_POLY1305 = 1103
 
@@ -32,10 +38,8 @@ def _drivers() -> tuple[Driver, ...]:
     CPUs without it; features the union, priority the mean of the two (the
     kernel's rfc7539 template); named after the Salsa20 driver with the
     Poly1305 driver's tag appended.  The AVX2 pair runs the stitched
-    routine (secretbox_glue.c).  The parts' rows are the ones this module
-    compiles (its own salsa20_glue.c and poly1305_glue.c)."""
-    salsa = native_drivers(ffi, lib.gcry_salsa20_drivers)
-    poly = native_drivers(ffi, lib.gcry_poly1305_drivers)
+    routine (secretbox_glue.c)."""
+    salsa, poly = SALSA20_DRIVERS, POLY1305_DRIVERS
     rows = []
     for s in salsa:
         same = best(poly, lambda p, s=s: p.level == s.level)

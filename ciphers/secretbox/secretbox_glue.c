@@ -20,6 +20,9 @@
  * public call covers both primitives. */
 #include "secretbox.h"
 
+GCRY_IMPORT (salsa20, gcry_salsa20_exports)
+GCRY_IMPORT (poly1305, gcry_poly1305_exports)
+
 /* Bytes per step (after the first): a multiple of the 16-block SIMD group,
  * small enough to stay in the L1 cache. */
 #define SECRETBOX_CHUNK 4096
@@ -42,10 +45,10 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != SECRETBOX_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_impl_ok (poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
-  rc = gcry_salsa20_setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
+  rc = salsa20_api->setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
   if (rc)
     return rc;
   ctx->poly_impl = poly_impl;
@@ -60,8 +63,8 @@ seal_piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const u
 {
   unsigned int burn;
 
-  burn = salsa20_crypt_noburn (stream, dst, src, n);
-  burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst, n));
+  burn = salsa20_api->crypt_noburn (stream, dst, src, n);
+  burn = gcry_max_burn (burn, poly1305_api->update_noburn (mac, dst, n));
   return burn + GCRY_C_FRAME;
 }
 
@@ -94,14 +97,14 @@ seal_stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *m
   size_t ran = n / SECRETBOX_STITCH - 1;
   unsigned int burn;
 
-  burn = salsa20_crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
+  burn = salsa20_api->crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
   if (ran)
     burn = gcry_max_burn (burn, _gcry_salsa20_poly1305_amd64_avx2_blocks8
                                   (stream->input, dst + SECRETBOX_STITCH,
                                    src + SECRETBOX_STITCH,
                                    ran * (SECRETBOX_STITCH / SALSA20_BLOCK),
                                    mac->h, mac->r, dst));
-  burn = gcry_max_burn (burn, poly1305_update_noburn (mac, dst + n - SECRETBOX_STITCH,
+  burn = gcry_max_burn (burn, poly1305_api->update_noburn (mac, dst + n - SECRETBOX_STITCH,
                                                       SECRETBOX_STITCH));
   __atomic_fetch_add (&keyed->stitched, (uint64_t)ran, __ATOMIC_RELAXED);
   return burn + GCRY_C_FRAME;
@@ -120,12 +123,12 @@ begin_noburn (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
 
   memcpy (stream, &keyed->xsalsa, sizeof *stream);
   mac->table_ready = 0;
-  burn = salsa20_setiv_noburn (stream, nonce, noncelen, rc);
+  burn = salsa20_api->setiv_noburn (stream, nonce, noncelen, rc);
   if (*rc)
     return burn + sizeof (polykey) + GCRY_C_FRAME;
   /* one-time Poly1305 key: keystream bytes 0-31; the data uses 32 on */
-  burn = gcry_max_burn (burn, salsa20_crypt_noburn (stream, polykey, zeros, sizeof polykey));
-  burn = gcry_max_burn (burn, poly1305_setkey_noburn (mac, polykey, keyed->poly_impl));
+  burn = gcry_max_burn (burn, salsa20_api->crypt_noburn (stream, polykey, zeros, sizeof polykey));
+  burn = gcry_max_burn (burn, poly1305_api->setkey_noburn (mac, polykey, keyed->poly_impl));
   gcry_wipememory (polykey, sizeof polykey);
   return burn + sizeof (polykey) + GCRY_C_FRAME;
 }
@@ -133,7 +136,7 @@ begin_noburn (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
 static void
 end_work (salsa20_ctx *stream, poly1305_ctx *mac)
 {
-  poly1305_wipe (mac);
+  poly1305_api->wipe (mac);
   gcry_wipememory (stream, sizeof *stream);
 }
 
@@ -186,7 +189,7 @@ seal_noburn (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
       n -= len;
       step = SECRETBOX_CHUNK;
     }
-  burn = gcry_max_burn (burn, poly1305_tag_noburn (&mac, tag));
+  burn = gcry_max_burn (burn, poly1305_api->tag_noburn (&mac, tag));
   end_work (&stream, &mac);
   return burn + sizeof (stream) + sizeof (mac) + GCRY_C_FRAME;
 }
@@ -209,14 +212,14 @@ open_noburn (const secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
   if (!*rc)
     {
       if (n)
-        burn = gcry_max_burn (burn, poly1305_update_noburn (&mac, src, n));
-      burn = gcry_max_burn (burn, poly1305_tag_noburn (&mac, tag));
+        burn = gcry_max_burn (burn, poly1305_api->update_noburn (&mac, src, n));
+      burn = gcry_max_burn (burn, poly1305_api->tag_noburn (&mac, tag));
       if (gcry_ct_memcmp (tag, want, sizeof tag))
         *rc = GCRY_ERR_CHECKSUM;
       gcry_wipememory (tag, sizeof tag);
     }
   if (!*rc && n)
-    burn = gcry_max_burn (burn, salsa20_crypt_noburn (&stream, dst, src, n));
+    burn = gcry_max_burn (burn, salsa20_api->crypt_noburn (&stream, dst, src, n));
   end_work (&stream, &mac);
   return burn + sizeof (stream) + sizeof (mac) + sizeof (tag) + GCRY_C_FRAME;
 }

@@ -67,3 +67,17 @@ gcry_burn_stack (unsigned int bytes)
   __asm__ volatile ("" : : : "memory");
 }
 
+int
+gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n)
+{
+  volatile uint8_t diff = 0;
+  size_t i;
+
+  int bad;
+
+  for (i = 0; i < n; i++)
+    diff |= a[i] ^ b[i];
+  bad = diff != 0;
+  GCRY_DECLASSIFY (&bad, sizeof bad);  /* the caller acts on it */
+  return bad;
+}

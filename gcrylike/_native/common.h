@@ -50,6 +50,9 @@ void gcry_wipememory (void *p, size_t len);
  * no copy of them in registers or on the stack (burn.c says how). */
 void gcry_copy_secret (void *dst, const void *src, size_t n);
 
+/* Constant-time comparison of N bytes: 0 when equal. */
+int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);
+
 /* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
  * Does nothing when BYTES is 0 (or, in a test-only build, when burning is
  * switched off: tests/native/testhooks.h). */
