@@ -149,6 +149,25 @@ def compose(suffix: str, parts: Iterable[tuple[int, str, Driver]]) -> Driver:
                                           else "") for _, name, d in parts))
 
 
+def joined(suffix: str, parts: Iterable[tuple[int, str, Driver]],
+           joins: Iterable[Driver]) -> Driver:
+    """A composite driver of PARTS (:func:`compose`) with the join the
+    composite declares for them (its own C rows beside its stitched
+    routines): the join of the parts' SIMD level when they all have one
+    level and the join needs no feature beyond theirs, else the portable
+    join (level 1: the parts called one after the other).  The join's id
+    ends the token, its features join the parts' and its description ends
+    the driver's."""
+    parts, joins = tuple(parts), tuple(joins)
+    pair = compose(suffix, parts)
+    levels = {d.level for _, _, d in parts}
+    fits = [j for j in joins if levels == {j.level} and j.features <= pair.features]
+    join = fits[0] if fits else next(j for j in joins if j.level == 1)
+    return pair._replace(token=(*pair.token, join.token),
+                         features=pair.features | join.features,
+                         description=f"{pair.description}; {join.description}")
+
+
 class _Named:
     """What every spec kind shares beyond its fields."""
 

@@ -94,25 +94,50 @@ def test_rows_are_the_built_ids(module, component, impls):
     assert sum(1 << i for i in ids) == getattr(lib, impls)()
 
 
+def join(name: str, parts: list[tuple[int, dict]], joins: list[dict]) -> dict:
+    """PARTS paired, with the composite's join row of their common SIMD
+    level (needing no feature beyond theirs), else its level-1 row."""
+    out = pair(name, parts)
+    levels = {level(d) for _, d in parts}
+    fit = [j for j in joins if levels == {level(j)} and j["features"] <= out["features"]]
+    j = fit[0] if fit else next(j for j in joins if level(j) == 1)
+    return dict(out, token=out["token"] + j["token"], features=out["features"] | j["features"])
+
+
 def _chacha20poly1305() -> list[dict]:
     chacha, poly = rows("chacha", "chacha"), rows("poly1305", "poly1305")
+    joins = rows("chacha20poly1305", "aead")
     out = []
     for c in chacha:
         p = best(poly, lambda p, c=c: level(p) == level(c))
         if p:
-            out.append(pair("-".join(filter(None, (c["suffix"], p["tag"]))), [(1, c), (1, p)]))
+            out.append(join("-".join(filter(None, (c["suffix"], p["tag"]))), [(1, c), (1, p)],
+                            joins))
     return out
 
 
 def _secretbox() -> list[dict]:
     salsa, poly = rows("salsa20", "salsa20"), rows("poly1305", "poly1305")
+    joins = rows("secretbox", "secretbox")
     out = []
     for s in salsa:
         same = best(poly, lambda p, s=s: level(p) == level(s))
         below = (best(poly, lambda p, s=s: level(p) < level(s))
                  if same and not same["features"] <= s["features"] else None)
-        out += [pair(s["suffix"] + p["tag"], [(1, s), (1, p)]) for p in (same, below) if p]
+        out += [join(s["suffix"] + p["tag"], [(1, s), (1, p)], joins)
+                for p in (same, below) if p]
     return out
+
+
+def test_the_stitched_routines_join_only_their_pairs():
+    """The AVX2 pairs (and no other) run the stitched routine where the
+    assembly is built: their token ends with the stitched join's id."""
+    for spec, module, component in (("CHACHA20-POLY1305", "chacha20poly1305", "aead"),
+                                    ("XSALSA20-POLY1305", "secretbox", "secretbox")):
+        stitched = {j["token"][0] for j in rows(module, component) if j["suffix"] == "stitched"}
+        runs = {d for d, (_, _, token) in listed(spec).items() if token[-1] in stitched}
+        want = {f"{spec.lower()}-amd64-avx2"} if stitched else set()
+        assert runs == want, spec
 
 
 def _nhpoly1305() -> list[tuple[dict, dict]]:
@@ -172,3 +197,32 @@ def test_driver_names_are_kept(spec):
     prefix = {"ADIANTUM(XCHACHA12,AES)": "adiantum-xchacha12", "POLY1305": "poly1305",
               "XSALSA20-POLY1305": "xsalsa20-poly1305"}.get(spec, prefix)
     assert set(listed(spec)) == {f"{prefix}-{n}" for n in NAMES[spec]}
+
+
+@pytest.mark.parametrize("module, setkey, ids", [
+    ("chacha20poly1305", "gcry_aead_setkey", ("CHACHA_IMPL_GENERIC", "POLY1305_IMPL_GENERIC64")),
+    ("secretbox", "gcry_secretbox_setkey", ("SALSA20_IMPL_GENERIC", "POLY1305_IMPL_GENERIC64")),
+])
+def test_a_join_refuses_a_pair_it_was_not_written_for(module, setkey, ids):
+    """The C checks the token: a stitched join of the portable pair (or an
+    unknown join) is refused at setkey, never run."""
+    from gcrylike._errors import ErrorCode
+    from gcrylike.ciphers.chacha import lib as chacha_lib
+    from gcrylike.ciphers.poly1305 import lib as poly_lib
+    from gcrylike.ciphers.salsa20 import lib as salsa_lib
+
+    mod = importlib.import_module(f"gcrylike.ciphers.{module}")
+    part_ids = [getattr(lib, name) for lib, name in
+                zip((chacha_lib if module == "chacha20poly1305" else salsa_lib, poly_lib), ids,
+                    strict=True)]
+    joins = rows(module, module if module == "secretbox" else "aead")
+    ctx = mod.ffi.new("uint64_t[]", -(-getattr(mod.lib, setkey.replace("setkey", "ctxsize"))()
+                                      // 8))
+    key = bytes(32)
+    extra = (0,) if module == "chacha20poly1305" else ()
+    for j in joins:
+        rc = getattr(mod.lib, setkey)(ctx, key, 32, *part_ids, j["token"][0], *extra)
+        assert rc == (0 if j["suffix"] == "separate" else ErrorCode.NOT_SUPPORTED), j
+    unknown = max(j["token"][0] for j in joins) + 1
+    assert getattr(mod.lib, setkey)(ctx, key, 32, *part_ids, unknown, *extra) \
+        == ErrorCode.NOT_SUPPORTED

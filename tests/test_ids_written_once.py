@@ -226,6 +226,8 @@ ENUMS = {
     "poly1305_impl": ("ciphers/poly1305/poly1305.h", "POLY1305_IMPL_"),
     "nh_impl": ("ciphers/nhpoly1305/nhpoly1305.h", "NH_IMPL_"),
     "aes_impl": ("ciphers/aes/aes_glue.h", "AES_IMPL_"),
+    "aead_join": ("ciphers/chacha20poly1305/aead.h", "AEAD_JOIN_"),
+    "secretbox_join": ("ciphers/secretbox/secretbox.h", "SECRETBOX_JOIN_"),
 }
 
 #: module -> the enums it reads (its own, then its components')
@@ -234,8 +236,8 @@ MODULES = {
     "gcrylike.ciphers.salsa20": ("salsa20_impl",),
     "gcrylike.ciphers.poly1305": ("poly1305_impl",),
     "gcrylike.ciphers.aes": ("aes_impl",),
-    "gcrylike.ciphers.chacha20poly1305": ("chacha_impl", "poly1305_impl"),
-    "gcrylike.ciphers.secretbox": ("salsa20_impl", "poly1305_impl"),
+    "gcrylike.ciphers.chacha20poly1305": ("chacha_impl", "poly1305_impl", "aead_join"),
+    "gcrylike.ciphers.secretbox": ("salsa20_impl", "poly1305_impl", "secretbox_join"),
     "gcrylike.ciphers.nhpoly1305": ("nh_impl", "poly1305_impl"),
     "gcrylike.ciphers.adiantum": ("chacha_impl", "nh_impl", "poly1305_impl", "aes_impl"),
 }
@@ -261,7 +263,9 @@ def test_every_module_is_listed():
 #: The module that compiles each component, the one whose ``lib`` has its ids.
 OWNER = {"chacha_impl": "gcrylike.ciphers.chacha", "salsa20_impl": "gcrylike.ciphers.salsa20",
          "poly1305_impl": "gcrylike.ciphers.poly1305", "aes_impl": "gcrylike.ciphers.aes",
-         "nh_impl": "gcrylike.ciphers.nhpoly1305"}
+         "nh_impl": "gcrylike.ciphers.nhpoly1305",
+         "aead_join": "gcrylike.ciphers.chacha20poly1305",
+         "secretbox_join": "gcrylike.ciphers.secretbox"}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from gcrylike._errors import check
 from gcrylike._linkage import import_components
-from gcrylike._spec import AeadSpec, Driver, best, compose, implementations
+from gcrylike._spec import (
+    AeadSpec,
+    Driver,
+    best,
+    implementations,
+    joined,
+    native_drivers,
+)
 from gcrylike.ciphers.chacha import DRIVERS as CHACHA_DRIVERS
 from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
 from gcrylike.selftests.runner import aead_selftest
@@ -26,23 +33,25 @@ GCRYLIKE_AEAD_XCHACHA20_POLY1305 = 1102
 
 def _drivers() -> tuple[Driver, ...]:
     """The rule, as the kernel's rfc7539 template: each ChaCha driver with
-    the best Poly1305 driver of its SIMD level (the AVX2 pair runs the
-    stitched routine, aead_glue.c; AVX-512 ChaCha with the AVX2 Poly1305
-    is no pair: slower than the stitched AVX2 driver, docs/algorithms.rst);
-    features the union, priority the mean of the two; named after the
-    ChaCha driver, then the Poly1305 driver's tag after "-"."""
+    the best Poly1305 driver of its SIMD level (AVX-512 ChaCha with the AVX2
+    Poly1305 is no pair: slower than the stitched AVX2 driver,
+    docs/algorithms.rst); features the union, priority the mean of the two;
+    named after the ChaCha driver, then the Poly1305 driver's tag after "-";
+    joined as this module's own rows say (aead_glue.c: the AVX2 pair
+    stitched, any other one chunk by chunk)."""
+    joins = native_drivers(ffi, lib.gcry_aead_drivers)
     pairs = [(c, best(POLY1305_DRIVERS, lambda p, c=c: p.level == c.level))
              for c in CHACHA_DRIVERS]
-    return tuple(compose("-".join(filter(None, (c.suffix, p.tag))),
-                         ((1, "ChaCha20", c), (1, "Poly1305", p)))
+    return tuple(joined("-".join(filter(None, (c.suffix, p.tag))),
+                        ((1, "ChaCha20", c), (1, "Poly1305", p)), joins)
                  for c, p in pairs if p is not None)
 
 
 def _make_spec(name: str, algo: int, cipher: str, xchacha: bool, vectors) -> AeadSpec:
     def setkey(ctx, key, impl):
-        chacha_impl, poly_impl = impl.token
-        check(lib.gcry_aead_setkey(ctx, key, len(key), chacha_impl, poly_impl, int(xchacha)),
-              name)
+        chacha_impl, poly_impl, join = impl.token
+        check(lib.gcry_aead_setkey(ctx, key, len(key), chacha_impl, poly_impl, join,
+                                   int(xchacha)), name)
 
     def setiv(ctx, iv):
         return lib.gcry_aead_setiv(ctx, iv, len(iv))

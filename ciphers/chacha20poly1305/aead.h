@@ -6,6 +6,13 @@
 #include "chacha.h"
 #include "poly1305.h"
 
+/* How a ChaCha and a Poly1305 driver are joined: the composite's own
+ * drivers (aead_glue.c's rows), one id each. */
+enum aead_join {
+  AEAD_JOIN_SEPARATE = 0,       /* each part's own routine, chunk by chunk */
+  AEAD_JOIN_STITCHED_AVX2 = 1   /* both in one pass (the AVX2 pair) */
+};
+
 enum aead_phase {
   AEAD_NEED_IV = 0,   /* keyed, no nonce yet */
   AEAD_AAD = 1,       /* nonce set: associated data may be added */
@@ -21,6 +28,7 @@ typedef struct {
   uint64_t ctlen;
   unsigned int phase;
   unsigned int poly_impl;
+  unsigned int join;        /* enum aead_join */
   unsigned int encrypting;  /* direction of the data phase: 1 enc, 0 dec */
   uint64_t stitched;        /* groups through the stitched routine since
                              * setkey (read by the test-only hooks,

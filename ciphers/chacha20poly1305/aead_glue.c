@@ -23,6 +23,37 @@ GCRY_IMPORT (poly1305, gcry_poly1305_exports)
 /* A 32-bit block counter from 1: at most 2^32 - 1 blocks of data. */
 #define AEAD_MAX_CT (((uint64_t)1 << 38) - 64)
 
+/* The joins, the composite's drivers beside its stitched routine: name
+ * suffix, priority (its hundreds the SIMD level of the pair it joins), the
+ * GCRY_HWF_* bits it needs, its id, description.  The rule
+ * (ciphers/chacha20poly1305/__init__.py) gives each ChaCha/Poly1305 pair
+ * the join of its level, else the separate one. */
+static const gcry_driver aead_joins[] = {
+  { "separate", 100, 0, AEAD_JOIN_SEPARATE, "", "ChaCha20 and Poly1305 chunk by chunk" },
+#ifdef USE_AMD64
+  { "stitched", 400, GCRY_HWF_AVX2, AEAD_JOIN_STITCHED_AVX2, "",
+    "ChaCha20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_aead_drivers, aead_joins)
+
+/* Whether JOIN can join that pair: a stitched routine joins the parts it
+ * was written for. */
+static int
+join_ok (unsigned int join, unsigned int chacha_impl, unsigned int poly_impl)
+{
+  if (join == AEAD_JOIN_SEPARATE)
+    return 1;
+#ifdef USE_AMD64
+  if (join == AEAD_JOIN_STITCHED_AVX2)
+    return chacha_impl == CHACHA_IMPL_AVX2 && poly_impl == POLY1305_IMPL_AVX2;
+#endif
+  (void)chacha_impl;
+  (void)poly_impl;
+  return 0;
+}
+
 size_t
 gcry_aead_ctxsize (void)
 {
@@ -31,20 +62,22 @@ gcry_aead_ctxsize (void)
 
 int
 gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
-                  unsigned int chacha_impl, unsigned int poly_impl, int xchacha)
+                  unsigned int chacha_impl, unsigned int poly_impl, unsigned int join,
+                  int xchacha)
 {
   aead_ctx *ctx = c;
   int rc;
 
   if (keylen != 32)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl) || !join_ok (join, chacha_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = chacha_api->setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);
   if (rc)
     return rc;
   ctx->poly_impl = poly_impl;
+  ctx->join = join;
   ctx->phase = AEAD_NEED_IV;
   return GCRY_OK;
 }
@@ -158,13 +191,13 @@ piece_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
 /* One group of the stitched routine: 8 ChaCha20 blocks, 32 Poly1305 blocks. */
 #define AEAD_STITCH 512
 
-/* Whether the stitched routine can take the data from here on: the AVX2
- * pair, with both streams at a block boundary (no keystream left over from
- * a partial block, no MAC bytes buffered). */
+/* Whether the stitched routine can take the data from here on: the
+ * stitched join, with both streams at a block boundary (no keystream left
+ * over from a partial block, no MAC bytes buffered). */
 static int
 stitch_ok (const aead_ctx *ctx)
 {
-  return ctx->chacha.impl == CHACHA_IMPL_AVX2 && ctx->poly_impl == POLY1305_IMPL_AVX2
+  return ctx->join == AEAD_JOIN_STITCHED_AVX2
          && ctx->chacha.pos.unused == 0 && ctx->mac.buflen == 0;
 }
 

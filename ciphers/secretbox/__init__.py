@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from gcrylike._errors import check
 from gcrylike._linkage import import_components
-from gcrylike._spec import Driver, SecretBoxSpec, best, compose, implementations
+from gcrylike._spec import (
+    Driver,
+    SecretBoxSpec,
+    best,
+    implementations,
+    joined,
+    native_drivers,
+)
 from gcrylike.ciphers.poly1305 import DRIVERS as POLY1305_DRIVERS
 from gcrylike.ciphers.salsa20 import DRIVERS as SALSA20_DRIVERS
 from gcrylike.selftests.runner import secretbox_selftest
@@ -37,22 +44,24 @@ def _drivers() -> tuple[Driver, ...]:
     not (IFMA beside AVX-512), also with the best of the levels below, for
     CPUs without it; features the union, priority the mean of the two (the
     kernel's rfc7539 template); named after the Salsa20 driver with the
-    Poly1305 driver's tag appended.  The AVX2 pair runs the stitched
-    routine (secretbox_glue.c)."""
+    Poly1305 driver's tag appended; joined as this module's own rows say
+    (secretbox_glue.c: the AVX2 pair stitched, any other one chunk by
+    chunk)."""
     salsa, poly = SALSA20_DRIVERS, POLY1305_DRIVERS
+    joins = native_drivers(ffi, lib.gcry_secretbox_drivers)
     rows = []
     for s in salsa:
         same = best(poly, lambda p, s=s: p.level == s.level)
         below = (best(poly, lambda p, s=s: p.level < s.level)
                  if same is not None and not same.features <= s.features else None)
-        rows += [compose(s.suffix + p.tag, ((1, "XSalsa20", s), (1, "Poly1305", p)))
+        rows += [joined(s.suffix + p.tag, ((1, "XSalsa20", s), (1, "Poly1305", p)), joins)
                  for p in (same, below) if p is not None]
     return tuple(rows)
 
 
 def _setkey(ctx, key, impl):
-    salsa_impl, poly_impl = impl.token
-    check(lib.gcry_secretbox_setkey(ctx, key, len(key), salsa_impl, poly_impl), NAME)
+    salsa_impl, poly_impl, join = impl.token
+    check(lib.gcry_secretbox_setkey(ctx, key, len(key), salsa_impl, poly_impl, join), NAME)
 
 
 def _selftest(spec, impl):

@@ -11,9 +11,17 @@
 #define SECRETBOX_NONCE 24
 #define SECRETBOX_TAG POLY1305_TAG
 
+/* How a Salsa20 and a Poly1305 driver are joined: the composite's own
+ * drivers (secretbox_glue.c's rows), one id each. */
+enum secretbox_join {
+  SECRETBOX_JOIN_SEPARATE = 0,      /* each part's own routine, chunk by chunk */
+  SECRETBOX_JOIN_STITCHED_AVX2 = 1  /* both in one pass (the AVX2 pair) */
+};
+
 typedef struct {
   salsa20_ctx xsalsa;           /* XSalsa20 (20 rounds), keyed, no nonce */
   unsigned int poly_impl;       /* Poly1305 implementation id */
+  unsigned int join;            /* enum secretbox_join */
   uint64_t stitched;            /* 512-byte groups through the stitched
                                  * routine since setkey (read by the test-only
                                  * hooks, tests/native/;

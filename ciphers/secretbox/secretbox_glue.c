@@ -30,6 +30,37 @@ GCRY_IMPORT (poly1305, gcry_poly1305_exports)
 /* The data bytes that share keystream block 0 with the Poly1305 key. */
 #define SECRETBOX_HEAD 32
 
+/* The joins, the composite's drivers beside its stitched routine: name
+ * suffix, priority (its hundreds the SIMD level of the pair it joins), the
+ * GCRY_HWF_* bits it needs, its id, description.  The rule
+ * (ciphers/secretbox/__init__.py) gives each Salsa20/Poly1305 pair the
+ * join of its level, else the separate one. */
+static const gcry_driver secretbox_joins[] = {
+  { "separate", 100, 0, SECRETBOX_JOIN_SEPARATE, "", "XSalsa20 and Poly1305 chunk by chunk" },
+#ifdef USE_AMD64
+  { "stitched", 400, GCRY_HWF_AVX2, SECRETBOX_JOIN_STITCHED_AVX2, "",
+    "Salsa20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time" },
+#endif
+};
+
+GCRY_DRIVERS_ACCESSOR (gcry_secretbox_drivers, secretbox_joins)
+
+/* Whether JOIN can join that pair: a stitched routine joins the parts it
+ * was written for. */
+static int
+join_ok (unsigned int join, unsigned int salsa_impl, unsigned int poly_impl)
+{
+  if (join == SECRETBOX_JOIN_SEPARATE)
+    return 1;
+#ifdef USE_AMD64
+  if (join == SECRETBOX_JOIN_STITCHED_AVX2)
+    return salsa_impl == SALSA20_IMPL_AVX2 && poly_impl == POLY1305_IMPL_AVX2;
+#endif
+  (void)salsa_impl;
+  (void)poly_impl;
+  return 0;
+}
+
 size_t
 gcry_secretbox_ctxsize (void)
 {
@@ -38,20 +69,21 @@ gcry_secretbox_ctxsize (void)
 
 int
 gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
-                       unsigned int salsa_impl, unsigned int poly_impl)
+                       unsigned int salsa_impl, unsigned int poly_impl, unsigned int join)
 {
   secretbox_ctx *ctx = c;
   int rc;
 
   if (keylen != SECRETBOX_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl) || !join_ok (join, salsa_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = salsa20_api->setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
   if (rc)
     return rc;
   ctx->poly_impl = poly_impl;
+  ctx->join = join;
   return GCRY_OK;
 }
 
@@ -72,13 +104,12 @@ seal_piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const u
 /* One group of the stitched routine: 8 Salsa20 blocks, 32 Poly1305 blocks. */
 #define SECRETBOX_STITCH 512
 
-/* Whether the stitched routine may take the data after the head: the AVX2
- * pair of drivers (the routine needs AVX2; the SSE2 and portable pairs
- * keep their own path). */
+/* Whether the stitched routine may take the data after the head: the
+ * stitched join. */
 static int
 stitch_ok (const secretbox_ctx *keyed)
 {
-  return keyed->xsalsa.impl == SALSA20_IMPL_AVX2 && keyed->poly_impl == POLY1305_IMPL_AVX2;
+  return keyed->join == SECRETBOX_JOIN_STITCHED_AVX2;
 }
 
 /* Seal N bytes (a positive multiple of SECRETBOX_STITCH) with Salsa20 and
