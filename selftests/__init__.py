@@ -2,7 +2,7 @@
 
 The known answers are written once, here (``vectors_*.py``, in the records
 of ``vector_types``): the self-tests, the test suite and the native check of
-the assembly (tests/asmcheck/kats.py, which turns them into C) all read them.
+the assembly (tests/asmcheck/vectors.py, which turns them into C) all read them.
 
 Plugin authors: the ``*_selftest`` helpers check one implementation of a
 spec against your vectors, plus the streaming, splitting and misuse checks

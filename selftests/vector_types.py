@@ -2,7 +2,7 @@
 
 Only the standard library: the known-answer modules (``vectors_*.py``) build
 on these alone, so that the native check of the assembly can read them
-from the source tree without the compiled package (tests/asmcheck/kats.py
+from the source tree without the compiled package (tests/asmcheck/vectors.py
 turns them into C).  :mod:`gcrylike.selftests` re-exports the public ones.
 """
 

@@ -1,5 +1,5 @@
 """AES-256 known answers: the self-tests, the test suite (tests/test_aes.py)
-and the native check of the assembly (tests/asmcheck/kats.py) read them from
+and the native check of the assembly (tests/asmcheck/vectors.py) read them from
 here.
 
 FIPS-197 Appendix C.3, and 19 blocks (so the eight- and four-block AES-NI

@@ -1,6 +1,6 @@
 """ChaCha, XChaCha and HChaCha known answers: the self-tests, the test suite
 (tests/test_chacha.py, test_aead.py) and the native check of the assembly
-(tests/asmcheck/kats.py) read them from here.
+(tests/asmcheck/vectors.py) read them from here.
 
 - RFC 8439 section 2.3.2 and Appendix A.1 #1-#5 (block function, 12-byte
   nonce), section 2.4.2 and Appendix A.2 #1-#3 (encryption).

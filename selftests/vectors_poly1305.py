@@ -1,6 +1,6 @@
 """Poly1305 known answers: the self-tests, the test suite
 (tests/test_poly1305.py) and the native check of the assembly
-(tests/asmcheck/kats.py) read them from here.
+(tests/asmcheck/vectors.py) read them from here.
 
 RFC 8439 section 2.5.2 and Appendix A.3 #1-#11 (the edge cases #5-#11
 carry through every limb and land near 2^130 - 5), plus two long messages

@@ -1,5 +1,5 @@
 """Salsa20 and Salsa20/12 known answers: the self-tests and the native check
-of the assembly (tests/asmcheck/kats.py) read them from here.
+of the assembly (tests/asmcheck/vectors.py) read them from here.
 
 Keystream blocks at block counters 0, 1023 and 1024 from the Adiantum
 authors' test vectors (google/adiantum ``test_vectors/ours/Salsa20``, MIT

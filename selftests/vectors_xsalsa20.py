@@ -1,6 +1,6 @@
 """XSalsa20 and HSalsa20 known answers: the self-tests, the test suite
 (tests/test_xsalsa20.py) and the native check of the assembly
-(tests/asmcheck/kats.py, through :data:`XSALSA20_AS_SALSA20`) read them
+(tests/asmcheck/vectors.py, through :data:`XSALSA20_AS_SALSA20`) read them
 from here.
 
 Published facts (NaCl's own tests, checked again against libsodium):

@@ -39,7 +39,7 @@ from reference import hchacha
 
 import gcrylike
 from gcrylike import ErrorCode
-from gcrylike.selftests import vectors_aead as kats
+from gcrylike.selftests import vectors_aead
 from gcrylike.selftests import vectors_chacha
 
 SEED = 0xAEAD8439
@@ -126,10 +126,10 @@ class Vector:
 PUBLISHED = [
     *(Vector(f"RFC8439-{name}", CHACHA, v.key, v.nonce, v.aad, v.plaintext,
              bytes.fromhex(v.ciphertext), bytes.fromhex(v.tag))
-      for name, v in kats.RFC8439.items()),
-    Vector("xchacha-draft-A.3.1", XCHACHA, kats.XCHACHA_DRAFT.key, kats.XCHACHA_DRAFT.nonce,
-           kats.XCHACHA_DRAFT.aad, kats.XCHACHA_DRAFT.plaintext,
-           bytes.fromhex(kats.XCHACHA_DRAFT.ciphertext), bytes.fromhex(kats.XCHACHA_DRAFT.tag)),
+      for name, v in vectors_aead.RFC8439.items()),
+    Vector("xchacha-draft-A.3.1", XCHACHA, vectors_aead.XCHACHA_DRAFT.key, vectors_aead.XCHACHA_DRAFT.nonce,
+           vectors_aead.XCHACHA_DRAFT.aad, vectors_aead.XCHACHA_DRAFT.plaintext,
+           bytes.fromhex(vectors_aead.XCHACHA_DRAFT.ciphertext), bytes.fromhex(vectors_aead.XCHACHA_DRAFT.tag)),
 ]
 
 

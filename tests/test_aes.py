@@ -47,7 +47,7 @@ from conftest import Driver, drivers, on_route, skip_unless_available
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import gcrylike
-from gcrylike.selftests import vectors_aes as kats
+from gcrylike.selftests import vectors_aes
 
 SEED = 0xAE5256
 ALGO = "aes256"
@@ -190,7 +190,7 @@ class Kat:
 
 #: FIPS-197 Appendix C.3 (AES-256 example vector), written once in
 #: gcrylike.selftests.vectors_aes.
-C3 = Kat("FIPS-197 C.3", kats.KEY, *map(H, kats.FIPS197_C3))
+C3 = Kat("FIPS-197 C.3", vectors_aes.KEY, *map(H, vectors_aes.FIPS197_C3))
 #: FIPS-197 C.3 round key schedule values round[1].k_sch, round[2].k_sch and
 #: round[14].k_sch.
 C3_ROUND_KEYS = {1: H("101112131415161718191a1b1c1d1e1f"),

@@ -41,7 +41,7 @@ from reference import chacha_permute, hchacha
 from stream_checks import keyed, xor
 
 import gcrylike
-from gcrylike.selftests import vectors_chacha as kats
+from gcrylike.selftests import vectors_chacha
 
 SEED = 0xC4AC4A20
 ROUNDS = {"CHACHA20": 20, "CHACHA12": 12, "XCHACHA20": 20, "XCHACHA12": 12}
@@ -198,19 +198,19 @@ class EncryptionVector:
 
 RFC_BLOCKS = tuple(
     BlockVector(f"RFC 8439 {name}", H(v.key), H(v.nonce), counter, H(block))
-    for name, v in kats.RFC8439_BLOCKS.items() for counter, block in v.blocks.items())
+    for name, v in vectors_chacha.RFC8439_BLOCKS.items() for counter, block in v.blocks.items())
 
 RFC_ENCRYPTIONS = tuple(
     EncryptionVector(f"RFC 8439 {name}", H(v.key), H(v.nonce), v.counter, v.plaintext,
                      H(v.ciphertext))
-    for name, v in kats.RFC8439_ENCRYPTIONS.items())
+    for name, v in vectors_chacha.RFC8439_ENCRYPTIONS.items())
 
 # draft-irtf-cfrg-xchacha-03 section 2.2.1: (key, 16-byte input, subkey)
-HCHACHA20_VECTOR = tuple(map(H, (kats.HCHACHA[0][0], kats.HCHACHA[0][1], kats.HCHACHA[0][3])))
+HCHACHA20_VECTOR = tuple(map(H, (vectors_chacha.HCHACHA[0][0], vectors_chacha.HCHACHA[0][1], vectors_chacha.HCHACHA[0][3])))
 
 # draft-irtf-cfrg-xchacha-03 Appendix A.3.2 (the ciphertext starts at
 # keystream block 1)
-_DRAFT = kats.XCHACHA20_DRAFT
+_DRAFT = vectors_chacha.XCHACHA20_DRAFT
 XCHACHA20_VECTOR = EncryptionVector("draft-irtf-cfrg-xchacha-03 A.3.2", H(_DRAFT.key),
                                     H(_DRAFT.nonce), _DRAFT.counter, _DRAFT.plaintext,
                                     H(_DRAFT.ciphertext))

@@ -3,7 +3,7 @@
 The project's vectors live in ``selftests/vectors_*.py`` (installed as
 ``gcrylike.selftests``): the self-tests read them there, the test suite
 imports them, and the native check of the assembly gets them as C generated
-at build time (tests/asmcheck/kats.py).  Third-party files under
+at build time (tests/asmcheck/vectors.py).  Third-party files under
 tests/vectors/ (the Adiantum authors', eSTREAM's, Wycheproof) stay as
 published; where the self-tests need an excerpt of one (they run from the
 installed wheel, without tests/), the excerpt must equal the file.
@@ -13,7 +13,7 @@ The checks here fail if a vector is written a second time:
 * no hex string of 16 bytes or more, and no published text, appears in two
   places of the sources (selftests/, tests/ but its vectors/, ciphers/,
   gcrylike/); the C of the native check holds no hex string at all;
-* the generated C is the data, array for array, and kats.h declares what
+* the generated C is the data, array for array, and vectors.h declares what
   the generator defines;
 * the source tree's selftests/ is the installed ``gcrylike.selftests`` (the
   native check reads the one, the self-tests and tests the other);
@@ -199,7 +199,7 @@ def test_no_published_text_written_twice(literals):
 
 def test_native_check_has_no_vector_of_its_own():
     """The C of the native check holds no hex string of a vector's length:
-    its known answers all come from kats.py."""
+    its known answers all come from vectors.py."""
     if not ASMCHECK.is_dir():
         pytest.skip("tests/asmcheck is not beside the tests")
     found = [f"{p.name}: {run[0][:24]}.."
@@ -210,21 +210,21 @@ def test_native_check_has_no_vector_of_its_own():
 
 # ---- the native check's generated C ------------------------------------
 
-def _kats_module():
-    path = ASMCHECK / "kats.py"
+def _vectors_module():
+    path = ASMCHECK / "vectors.py"
     if not path.is_file():
         pytest.skip("tests/asmcheck is not beside the tests")
-    spec = importlib.util.spec_from_file_location("asmcheck_kats_under_test", path)
+    spec = importlib.util.spec_from_file_location("asmcheck_vectors_under_test", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
 def _parse_generated(c_text: str) -> dict[str, list[tuple]]:
-    """The arrays of a generated kats.c, read back: name -> rows of fields
+    """The arrays of a generated vectors.c, read back: name -> rows of fields
     (strings joined, numbers as ints); each array's _N checked."""
     arrays = {}
-    for m in re.finditer(r"const \w+ (KAT_\w+)\[\] = \{\n(.*?)\n\};\n"
+    for m in re.finditer(r"const \w+ (VECTORS_\w+)\[\] = \{\n(.*?)\n\};\n"
                          r"const size_t \1_N = (\d+);", c_text, re.S):
         rows = []
         for body in re.findall(r"\{ (.*?) \},?\n", m[2] + "\n", re.S):
@@ -245,33 +245,33 @@ def _expected_arrays() -> dict[str, list[tuple]]:
     """What the native check must carry, from the installed data."""
     nh = json.loads((VECTORS / "adiantum" / "NH.json").read_text())
     return {
-        "KAT_CHACHA": _stream_rows((*vectors_chacha.CHACHA20, *vectors_chacha.CHACHA12)),
-        "KAT_SALSA20": _stream_rows((*vectors_salsa20.VECTORS,
+        "VECTORS_CHACHA": _stream_rows((*vectors_chacha.CHACHA20, *vectors_chacha.CHACHA12)),
+        "VECTORS_SALSA20": _stream_rows((*vectors_salsa20.VECTORS,
                                      *vectors_xsalsa20.XSALSA20_AS_SALSA20)),
-        "KAT_HCHACHA": list(vectors_chacha.HCHACHA),
-        "KAT_HSALSA20": list(vectors_xsalsa20.HSALSA20),
-        "KAT_POLY1305": [(v.key, v.message.hex(), v.tag) for v in vectors_poly1305.POLY1305],
-        "KAT_AES256": [(vectors_aes.KEY.hex(), *vectors_aes.FIPS197_C3),
+        "VECTORS_HCHACHA": list(vectors_chacha.HCHACHA),
+        "VECTORS_HSALSA20": list(vectors_xsalsa20.HSALSA20),
+        "VECTORS_POLY1305": [(v.key, v.message.hex(), v.tag) for v in vectors_poly1305.POLY1305],
+        "VECTORS_AES256": [(vectors_aes.KEY.hex(), *vectors_aes.FIPS197_C3),
                        (vectors_aes.KEY.hex(), vectors_aes.MULTI_PLAIN.hex(),
                         vectors_aes.MULTI_CIPHER)],
-        "KAT_NH": [(e["input"]["key_hex"], e["input"]["message_hex"], e["hash_hex"])
+        "VECTORS_NH": [(e["input"]["key_hex"], e["input"]["message_hex"], e["hash_hex"])
                    for e in nh],
     }
 
 
-def test_native_check_kats_are_the_data():
-    """kats.py's C, read back, is the data array for array (the data the
-    installed self-tests read), and kats.h declares exactly those arrays."""
-    arrays = _parse_generated(_kats_module().generate(ROOT))
+def test_native_check_vectors_are_the_data():
+    """vectors.py's C, read back, is the data array for array (the data the
+    installed self-tests read), and vectors.h declares exactly those arrays."""
+    arrays = _parse_generated(_vectors_module().generate(ROOT))
     assert arrays == _expected_arrays()
-    header = (ASMCHECK / "kats.h").read_text()
-    declared = set(re.findall(r"\b(KAT_\w+)\[\]", header))
+    header = (ASMCHECK / "vectors.h").read_text()
+    declared = set(re.findall(r"\b(VECTORS_\w+)\[\]", header))
     assert declared == set(arrays)
-    assert set(re.findall(r"\b(KAT_\w+_N)\b", header)) == {f"{a}_N" for a in arrays}
+    assert set(re.findall(r"\b(VECTORS_\w+_N)\b", header)) == {f"{a}_N" for a in arrays}
 
 
-def test_native_check_build_uses_the_generated_kats(tmp_path):
-    """build.py writes kats.c before it compiles, and compiles it."""
+def test_native_check_build_uses_the_generated_vectors(tmp_path):
+    """build.py writes vectors.c before it compiles, and compiles it."""
     if not (ASMCHECK / "build.py").is_file():
         pytest.skip("tests/asmcheck is not beside the tests")
     spec = importlib.util.spec_from_file_location("asmcheck_build_under_test",
@@ -279,7 +279,7 @@ def test_native_check_build_uses_the_generated_kats(tmp_path):
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
     generated = build.generate(tmp_path)
-    assert generated == tmp_path / "kats.c" and generated.read_text().count("KAT_") > 7
+    assert generated == tmp_path / "vectors.c" and generated.read_text().count("VECTORS_") > 7
     cmd = build.command(tmp_path / "asmcheck", generated)
     assert str(generated) in cmd
     assert not any(Path(a).name.startswith("vectors_") for a in cmd), cmd

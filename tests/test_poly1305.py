@@ -36,7 +36,7 @@ from conftest import Driver, drivers, on_route
 from cryptography.hazmat.primitives.poly1305 import Poly1305 as OpenSSLPoly1305
 
 import gcrylike
-from gcrylike.selftests import vectors_poly1305 as kats
+from gcrylike.selftests import vectors_poly1305
 
 SEED = 0x1305
 ALGO = "poly1305"
@@ -113,7 +113,7 @@ class RfcVector:
 
 RFC_VECTORS = [RfcVector(name.replace(" ", ""), bytes.fromhex(v.key), v.message,
                          bytes.fromhex(v.tag))
-               for name, v in kats.RFC8439.items()]
+               for name, v in vectors_poly1305.RFC8439.items()]
 
 
 # ---------------------------------------------------------------------------

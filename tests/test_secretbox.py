@@ -37,7 +37,7 @@ from nacl_oracle import (
 import gcrylike
 from gcrylike import ErrorCode
 from gcrylike._core import ffi
-from gcrylike.selftests import vectors_secretbox as kats
+from gcrylike.selftests import vectors_secretbox
 
 SEED = 0x5EC2E7B0
 TAG = 16
@@ -49,10 +49,10 @@ NEEDS_PYNACL = pytest.mark.skipif(PYNACL is None, reason="PyNaCl is not installe
 # NaCl tests/secretbox.c: firstkey, the nonce and the 131-byte message; the
 # box is NaCl's output without its 16 leading zero bytes (written once, in
 # gcrylike.selftests.vectors_secretbox)
-NACL_KEY = bytes.fromhex(kats.NACL.key)
-NACL_NONCE = bytes.fromhex(kats.NACL.nonce)
-NACL_MESSAGE = kats.NACL.message
-NACL_BOX = bytes.fromhex(kats.NACL.box)
+NACL_KEY = bytes.fromhex(vectors_secretbox.NACL.key)
+NACL_NONCE = bytes.fromhex(vectors_secretbox.NACL.nonce)
+NACL_MESSAGE = vectors_secretbox.NACL.message
+NACL_BOX = bytes.fromhex(vectors_secretbox.NACL.box)
 KNOWN_DRIVERS = ("xsalsa20-poly1305-amd64-avx512ifma", "xsalsa20-poly1305-amd64-avx512",
                  "xsalsa20-poly1305-amd64-avx2", "xsalsa20-poly1305-amd64-sse2",
                  "xsalsa20-poly1305-generic")

@@ -49,7 +49,7 @@ from stream_checks import (
 )
 
 import gcrylike
-from gcrylike.selftests import vectors_xsalsa20 as kats
+from gcrylike.selftests import vectors_xsalsa20
 
 SEED = 0x5A15A24
 BLOCK = 64
@@ -60,11 +60,11 @@ NEEDS_PYNACL = pytest.mark.skipif(PYNACL is None, reason="PyNaCl is not installe
 # NaCl's published test outputs (tests/core1.c, core2.c, stream3.c, stream.c),
 # written once in gcrylike.selftests.vectors_xsalsa20; stream3.c's is the
 # first 32 bytes of the NaCl stream there
-NACL_SHARED = bytes.fromhex(kats.NACL_SHARED)
-NACL_FIRSTKEY = bytes.fromhex(kats.NACL_FIRSTKEY)
-NACL_NONCE = bytes.fromhex(kats.NACL_NONCE)
-NACL_SECONDKEY = bytes.fromhex(kats.NACL_SECONDKEY)
-NACL_STREAM3 = bytes.fromhex(kats.XSALSA20[0].blocks[0])[:32]
+NACL_SHARED = bytes.fromhex(vectors_xsalsa20.NACL_SHARED)
+NACL_FIRSTKEY = bytes.fromhex(vectors_xsalsa20.NACL_FIRSTKEY)
+NACL_NONCE = bytes.fromhex(vectors_xsalsa20.NACL_NONCE)
+NACL_SECONDKEY = bytes.fromhex(vectors_xsalsa20.NACL_SECONDKEY)
+NACL_STREAM3 = bytes.fromhex(vectors_xsalsa20.XSALSA20[0].blocks[0])[:32]
 NACL_STREAM_4MIB_SHA256 = "662b9d0e3463029156069b12f918691a98f7dfb2ca0393c96bbfc6b1fbd630a2"
 
 

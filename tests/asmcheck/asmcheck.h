@@ -3,7 +3,7 @@
  * One static binary (tests/asmcheck/build.py builds it) links the asm/ files and the
  * portable C of every module, then runs each row of the table in rows.c:
  * the routine against the portable C on random and edge-case inputs, on
- * published vectors (kats.h: generated from selftests/vectors_*.py at
+ * published vectors (vectors.h: generated from selftests/vectors_*.py at
  * build time), and through the burn-depth probe (depth.c).  A row is
  * a routine's symbol, the CPU features it needs, its width and its kind;
  * the kind (one of the adapters below) knows the routine's signature, its

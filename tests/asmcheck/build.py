@@ -5,7 +5,7 @@ It links every ``asm/*.S``, the portable C of every module
 (``ciphers/*/*_amd64*.c``), the components' glue (their driver rows: the
 features each routine needs), the project's CPU detection
 (``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``),
-with its known answers: ``kats.py`` writes them as C (``kats.c``) into a
+with its known answers: ``vectors.py`` writes them as C (``vectors.c``) into a
 scratch directory from ``selftests/vectors_*.py`` before each build, so
 the C holds no copy of a vector.  Static, so it runs unchanged under an
 emulator (Intel SDE, or Bochs through a runner script) that boots nothing
@@ -43,10 +43,10 @@ def compiler() -> list[str]:
     return shlex.split(cc)
 
 
-def kats():
-    """tests/asmcheck/kats.py, the generator of the known answers (loaded by
+def vectors():
+    """tests/asmcheck/vectors.py, the generator of the known answers (loaded by
     path: this file is itself loaded by path, by tests/test_native_check.py)."""
-    spec = importlib.util.spec_from_file_location("asmcheck_kats", HERE / "kats.py")
+    spec = importlib.util.spec_from_file_location("asmcheck_vectors", HERE / "vectors.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -77,14 +77,14 @@ def include_dirs(root: Path = ROOT) -> list[Path]:
 
 def command(out: Path, generated: Path, root: Path = ROOT) -> list[str]:
     """The compiler's command, with the known answers in ``generated``
-    (``kats.c``, written by :func:`generate`)."""
+    (``vectors.c``, written by :func:`generate`)."""
     return [*compiler(), *FLAGS, *(f"-I{d}" for d in include_dirs(root)),
             *map(str, sources(root)), str(generated), "-o", str(out)]
 
 
 def generate(directory: Path, root: Path = ROOT) -> Path:
-    """Write the known answers' C (kats.c) into ``directory``."""
-    return kats().write(directory / "kats.c", root)
+    """Write the known answers' C (vectors.c) into ``directory``."""
+    return vectors().write(directory / "vectors.c", root)
 
 
 def can_link_static() -> tuple[bool, str]:
@@ -104,7 +104,7 @@ def can_link_static() -> tuple[bool, str]:
 
 
 def build(out: Path, root: Path = ROOT) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory(prefix="asmcheck-kats-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="asmcheck-vectors-") as tmp:
         return subprocess.run(command(out, generate(Path(tmp), root), root),
                               capture_output=True, text=True, check=False)
 
@@ -113,7 +113,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-o", "--output", default="asmcheck", help="the binary to write")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="asmcheck-kats-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="asmcheck-vectors-") as tmp:
         cmd = command(Path(args.output), generate(Path(tmp)))
         print(shlex.join(cmd))
         return subprocess.run(cmd, check=False).returncode

@@ -1,6 +1,6 @@
 /* kinds_aes.c - AES-256 (AES-NI key schedule, encryption, decryption)
  * against the portable bitsliced C (ciphers/aes/aes_generic.c) and the
- * known answers of kats.h (selftests/vectors_aes.py).  The encrypt and
+ * known answers of vectors.h (selftests/vectors_aes.py).  The encrypt and
  * decrypt rows use their row's partner (aux) for the key schedule; the
  * setkey row checks the schedule's layout and runs both directions
  * through it. */
@@ -93,7 +93,7 @@ crypt_compare (check *t, const row *r, int decrypt)
                 rnd_below (t, 3) == 0, NULL, NULL, NULL);
 }
 
-/* The known answers of kats.h (selftests/vectors_aes.py: FIPS-197 C.3, and
+/* The known answers of vectors.h (selftests/vectors_aes.py: FIPS-197 C.3, and
  * 19 blocks, the eight-, four- and one-block paths, whose ciphertext
  * OpenSSL computed), each direction through the routine. */
 static uint8_t plain[GUARDED_BYTES / 2], cipher[GUARDED_BYTES / 2];
@@ -106,9 +106,9 @@ crypt_vectors (check *t, const row *r, int decrypt)
   setkey_fn setkey = (setkey_fn)r->aux;
   size_t i;
 
-  for (i = 0; i < KAT_AES256_N; i++)
+  for (i = 0; i < VECTORS_AES256_N; i++)
     {
-      const block_vector *v = &KAT_AES256[i];
+      const block_vector *v = &VECTORS_AES256[i];
       size_t len = hex_len (v->plaintext);
 
       if (hex_len (v->key) != 32 || len % 16 || len > sizeof plain

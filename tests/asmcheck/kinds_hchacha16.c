@@ -112,19 +112,19 @@ hchacha16_vectors (check *t, const row *r)
   size_t v;
   unsigned int at, lane, k;
 
-  for (v = 0; v < KAT_HCHACHA_N; v++)
+  for (v = 0; v < VECTORS_HCHACHA_N; v++)
     for (at = 0; at < 16; at++)
       {
         const uint8_t *wants[16] = { NULL };
-        hash_vector_state (&CORE_CHACHA, &KAT_HCHACHA[v], st, want);
+        hash_vector_state (&CORE_CHACHA, &VECTORS_HCHACHA[v], st, want);
         for (lane = 0; lane < 16; lane++)
           for (k = 0; k < 4; k++)
             nz[k][lane] = lane == at ? st[12 + k] : rnd32 (t);
         rnd_bytes (t, st + 12, 16);     /* not read */
         wants[at] = want;
-        set_case (t, "vector key %.16s.. input %.16s.. in lane %u", KAT_HCHACHA[v].key,
-                  KAT_HCHACHA[v].input, at);
-        hash16_case (t, r, st, (const uint32_t (*)[16])nz, KAT_HCHACHA[v].rounds,
+        set_case (t, "vector key %.16s.. input %.16s.. in lane %u", VECTORS_HCHACHA[v].key,
+                  VECTORS_HCHACHA[v].input, at);
+        hash16_case (t, r, st, (const uint32_t (*)[16])nz, VECTORS_HCHACHA[v].rounds,
                      at % 2 ? PLACE_AT_END : PLACE_UNALIGNED, wants);
       }
 }

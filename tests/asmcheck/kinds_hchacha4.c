@@ -96,17 +96,17 @@ hchacha4_vectors (check *t, const row *r)
   size_t v;
   unsigned int at, lane;
 
-  for (v = 0; v < KAT_HCHACHA_N; v++)
+  for (v = 0; v < VECTORS_HCHACHA_N; v++)
     for (at = 0; at < 4; at++)
       {
         const uint8_t *wants[4] = { NULL, NULL, NULL, NULL };
         for (lane = 0; lane < 4; lane++)
           core_random_state (t, &CORE_CHACHA, st[lane], 1, 0);
-        hash_vector_state (&CORE_CHACHA, &KAT_HCHACHA[v], st[at], want);
+        hash_vector_state (&CORE_CHACHA, &VECTORS_HCHACHA[v], st[at], want);
         wants[at] = want;
-        set_case (t, "vector key %.16s.. input %.16s.. in lane %u", KAT_HCHACHA[v].key,
-                  KAT_HCHACHA[v].input, at);
-        hash4_case (t, r, st, KAT_HCHACHA[v].rounds,
+        set_case (t, "vector key %.16s.. input %.16s.. in lane %u", VECTORS_HCHACHA[v].key,
+                  VECTORS_HCHACHA[v].input, at);
+        hash4_case (t, r, st, VECTORS_HCHACHA[v].rounds,
                     at % 2 ? PLACE_AT_END : PLACE_UNALIGNED, wants);
       }
 }

@@ -1,7 +1,7 @@
 /* kinds_mac.c - Poly1305 (the SIMD routines with their table set-up C, and
  * the scalar one) and NH against the portable C
  * (ciphers/poly1305/poly1305_generic.c, ciphers/nhpoly1305/nh_generic.c)
- * and the known answers of kats.h: every Poly1305 answer of
+ * and the known answers of vectors.h: every Poly1305 answer of
  * selftests/vectors_poly1305.py, every NH answer of the Adiantum authors'
  * tests/vectors/adiantum/NH.json. */
 #include <stdio.h>
@@ -147,7 +147,7 @@ poly_compare (check *t, const row *r, int simd)
                (placement)rnd_below (t, PLACE_COUNT), rnd_below (t, 8) == 0);
 }
 
-/* A MAC known answer (kats.h): the routine takes the longest prefix of
+/* A MAC known answer (vectors.h): the routine takes the longest prefix of
  * whole blocks its width allows, the portable C the rest and the padded
  * last block. */
 static void
@@ -187,8 +187,8 @@ static void
 poly_vectors (check *t, const row *r, int simd)
 {
   size_t i;
-  for (i = 0; i < KAT_POLY1305_N; i++)
-    poly_vector (t, r, simd, &KAT_POLY1305[i]);
+  for (i = 0; i < VECTORS_POLY1305_N; i++)
+    poly_vector (t, r, simd, &VECTORS_POLY1305[i]);
 }
 
 static void simd_compare (check *t, const row *r) { poly_compare (t, r, 1); }
@@ -313,25 +313,25 @@ static void
 nh_vectors_run (check *t, const row *r, int units)
 {
   size_t i, ran = 0;
-  for (i = 0; i < KAT_NH_N; i++)
+  for (i = 0; i < VECTORS_NH_N; i++)
     {
-      size_t len = hex_len (KAT_NH[i].message);
+      size_t len = hex_len (VECTORS_NH[i].message);
       if (units && len != NH_UNIT)
         continue;
-      if (hex_len (KAT_NH[i].key) < NH_KEY_BYTES || len > NH_UNIT || len % 16
-          || hex_len (KAT_NH[i].hash) != NH_HASH_BYTES)
+      if (hex_len (VECTORS_NH[i].key) < NH_KEY_BYTES || len > NH_UNIT || len % 16
+          || hex_len (VECTORS_NH[i].hash) != NH_HASH_BYTES)
         {
           verdict (t, 0, "known answer %zu is not an NH vector of one unit at most", i);
           continue;
         }
-      hex_to_bytes (KAT_NH[i].key, nh_key, NH_KEY_BYTES);
-      hex_to_bytes (KAT_NH[i].message, nh_msg, len);
-      hex_to_bytes (KAT_NH[i].hash, nh_want, NH_HASH_BYTES);
+      hex_to_bytes (VECTORS_NH[i].key, nh_key, NH_KEY_BYTES);
+      hex_to_bytes (VECTORS_NH[i].message, nh_msg, len);
+      hex_to_bytes (VECTORS_NH[i].hash, nh_want, NH_HASH_BYTES);
       nh_case (t, r, units, units ? 1 : len, PLACE_UNALIGNED, PLACE_UNALIGNED, nh_key, nh_msg,
                nh_want);
       ran++;
     }
-  set_case (t, "the known answers of kats.h");
+  set_case (t, "the known answers of vectors.h");
   if (!ran)
     verdict (t, 0, "no NH known answer%s to run", units ? " of one whole unit" : "");
 }

@@ -127,7 +127,7 @@ stitched_compare (check *t, const row *r, const core *c)
     }
 }
 
-/* Known answers through one group (kats.h): the keystream block of a
+/* Known answers through one group (vectors.h): the keystream block of a
  * published vector (block 0 of the group, zero plaintext) and the first
  * group of a Poly1305 answer at least a group long (the rest and the tag
  * by the portable C); every such pair.  The routines run 20 rounds of the
@@ -181,14 +181,14 @@ stitched_vectors (check *t, const row *r, const core *c, const stream_vector *vs
     {
       if (vs[i].rounds != 20 || hex_len (vs[i].key) != 32 || hex_len (vs[i].nonce) != 8)
         continue;
-      for (j = 0; j < KAT_POLY1305_N; j++)
-        if (hex_len (KAT_POLY1305[j].message) >= r->width * 64)
+      for (j = 0; j < VECTORS_POLY1305_N; j++)
+        if (hex_len (VECTORS_POLY1305[j].message) >= r->width * 64)
           {
-            stitched_vector (t, r, c, &vs[i], &KAT_POLY1305[j]);
+            stitched_vector (t, r, c, &vs[i], &VECTORS_POLY1305[j]);
             ran++;
           }
     }
-  set_case (t, "the known answers of kats.h");
+  set_case (t, "the known answers of vectors.h");
   if (!ran)
     verdict (t, 0, "no %s vector (20 rounds, 32-byte key, 8-byte nonce) and no Poly1305 "
              "answer of %u bytes or more to run", c->name, r->width * 64);
@@ -198,11 +198,11 @@ static void cp_compare (check *t, const row *r) { stitched_compare (t, r, &CORE_
 static void sp_compare (check *t, const row *r) { stitched_compare (t, r, &CORE_SALSA20); }
 static void cp_vectors (check *t, const row *r)
 {
-  stitched_vectors (t, r, &CORE_CHACHA, KAT_CHACHA, KAT_CHACHA_N);
+  stitched_vectors (t, r, &CORE_CHACHA, VECTORS_CHACHA, VECTORS_CHACHA_N);
 }
 static void sp_vectors (check *t, const row *r)
 {
-  stitched_vectors (t, r, &CORE_SALSA20, KAT_SALSA20, KAT_SALSA20_N);
+  stitched_vectors (t, r, &CORE_SALSA20, VECTORS_SALSA20, VECTORS_SALSA20_N);
 }
 
 /* the MAC reads the source, as when decrypting */

@@ -1,6 +1,6 @@
 /* kinds_stream.c - ChaCha and Salsa20: the block routines, HChaCha and
  * HSalsa20, against the portable C (ciphers/chacha/chacha_generic.c,
- * ciphers/salsa20/salsa20_generic.c) and the known answers of kats.h: every
+ * ciphers/salsa20/salsa20_generic.c) and the known answers of vectors.h: every
  * block of selftests/vectors_chacha.py's ChaCha20 and ChaCha12 vectors
  * (RFC 8439, and google/adiantum's XChaCha vectors through their HChaCha
  * subkeys), of vectors_salsa20.py (google/adiantum, eSTREAM) and of NaCl's
@@ -323,8 +323,8 @@ static void
 chacha_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < KAT_CHACHA_N; i++)
-    vector_block (t, r, &CORE_CHACHA, &KAT_CHACHA[i]);
+  for (i = 0; i < VECTORS_CHACHA_N; i++)
+    vector_block (t, r, &CORE_CHACHA, &VECTORS_CHACHA[i]);
 }
 
 static void
@@ -337,8 +337,8 @@ static void
 salsa20_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < KAT_SALSA20_N; i++)
-    vector_block (t, r, &CORE_SALSA20, &KAT_SALSA20[i]);
+  for (i = 0; i < VECTORS_SALSA20_N; i++)
+    vector_block (t, r, &CORE_SALSA20, &VECTORS_SALSA20[i]);
 }
 
 static void
@@ -351,8 +351,8 @@ static void
 hchacha_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < KAT_HCHACHA_N; i++)
-    vector_hash (t, r, &CORE_CHACHA, &KAT_HCHACHA[i]);
+  for (i = 0; i < VECTORS_HCHACHA_N; i++)
+    vector_hash (t, r, &CORE_CHACHA, &VECTORS_HCHACHA[i]);
 }
 
 static void
@@ -365,8 +365,8 @@ static void
 hsalsa20_vectors (check *t, const row *r)
 {
   size_t i;
-  for (i = 0; i < KAT_HSALSA20_N; i++)
-    vector_hash (t, r, &CORE_SALSA20, &KAT_HSALSA20[i]);
+  for (i = 0; i < VECTORS_HSALSA20_N; i++)
+    vector_hash (t, r, &CORE_SALSA20, &VECTORS_HSALSA20[i]);
 }
 
 /* the depth probe's calls */

@@ -5,7 +5,7 @@
 
 #include "asmcheck.h"
 #include "chacha.h"
-#include "kats.h"
+#include "vectors.h"
 #include "salsa20.h"
 
 typedef unsigned int (*blocks_fn) (uint32_t *state, uint8_t *dst, const uint8_t *src,

@@ -1,12 +1,12 @@
-/* kats.h - the known answers of the native check.
+/* vectors.h - the known answers of the native check.
  *
- * None is written in C: tests/asmcheck/kats.py generates their definitions
- * (kats.c, in the build's scratch directory) at build time from the
+ * None is written in C: tests/asmcheck/vectors.py generates their definitions
+ * (vectors.c, in the build's scratch directory) at build time from the
  * project's single copy, selftests/vectors_*.py, and from the Adiantum
  * authors' NH file (tests/vectors/adiantum/NH.json); build.py compiles it
  * with the rest.  Every field is hex; each array's length is its _N. */
-#ifndef GCRYLIKE_ASMCHECK_KATS_H
-#define GCRYLIKE_ASMCHECK_KATS_H
+#ifndef GCRYLIKE_ASMCHECK_VECTORS_H
+#define GCRYLIKE_ASMCHECK_VECTORS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -44,23 +44,23 @@ typedef struct {
 } nh_vector;
 
 /* ChaCha20 and ChaCha12: vectors_chacha.CHACHA20 and CHACHA12, each block */
-extern const stream_vector KAT_CHACHA[];
-extern const size_t KAT_CHACHA_N;
+extern const stream_vector VECTORS_CHACHA[];
+extern const size_t VECTORS_CHACHA_N;
 /* Salsa20/20 and /12: vectors_salsa20.VECTORS and vectors_xsalsa20.
  * XSALSA20_AS_SALSA20, each block */
-extern const stream_vector KAT_SALSA20[];
-extern const size_t KAT_SALSA20_N;
+extern const stream_vector VECTORS_SALSA20[];
+extern const size_t VECTORS_SALSA20_N;
 /* vectors_chacha.HCHACHA, vectors_xsalsa20.HSALSA20 */
-extern const hash_vector KAT_HCHACHA[], KAT_HSALSA20[];
-extern const size_t KAT_HCHACHA_N, KAT_HSALSA20_N;
+extern const hash_vector VECTORS_HCHACHA[], VECTORS_HSALSA20[];
+extern const size_t VECTORS_HCHACHA_N, VECTORS_HSALSA20_N;
 /* vectors_poly1305.POLY1305 */
-extern const mac_vector KAT_POLY1305[];
-extern const size_t KAT_POLY1305_N;
+extern const mac_vector VECTORS_POLY1305[];
+extern const size_t VECTORS_POLY1305_N;
 /* vectors_aes: FIPS-197 C.3 and the 19 blocks */
-extern const block_vector KAT_AES256[];
-extern const size_t KAT_AES256_N;
+extern const block_vector VECTORS_AES256[];
+extern const size_t VECTORS_AES256_N;
 /* tests/vectors/adiantum/NH.json, every entry */
-extern const nh_vector KAT_NH[];
-extern const size_t KAT_NH_N;
+extern const nh_vector VECTORS_NH[];
+extern const size_t VECTORS_NH_N;
 
 #endif
