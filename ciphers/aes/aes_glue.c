@@ -17,11 +17,7 @@ GCRY_DRIVERS_ACCESSOR (gcry_aes_drivers, aes_drivers)
 uint32_t
 gcry_aes_impls (void)
 {
-  uint32_t impls = 1u << AES_IMPL_GENERIC;
-#ifdef USE_AMD64
-  impls |= 1u << AES_IMPL_AESNI;
-#endif
-  return impls;
+  return gcry_drivers_mask (aes_drivers, sizeof aes_drivers / sizeof aes_drivers[0]);
 }
 
 int

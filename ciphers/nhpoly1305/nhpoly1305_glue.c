@@ -22,11 +22,7 @@ GCRY_DRIVERS_ACCESSOR (gcry_nh_drivers, nh_drivers)
 uint32_t
 gcry_nh_impls (void)
 {
-  uint32_t impls = 1u << NH_IMPL_GENERIC;
-#ifdef USE_AMD64
-  impls |= (1u << NH_IMPL_SSE2) | (1u << NH_IMPL_AVX2) | (1u << NH_IMPL_AVX512);
-#endif
-  return impls;
+  return gcry_drivers_mask (nh_drivers, sizeof nh_drivers / sizeof nh_drivers[0]);
 }
 
 /* IMPL names an NH implementation built into this module. */

@@ -51,16 +51,44 @@ GCRY_DRIVERS_ACCESSOR (gcry_poly1305_drivers, poly1305_drivers)
 uint32_t
 gcry_poly1305_impls (void)
 {
-  uint32_t impls = 1u << POLY1305_IMPL_GENERIC32;
-#ifdef __SIZEOF_INT128__
-  impls |= 1u << POLY1305_IMPL_GENERIC64;
-#endif
-#ifdef USE_AMD64
-  impls |= (1u << POLY1305_IMPL_SSE2) | (1u << POLY1305_IMPL_AVX2)
-           | (1u << POLY1305_IMPL_AVX512IFMA);
-#endif
-  return impls;
+  return gcry_drivers_mask (poly1305_drivers,
+                            sizeof poly1305_drivers / sizeof poly1305_drivers[0]);
 }
+
+#ifdef USE_AMD64
+/* A SIMD tier: the set-up that fills its table of powers of r, its routine
+ * over whole blocks (a multiple of WIDTH, at least MIN_RUN of them per
+ * call: the scalar code takes shorter runs and the rest), and the fewest
+ * blocks in one update for which computing the table pays. */
+typedef struct {
+  void (*setup) (const uint64_t r[2], void *table);
+  unsigned int (*blocks) (uint64_t h[3], const void *table, const uint8_t *m, size_t nblocks);
+  unsigned int width;
+  unsigned int min_run;
+  unsigned int table_pays;
+} poly1305_tier;
+
+/* The SIMD tiers by implementation id (poly1305_amd64.h: their contract). */
+static const poly1305_tier poly1305_tiers[] = {
+  [POLY1305_IMPL_SSE2] = { _gcry_poly1305_amd64_sse2_setup, _gcry_poly1305_amd64_sse2_blocks,
+                           2, 4, POLY1305_SIMD_MIN_BLOCKS },
+  [POLY1305_IMPL_AVX2] = { _gcry_poly1305_amd64_avx2_setup, _gcry_poly1305_amd64_avx2_blocks,
+                           4, 4, POLY1305_SIMD_MIN_BLOCKS },
+  [POLY1305_IMPL_AVX512IFMA] = { _gcry_poly1305_amd64_avx512ifma_setup,
+                                 _gcry_poly1305_amd64_avx512ifma_blocks,
+                                 8, 8, POLY1305_IFMA_MIN_BLOCKS },
+};
+
+/* IMPL's SIMD tier, or NULL for a portable implementation. */
+static const poly1305_tier *
+simd_tier (unsigned int impl)
+{
+  if (impl >= sizeof poly1305_tiers / sizeof poly1305_tiers[0]
+      || !poly1305_tiers[impl].blocks)
+    return NULL;
+  return &poly1305_tiers[impl];
+}
+#endif
 
 int
 poly1305_impl_ok (unsigned int impl)
@@ -76,7 +104,7 @@ scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
                const uint8_t *m, size_t nblocks, unsigned int hibit)
 {
 #ifdef USE_AMD64
-  if (impl >= POLY1305_IMPL_SSE2 && hibit)
+  if (simd_tier (impl) && hibit)
     return _gcry_poly1305_amd64_scalar_blocks (h, r, m, nblocks);
 #endif
 #ifdef __SIZEOF_INT128__
@@ -122,12 +150,7 @@ ensure_table (poly1305_ctx *ctx)
 {
   if (ctx->table_ready)
     return 0;
-  if (ctx->impl == POLY1305_IMPL_SSE2)
-    _gcry_poly1305_amd64_sse2_setup (ctx->r, ctx->table);
-  else if (ctx->impl == POLY1305_IMPL_AVX2)
-    _gcry_poly1305_amd64_avx2_setup (ctx->r, ctx->table);
-  else if (ctx->impl == POLY1305_IMPL_AVX512IFMA)
-    _gcry_poly1305_amd64_avx512ifma_setup (ctx->r, ctx->table);
+  simd_tier (ctx->impl)->setup (ctx->r, ctx->table);
   ctx->table_ready = 1;
   return POLY1305_SETUP_BURN + GCRY_C_FRAME;
 }
@@ -143,7 +166,7 @@ unsigned int
 poly1305_prepare (poly1305_ctx *ctx)
 {
 #ifdef USE_AMD64
-  if (ctx->impl >= POLY1305_IMPL_SSE2)
+  if (simd_tier (ctx->impl))
     return ensure_table (ctx);
 #else
   (void)ctx;
@@ -172,23 +195,14 @@ poly1305_wipe (poly1305_ctx *ctx)
 static unsigned int
 absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nblocks)
 {
+  const poly1305_tier *tier = simd_tier (ctx->impl);
   unsigned int burn = 0;
   size_t nb = 0;
 
-  if (ctx->impl == POLY1305_IMPL_AVX512IFMA && nblocks >= 8)
+  if (nblocks >= tier->min_run)
     {
-      nb = nblocks & ~(size_t)7;
-      burn = _gcry_poly1305_amd64_avx512ifma_blocks (h, ctx->table, m, nb);
-    }
-  else if (ctx->impl == POLY1305_IMPL_AVX2 && nblocks >= 4)
-    {
-      nb = nblocks & ~(size_t)3;
-      burn = _gcry_poly1305_amd64_avx2_blocks (h, ctx->table, m, nb);
-    }
-  else if (ctx->impl == POLY1305_IMPL_SSE2 && nblocks >= 4)
-    {
-      nb = nblocks & ~(size_t)1;
-      burn = _gcry_poly1305_amd64_sse2_blocks (h, ctx->table, m, nb);
+      nb = nblocks - nblocks % tier->width;
+      burn = tier->blocks (h, ctx->table, m, nb);
     }
   m += nb * POLY1305_BLOCK;
   nblocks -= nb;
@@ -206,10 +220,9 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
   unsigned int burn = 0;
 
 #ifdef USE_AMD64
-  if (!ctx->table_ready
-      && ((ctx->impl == POLY1305_IMPL_AVX512IFMA && nblocks >= POLY1305_IFMA_MIN_BLOCKS)
-          || (ctx->impl >= POLY1305_IMPL_SSE2 && ctx->impl <= POLY1305_IMPL_AVX2
-              && nblocks >= POLY1305_SIMD_MIN_BLOCKS)))
+  const poly1305_tier *tier = simd_tier (ctx->impl);
+
+  if (!ctx->table_ready && tier && nblocks >= tier->table_pays)
     burn = ensure_table (ctx);
   if (ctx->table_ready)
     return gcry_max_burn (burn, absorb_into (ctx, ctx->h, m, nblocks));

@@ -26,6 +26,18 @@ typedef struct {
  * driver's aesni tag; tests/test_ids_written_once.py lets it through). */
 #define GCRY_TAG(name) name
 
+/* The ids of the N rows ROWS as a mask (bit IMPL set): the ids built. */
+static inline uint32_t
+gcry_drivers_mask (const gcry_driver *rows, size_t n)
+{
+  uint32_t mask = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    mask |= 1u << rows[i].impl;
+  return mask;
+}
+
 /* The accessor of the table ROWS. */
 #define GCRY_DRIVERS_ACCESSOR(fn, rows)                                     \
   const gcry_driver *fn (size_t *n)                                         \
