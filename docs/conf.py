@@ -8,8 +8,13 @@ whose ``gcrylike/`` has no compiled extensions.
 
 import inspect
 import os
+import sys
 
 import gcrylike
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# docs/_ext: this documentation's own Sphinx extensions (not the package)
+sys.path.insert(0, os.path.join(_HERE, "_ext"))
 
 project = "gcrylike"
 author = "the gcrylike authors"
@@ -21,14 +26,15 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
+    "viewcode_backlinks",
+    "readme_blocks",
 ]
 
-exclude_patterns = ["_build", "examples", "_intersphinx"]
+exclude_patterns = ["_build", "examples", "_intersphinx", "_ext", "_static"]
 # Every cross-reference must resolve (tox -e docs passes -n too).
 nitpicky = True
 root_doc = "index"
 language = "en"
-pygments_style = "sphinx"
 
 # -- autodoc ------------------------------------------------------------------
 autodoc_typehints = "description"
@@ -46,7 +52,6 @@ add_module_names = True
 # (_intersphinx/make_python_inv.py writes it) is read first; the full one on
 # docs.python.org only if that file is missing.  Links point at
 # docs.python.org either way.
-_HERE = os.path.dirname(os.path.abspath(__file__))
 intersphinx_mapping = {
     "python": ("https://docs.python.org/3",
                (os.path.join(_HERE, "_intersphinx", "python3.inv"), None)),
@@ -86,14 +91,12 @@ def _salsa208_standin(selftest=None):
 doctest_test_doctest_blocks = "default"
 
 # -- HTML ---------------------------------------------------------------------
-html_theme = "alabaster"
+# furo: a theme for technical content whose tables scroll inside their own
+# box; _static/wide.css widens its text column for our code (see there).
+html_theme = "furo"
 html_title = f"gcrylike {release}"
-html_theme_options = {
-    "description": "libgcrypt-style cipher modules for Python",
-    "fixed_sidebar": True,
-    "show_powered_by": False,
-}
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["wide.css"]
 
 
 # -- constructor parameters ---------------------------------------------------
