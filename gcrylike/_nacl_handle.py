@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any, NoReturn
 
-from ._buffers import as_bytes
+from ._buffers import as_bytes, as_cbuffer
+from ._core import ffi
 from ._errors import ErrorCode, InvalidIVLength, InvalidKeyLength, InvalidType
 from ._nacl_message import NONCE_SIZE, EncryptedMessage, check_encoder, message
 from ._sealing import SealingHandle
@@ -20,11 +21,11 @@ class NaclHandle(SealingHandle):
     ``_HOOK_KIND``) and define ``encrypt``/``decrypt`` with :meth:`_sealed`
     and :meth:`_parts`.
 
-    As in PyNaCl, the object keeps its key as Python bytes for
-    ``bytes(box)``: a copy that :meth:`close` drops but cannot wipe (the
-    C context's copy is wiped)."""
+    For ``bytes(box)`` the object keeps a copy of its key in a
+    ``bytearray`` (shared with its ``copy.copy`` clones), which the last of
+    them to close (or take a new key) wipes, as the C contexts are."""
 
-    __slots__ = ("_key",)
+    __slots__ = ("_held",)
     _FORGERY = "nacl"  # PyNaCl's class names: forgeries are nacl's CryptoError too
 
     KEY_SIZE = 32
@@ -43,22 +44,46 @@ class NaclHandle(SealingHandle):
         """Install a 32-byte key (bytes or any bytes-like object); errors in
         PyNaCl's words, which its users' tests match."""
         try:
-            raw = as_bytes(key, "key")
+            with as_cbuffer(key, "key") as kbuf:
+                # straight into a bytearray: no bytes object that close() cannot wipe
+                held = _HeldKey(bytearray(ffi.buffer(kbuf, len(kbuf))))
         except InvalidType:
             raise InvalidType(f"{type(self).__name__} must be created from "
                               f"{self.KEY_SIZE} bytes, not {type(key).__name__}") from None
-        if len(raw) != self.KEY_SIZE:
+        if len(held.key) != self.KEY_SIZE:
+            held.release()
             raise InvalidKeyLength(f"The key must be exactly {self.KEY_SIZE} bytes long, "
-                                   f"got {len(raw)}")
-        super().setkey(raw)
-        self._key = raw
+                                   f"got {len(held.key)}")
+        try:
+            super().setkey(held.key)
+        except BaseException:
+            held.release()
+            raise
+        self._held = held
 
     def _forget_key(self) -> None:
         super()._forget_key()
-        self._key = b""
+        held = getattr(self, "_held", None)
+        if held is not None:
+            self._held = None
+            held.release()
+
+    def _clone(self, ctx: Any) -> Any:
+        twin = super()._clone(ctx)
+        if self._held is not None:
+            # shared, not copied: a copy made here would leave the key in
+            # vector registers, which Context.clone takes care not to do
+            self._held.users += 1
+        return twin
+
+    @property
+    def _key(self) -> bytes:
+        # PyNaCl's attribute, which its tests read
+        return bytes(self._held.key) if self._held is not None else b""
 
     def __bytes__(self) -> bytes:
-        """The key, as PyNaCl's ``bytes(box)``."""
+        """The key, as PyNaCl's ``bytes(box)`` (a new ``bytes`` object: the
+        caller's to keep or drop)."""
         self._keyed()  # closed or without a key: that error
         return self._key
 
@@ -93,3 +118,19 @@ class NaclHandle(SealingHandle):
             raise self._forgery(f"a message of {len(whole)} bytes is shorter "
                                 f"than its {self.NONCE_SIZE}-byte nonce")
         return whole[:self.NONCE_SIZE], whole[self.NONCE_SIZE:]
+
+
+
+class _HeldKey:
+    """The key bytes behind ``bytes(box)``, shared by a handle and its
+    clones: wiped when the last of them lets go."""
+
+    __slots__ = ("key", "users")
+
+    def __init__(self, key: bytearray) -> None:
+        self.key, self.users = key, 1
+
+    def release(self) -> None:
+        self.users -= 1
+        if self.users <= 0:
+            self.key[:] = bytes(len(self.key))  # the same length: overwritten in place

@@ -32,8 +32,8 @@ class SecretBox(NaclHandle):
     ``encoder`` (here and in :meth:`encrypt`/:meth:`decrypt`) takes PyNaCl's
     encoders (``nacl.encoding.HexEncoder``, ...) or anything with static
     ``encode``/``decode``; the default is raw bytes.  ``bytes(box)`` is the
-    key, as in PyNaCl (which keeps it as Python bytes, and so does this
-    class: that copy cannot be wiped; the C context's is).
+    key, as in PyNaCl (this class keeps that copy in a ``bytearray`` that
+    :meth:`close` wipes with the C context).
 
     One keyed context; every call works on its own copy of it in C, so an
     object may be shared by threads.  :meth:`decrypt` checks the tag before
