@@ -11,7 +11,6 @@ import platform
 import sys
 
 from setuptools import Extension, setup
-from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
@@ -60,18 +59,10 @@ class BuildPyWithoutBuildScripts(build_py):
                     os.remove(stale)
 
 
-#: The oldest CPython whose stable ABI the extensions need (requires-python):
-#: the fast path takes its input through PyObject_GetBuffer, limited API from
-#: 3.11 on (docs/building.rst, "Wheel tags and the stable ABI").
-LIMITED_API_FLOOR = "cp311"
-LIMITED_API_MACRO = ("Py_LIMITED_API", "0x030B0000")
-
-
-def stable_abi():
-    """Whether the extensions are built for the stable ABI: on a release
-    CPython, as cffi does for its modules (a debug build's reference tracing
-    has no stable ABI, and other interpreters have none to build for)."""
-    return platform.python_implementation() == "CPython" and not hasattr(sys, "gettotalrefcount")
+#: gcrylike.build's: the floor, the stable-ABI test and the abi3-tagging
+#: bdist_wheel are the ones plugins get (loaded from the source tree).
+stable_abi = gcrylike_build._helper.stable_abi
+LIMITED_API_MACRO = ("Py_LIMITED_API", "0x030B0000")  # the floor, cp311, as a C macro
 
 
 def fastcall_extensions():
@@ -93,18 +84,6 @@ def fastcall_extensions():
                       optional=True)]
 
 
-class BdistWheelStableAbi(bdist_wheel):
-    """Tag the wheel ``cp311-abi3``: every extension in it, the fast path
-    included, is built for the stable ABI of CPython 3.11 and later.  (A
-    debug CPython builds version-specific modules: its wheel keeps the
-    ``cpXY-cpXYd`` tag.)"""
-
-    def finalize_options(self):
-        if not self.py_limited_api and stable_abi():
-            self.py_limited_api = LIMITED_API_FLOOR
-        super().finalize_options()
-
-
 gcrylike_build.use_amd64()  # decide (and print) once, before any extension
 FASTCALL = fastcall_extensions()
 WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
@@ -114,5 +93,5 @@ setup(
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too
     cmdclass={"build_ext": gcrylike_build.build_ext(), "build_py": BuildPyWithoutBuildScripts,
-              "bdist_wheel": BdistWheelStableAbi},
+              "bdist_wheel": gcrylike_build._helper.bdist_wheel},
 )

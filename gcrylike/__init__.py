@@ -47,6 +47,8 @@ from ._errors import (
 from ._fast import set_threads
 from ._handle import CipherHandle, HandleInfo, cipher_open
 from ._mac import MacHandle, MacInfo, mac, mac_open
+from ._nacl_aead import Aead
+from ._nacl_message import EncryptedMessage
 from ._registry import (
     AlgorithmInfo,
     ImplementationInfo,
@@ -56,7 +58,7 @@ from ._registry import (
     set_plugins,
     unregister,
 )
-from ._secretbox import EncryptedMessage, SecretBox
+from ._secretbox import SecretBox
 from ._spec import (
     PLUGIN_API_VERSION,
     PLUGIN_API_VERSIONS,
@@ -98,7 +100,8 @@ def algorithm_info(algorithm: str | int) -> AlgorithmInfo:
 
 
 def data_path(handle: CipherHandle | AeadHandle | MacHandle | BlockCipherHandle
-              | TweakableHandle | ChaCha20Poly1305 | XChaCha20Poly1305 | SecretBox) -> str:
+              | TweakableHandle | ChaCha20Poly1305 | XChaCha20Poly1305 | SecretBox
+              | Aead) -> str:
     """How ``handle``'s data calls reach native code now: ``"fastcall"`` (the
     native fast path), ``"cffi"`` (the same hooks through cffi: the fast
     path is off in this process, see :attr:`Config.data_path`, or cannot
@@ -166,7 +169,7 @@ def selftest() -> list[SelftestReport]:
 
 __all__ = [
     "AeadHandle", "AeadInfo", "AeadSpec", "BlockCipherHandle", "BlockCipherSpec", "BlockInfo",
-    "ChaCha20Poly1305", "XChaCha20Poly1305", "block_cipher_open", "Adiantum",
+    "Aead", "ChaCha20Poly1305", "XChaCha20Poly1305", "block_cipher_open", "Adiantum",
     "TweakableCipherSpec", "TweakableHandle", "TweakableInfo", "tweakable_open",
     "AuthenticationFailed", "CipherHandle", "CipherSpec", "Config", "Context",
     "CounterExhausted", "ErrorCode", "GcryError", "HandleClosed", "HandleInfo",

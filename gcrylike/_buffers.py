@@ -58,15 +58,17 @@ def as_bytes(obj: Any, what: str) -> bytes:
         return ffi.buffer(buf, len(buf))[:]
 
 
-def check_overlap(dst: Any, src: Any, n: int) -> None:
-    """Refuse an ``out=`` whose first ``n`` bytes overlap those of ``data``
-    without starting at the same address (in place is ``out=data``); the
-    native code refuses it too, but could only say "inv arg"."""
+def check_overlap(dst: Any, src: Any, n: int, what: str = "out") -> None:
+    """Refuse an output buffer (``out=``, or the one-shot classes' ``buf``,
+    named ``what``) whose first ``n`` bytes overlap those of ``data``
+    without starting at the same address (in place); the native code
+    refuses it too, but could only say "inv arg".  The words "must not
+    overlap" are cryptography's, which its users' tests look for."""
     if n:
         d, s = int(ffi.cast("uintptr_t", dst)), int(ffi.cast("uintptr_t", src))
         if d != s and d < s + n and s < d + n:
-            raise InvalidArgument(f"out overlaps data ({abs(d - s)} bytes apart): pass "
-                                  "out=data itself to work in place, or a separate buffer")
+            raise InvalidArgument(f"{what} overlaps data ({abs(d - s)} bytes apart): buffers "
+                                  f"must not overlap unless {what} is data itself (in place)")
 
 
 def run_into(out: Any, n: int, call: Callable[[Any], Any], fail: Callable[[int], None],

@@ -177,7 +177,7 @@ class AuthenticationFailed(GcryError):
     only by name (or as :class:`GcryError`), never by an ``except
     ValueError`` meant for bad arguments.  The classes that borrow those
     libraries' names (``ChaCha20Poly1305``, ``XChaCha20Poly1305``,
-    ``SecretBox``) raise a subclass that is also ``InvalidTag`` or
+    ``SecretBox``, ``Aead``) raise a subclass that is also ``InvalidTag`` or
     ``CryptoError`` when that library is installed."""
 
     code = ErrorCode.CHECKSUM

@@ -1,5 +1,5 @@
 """What the one-shot sealing classes share (ChaCha20Poly1305,
-XChaCha20Poly1305 and SecretBox): one keyed context that every call copies in
+XChaCha20Poly1305, SecretBox and Aead): one keyed context that every call copies in
 C, so an object may be shared by threads, and their cffi path."""
 
 from __future__ import annotations
@@ -120,9 +120,10 @@ class SealingHandle(KeyedHandle):
                     self._failed(rc, nbuf)
                 return bytes(out)
             with as_cbuffer(buf, "buf", writable=True) as dst:
-                if len(dst) != n + grow:
-                    raise InvalidLength(f"buf must be {n + grow} bytes, got {len(dst)}")
-                check_overlap(dst, src, min(n, n + grow))
+                if len(dst) != n + grow:  # "buffer must be": cryptography's words
+                    raise InvalidLength(f"buf: the output buffer must be {n + grow} bytes, "
+                                        f"got {len(dst)}")
+                check_overlap(dst, src, min(n, n + grow), "buf")
                 rc = call(dst)
             if rc:
                 self._failed(rc, nbuf)

@@ -4,9 +4,12 @@ as ``gcrylike.build``).
 A plugin's ``setup.py``::
 
     from setuptools import setup
-    from gcrylike.build import build_ext
+    from gcrylike.build import cmdclass
 
-    setup(cffi_modules=["build_ffi.py:ffibuilder"], cmdclass={"build_ext": build_ext})
+    setup(cffi_modules=["build_ffi.py:ffibuilder"], cmdclass=cmdclass())
+
+(``cmdclass()``: ``build_ext``, which assembles ``.S`` sources, and
+``bdist_wheel``, which tags the wheel ``cp311-abi3`` as gcrylike's own)
 
 and its cffi build script::
 
@@ -43,8 +46,9 @@ from collections.abc import Sequence
 from typing import Any
 
 # build_ext is made on first access (module __getattr__ below)
-__all__ = ["build_ext", "extra_cflags", "get_include", "make_ffi",  # noqa: F822
-           "bind_now_flags", "use_amd64", "warning_flags"]
+__all__ = ["build_ext", "bdist_wheel", "cmdclass", "extra_cflags",  # noqa: F822
+           "get_include", "make_ffi", "bind_now_flags", "use_amd64", "warning_flags",
+           "stable_abi", "LIMITED_API_FLOOR"]
 
 #: The stamp every extension depends on, relative to the directory the
 #: build runs in (the project's root).
@@ -227,6 +231,51 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     return ffi
 
 
+#: The oldest CPython whose stable ABI gcrylike's extensions and its plugins'
+#: are built for (requires-python): gcrylike's fast path takes its input
+#: through PyObject_GetBuffer, limited API from 3.11 on (docs/building.rst,
+#: "Wheel tags and the stable ABI").
+LIMITED_API_FLOOR = "cp311"
+
+
+def stable_abi() -> bool:
+    """Whether extensions are built for the stable ABI: on a release
+    CPython, as cffi does for its modules (a debug build's reference tracing
+    has no stable ABI, and other interpreters have none to build for)."""
+    import platform
+
+    return platform.python_implementation() == "CPython" and not hasattr(sys, "gettotalrefcount")
+
+
+def _bdist_wheel_class() -> type:
+    try:  # part of setuptools from 70.1, the wheel package's before
+        from setuptools.command.bdist_wheel import bdist_wheel as _base
+    except ImportError:
+        from wheel.bdist_wheel import bdist_wheel as _base
+
+    class bdist_wheel(_base):  # type: ignore[misc,valid-type]  # noqa: N801
+        """setuptools' ``bdist_wheel`` that tags the wheel ``cp311-abi3``
+        where :func:`stable_abi` holds: cffi builds every module of
+        :func:`make_ffi` for the stable ABI there, so one wheel serves every
+        CPython from 3.11 on, as gcrylike's own does.  (A debug CPython
+        builds version-specific modules: its wheel keeps the ``cpXY-cpXYd``
+        tag.)  A plugin that adds an extension of its own not built for the
+        limited API must not use it."""
+
+        def finalize_options(self) -> None:
+            if not self.py_limited_api and stable_abi():
+                self.py_limited_api = LIMITED_API_FLOOR
+            super().finalize_options()
+
+    return bdist_wheel
+
+
+def cmdclass() -> dict[str, type]:
+    """The commands a plugin's ``setup()`` takes: :data:`build_ext` (which
+    assembles ``.S`` files) and :data:`bdist_wheel` (the abi3 tag)."""
+    return {"build_ext": __getattr__("build_ext"), "bdist_wheel": __getattr__("bdist_wheel")}
+
+
 def _build_ext_class() -> type:
     from setuptools.command.build_ext import build_ext as _base
 
@@ -241,11 +290,15 @@ def _build_ext_class() -> type:
     return build_ext
 
 
+_COMMANDS = {"build_ext": _build_ext_class, "bdist_wheel": _bdist_wheel_class}
+
+
 def __getattr__(name: str) -> Any:
-    # build_ext subclasses setuptools' command: made on first use, so that
+    # the commands subclass setuptools': made on first use, so that
     # importing this module needs no setuptools
-    if name == "build_ext":
-        cls = _build_ext_class()
-        globals()["build_ext"] = cls
-        return cls
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    make = _COMMANDS.get(name)
+    if make is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    cls = make()
+    globals()[name] = cls
+    return cls

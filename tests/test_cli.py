@@ -35,6 +35,8 @@ def test_list_shows_the_implementations_view(capsys):
     lines = capsys.readouterr().out.splitlines()
     shown: list[tuple] = []
     for line in lines:
+        if line.startswith(("# ", "plugin ")):  # the footer: notes, unregistered plugins
+            continue
         head = _LIST_HEADER.match(line)
         if head:
             name, kind, algo_id, aliases, _sizes, using = head.groups()
@@ -260,6 +262,8 @@ def _bench_modules_after(*argv: str) -> list[str]:
 
 
 @pytest.mark.parametrize("argv", [["list"], ["selftest"], ["config"], ["--help"],
+                                  ["list", "--json"], ["config", "--json"],
+                                  ["selftest", "--json", "chacha20"],
                                   ["list", "--help"], ["--hwf-deny", "avx2", "config"]])
 def test_commands_but_bench_import_no_benchmark_module(argv):
     assert _bench_modules_after(*argv) == []
@@ -267,3 +271,66 @@ def test_commands_but_bench_import_no_benchmark_module(argv):
 
 def test_bench_command_still_has_its_options():
     assert "gcrylike._bench" in _bench_modules_after("bench", "--help")
+
+
+# -- issue 22: --json, selftest ALGO..., what list says -------------------------------------
+
+def test_list_json(capsys):
+    import json
+
+    assert main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    names = [a["name"] for a in data["algorithms"]]
+    assert names == [gcrylike.algorithm_info(n).name for n in names] and "CHACHA20" in names
+    chacha = data["algorithms"][names.index("CHACHA20")]
+    drivers = [i["driver"] for i in chacha["implementations"]]
+    assert drivers == [i.driver for i in gcrylike.implementations("chacha20")]
+    assert isinstance(chacha["implementations"][0]["features"], list)
+    assert data["plugin_errors"] == gcrylike.plugin_errors()
+
+
+def test_config_json(capsys):
+    import json
+
+    assert main(["config", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["version"] == gcrylike.__version__
+    assert data["chosen"] == gcrylike.config().chosen
+
+
+def test_selftest_some_algorithms(capsys):
+    assert main(["selftest", "chacha20", "Salsa20"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[-1] == "selftest: all passed"
+    assert {r.split()[0] for r in rows[:-1]} == {"CHACHA20", "SALSA20"}
+
+
+def test_selftest_json(capsys):
+    import json
+
+    assert main(["selftest", "--json", "chacha20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["passed"] is True
+    assert {r["algorithm"] for r in data["reports"]} == {"CHACHA20"}
+    assert all(set(r) == {"algorithm", "driver", "status", "reason"} for r in data["reports"])
+
+
+def test_selftest_unknown_algorithm_is_an_error(capsys):
+    assert main(["selftest", "chacha20", "nope"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("gcrylike: error: ") and "nope" in err
+
+
+def test_list_shows_a_plugin_that_failed_with_its_reason(capsys, monkeypatch):
+    monkeypatch.setattr(gcrylike, "plugin_errors",
+                        lambda: {"broken (pkg.mod:SPECS)": "self-test failed: wrong answer"})
+    assert main(["list"]) == 0  # shown, not an error: selftest's exit status says that
+    out = capsys.readouterr().out
+    assert ("plugin broken (pkg.mod:SPECS): not registered: self-test failed: wrong answer"
+            in out)
+
+
+def test_list_says_what_untested_means(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "'untested' = not yet run in this process" in out and "gcrylike selftest" in out

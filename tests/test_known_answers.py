@@ -50,6 +50,7 @@ from gcrylike.selftests.vector_types import through_subkeys
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "tests" / "vectors"
+UPSTREAM = ROOT / "tests" / "upstream"
 ASMCHECK = ROOT / "tests" / "asmcheck"
 
 #: a hex string this long (16 bytes) or longer is a vector, not a constant
@@ -65,14 +66,15 @@ _C_LITERAL = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
 
 def _sources() -> list[Path]:
     """The files scanned: every Python and C source of the package, the
-    self-tests and the test suite, but the third-party vector files."""
+    self-tests and the test suite, but the third-party vector files and
+    the other projects' test files vendored unchanged (tests/upstream)."""
     if not (ROOT / "selftests").is_dir():
         pytest.skip("the sources (selftests/) are not beside the tests")
     found = []
     for top in ("selftests", "tests", "ciphers", "gcrylike"):
         for path in sorted((ROOT / top).rglob("*")):
             if path.suffix in (".py", ".c", ".h") and VECTORS not in path.parents \
-                    and "__pycache__" not in path.parts:
+                    and UPSTREAM not in path.parents and "__pycache__" not in path.parts:
                 found.append(path)
     return found
 

@@ -119,3 +119,16 @@ def test_repository_root_import_explained():
     if glob.glob(str(ROOT / "gcrylike" / "_core*.so")):
         pytest.skip("the source tree has built extensions (an editable install)")
     _check_explained(_import_from(ROOT), ROOT)
+
+
+def test_test_extra_has_what_tests_skip_without():
+    """``pip install .[test]`` gives a suite that skips nothing for lack of
+    a package: matplotlib included (the bench's --plot tests need it)."""
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    names = {re.match(r"[A-Za-z0-9_.-]+", req).group(0).lower() for req in extras["test"]}
+    assert {"pytest", "pycryptodome", "cryptography", "pynacl", "hypothesis", "numpy",
+            "matplotlib"} <= names

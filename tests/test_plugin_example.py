@@ -140,3 +140,24 @@ def test_no_asm_is_honoured_for_plugins(tmp_path):
         print([i.driver for i in gcrylike.implementations("chacha8")])
     """)
     assert out.strip() == "['chacha8-generic']"
+
+
+def test_plugin_wheel_is_tagged_abi3_like_gcrylikes(tmp_path):
+    """gcrylike.build's bdist_wheel (issue 22): a plugin built with it is
+    one ``cp311-abi3`` wheel, as gcrylike's own, not ``cp3XY-cp3XY``."""
+    why = _can_build()
+    if why:
+        pytest.skip(why)
+    from gcrylike import build
+
+    if not build.stable_abi():
+        pytest.skip("no stable ABI on this interpreter: the wheel keeps its own tag")
+    src = tmp_path / "src" / "gcrylike-salsa208"
+    shutil.copytree(EXAMPLES / "gcrylike-salsa208", src,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                          "--no-build-isolation", "--wheel-dir", str(tmp_path / "out"),
+                          str(src)], capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    (wheel,) = (tmp_path / "out").glob("*.whl")
+    assert wheel.stem.split("-")[-3:-1] == ["cp311", "abi3"], wheel.name
