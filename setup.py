@@ -10,24 +10,26 @@ import os
 import platform
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_tools"))
 
 import gcrylike_build  # noqa: E402
 
-CFFI_MODULES = [
-    "gcrylike/_native/core_build.py:ffibuilder",
-    "ciphers/salsa20/_build_ffi.py:ffibuilder",
-    "ciphers/chacha/_build_ffi.py:ffibuilder",
-    "ciphers/poly1305/_build_ffi.py:ffibuilder",
-    "ciphers/chacha20poly1305/_build_ffi.py:ffibuilder",
-    "ciphers/nhpoly1305/_build_ffi.py:ffibuilder",
-    "ciphers/aes/_build_ffi.py:ffibuilder",
-    "ciphers/adiantum/_build_ffi.py:ffibuilder",
-    "ciphers/secretbox/_build_ffi.py:ffibuilder",
-]
+#: The cipher modules: every folder of ciphers/ with a cffi build script
+#: (a new built-in cipher is its folder, nothing to add here).
+CIPHER_MODULES = sorted(os.path.basename(os.path.dirname(p))
+                        for p in glob.glob(os.path.join("ciphers", "*", "_build_ffi.py")))
+
+CFFI_MODULES = ["gcrylike/_native/core_build.py:ffibuilder",
+                *(f"ciphers/{m}/_build_ffi.py:ffibuilder" for m in CIPHER_MODULES)]
+
+#: gcrylike's packages: its own folders, the cipher modules (installed as
+#: gcrylike.ciphers.*) and the known answers (gcrylike.selftests).
+PACKAGES = [*find_packages(include=["gcrylike", "gcrylike.*"]),
+            "gcrylike.ciphers", *(f"gcrylike.ciphers.{m}" for m in CIPHER_MODULES),
+            "gcrylike.selftests"]
 
 
 class BuildPyWithoutBuildScripts(build_py):
@@ -89,6 +91,7 @@ FASTCALL = fastcall_extensions()
 WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
 
 setup(
+    packages=PACKAGES,
     ext_modules=FASTCALL,
     cffi_modules=CFFI_MODULES,
     # gcrylike.build's build_ext (assembles .S), the one plugins use too

@@ -7,17 +7,18 @@ build script, with the assembly in the repository's ``asm/`` folder.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
-#: Sub-packages whose ``SPECS`` the registry loads on first use.
-BUILTIN_MODULES = (
-    "salsa20", "chacha", "poly1305", "chacha20poly1305", "nhpoly1305", "aes", "adiantum",
-    "secretbox",
-)
+
+def builtin_modules() -> list[str]:
+    """The sub-packages whose ``SPECS`` the registry loads on first use:
+    every one installed (a new built-in cipher is its folder)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
 
 
 def builtin_specs():
     specs = []
-    for name in BUILTIN_MODULES:
+    for name in builtin_modules():
         module = importlib.import_module(f"{__name__}.{name}")
         specs.extend(module.SPECS)
     return specs
