@@ -38,21 +38,15 @@ static const gcry_driver aead_joins[] = {
 
 GCRY_DRIVERS_ACCESSOR (gcry_aead_drivers, aead_joins)
 
-/* Whether JOIN can join that pair: a stitched routine joins the parts it
- * was written for. */
-static int
-join_ok (unsigned int join, unsigned int chacha_impl, unsigned int poly_impl)
-{
-  if (join == AEAD_JOIN_SEPARATE)
-    return 1;
+/* Whether JOIN may join ChaCha C and Poly1305 P: the separate join any
+ * pair, a stitched one the pair its routine was written for. */
 #ifdef USE_AMD64
-  if (join == AEAD_JOIN_STITCHED_AVX2)
-    return chacha_impl == CHACHA_IMPL_AVX2 && poly_impl == POLY1305_IMPL_AVX2;
+# define JOIN_OK(join, c, p)                                                \
+  ((join) == AEAD_JOIN_SEPARATE                                             \
+   || ((join) == AEAD_JOIN_STITCHED_AVX2 && (c) == CHACHA_IMPL_AVX2 && (p) == POLY1305_IMPL_AVX2))
+#else
+# define JOIN_OK(join, c, p) ((join) == AEAD_JOIN_SEPARATE)
 #endif
-  (void)chacha_impl;
-  (void)poly_impl;
-  return 0;
-}
 
 size_t
 gcry_aead_ctxsize (void)
@@ -70,7 +64,7 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != 32)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl) || !join_ok (join, chacha_impl, poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl) || !JOIN_OK (join, chacha_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = chacha_api->setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);

@@ -45,21 +45,16 @@ static const gcry_driver secretbox_joins[] = {
 
 GCRY_DRIVERS_ACCESSOR (gcry_secretbox_drivers, secretbox_joins)
 
-/* Whether JOIN can join that pair: a stitched routine joins the parts it
- * was written for. */
-static int
-join_ok (unsigned int join, unsigned int salsa_impl, unsigned int poly_impl)
-{
-  if (join == SECRETBOX_JOIN_SEPARATE)
-    return 1;
+/* Whether JOIN may join Salsa20 S and Poly1305 P: the separate join any
+ * pair, a stitched one the pair its routine was written for. */
 #ifdef USE_AMD64
-  if (join == SECRETBOX_JOIN_STITCHED_AVX2)
-    return salsa_impl == SALSA20_IMPL_AVX2 && poly_impl == POLY1305_IMPL_AVX2;
+# define JOIN_OK(join, s, p)                                                \
+  ((join) == SECRETBOX_JOIN_SEPARATE                                        \
+   || ((join) == SECRETBOX_JOIN_STITCHED_AVX2 && (s) == SALSA20_IMPL_AVX2   \
+       && (p) == POLY1305_IMPL_AVX2))
+#else
+# define JOIN_OK(join, s, p) ((join) == SECRETBOX_JOIN_SEPARATE)
 #endif
-  (void)salsa_impl;
-  (void)poly_impl;
-  return 0;
-}
 
 size_t
 gcry_secretbox_ctxsize (void)
@@ -76,7 +71,7 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != SECRETBOX_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl) || !join_ok (join, salsa_impl, poly_impl))
+  if (!poly1305_api->impl_ok (poly_impl) || !JOIN_OK (join, salsa_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = salsa20_api->setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
