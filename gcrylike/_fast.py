@@ -26,7 +26,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
-from ._core import ffi
+from ._core import ffi, lib
 from ._errors import HandleBusy, HandleClosed, InvalidArgument, InvalidType
 
 _DISABLED = os.environ.get("GCRYLIKE_NO_FASTCALL", "").strip().lower() not in (
@@ -59,6 +59,7 @@ GIL_THRESHOLD = 8192
 if AVAILABLE:
     fastcall.set_errors(HandleBusy, HandleClosed)
     fastcall.set_gil_threshold(GIL_THRESHOLD)
+    fastcall.set_copy_secret(int(ffi.cast("uintptr_t", lib.gcry_copy_secret)))
 
 #: The hook kinds: ``{kind: (id, ((hook, C type, optional), ...))}``, as
 #: fastcall.c declares them (its KIND_DEFS); a handle class names its kind
@@ -169,6 +170,33 @@ def bind(ctx: Any, name: str, kind: str, hooks: dict[str, Any], unit: int = 1, t
                             shared, ctx.size if split else 0, split_block or 64)
 
 
+_native: dict[Any, bool] = {}
+
+
+def is_native(hook: Any) -> bool:
+    """Whether ``hook`` is a native function (a cffi ``lib`` function or
+    function pointer) rather than Python code."""
+    try:
+        return _native[hook]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable callable: not a cffi function
+        return False
+    try:
+        native = ffi.typeof(hook).kind == "function"
+    except (TypeError, ffi.error):
+        native = False
+    _native[hook] = native
+    return native
+
+
+def selftests_changed() -> None:
+    """A self-test result was recorded or forgotten: every handle's next
+    setkey takes the general path, which runs the first-use gate."""
+    if AVAILABLE:
+        fastcall.selftests_changed()
+
+
 def mac_address(hook: Any) -> int | None:
     """The address of a one-shot MAC hook, if native."""
     return hook_address(hook, MAC_SHAPE) if AVAILABLE else None
@@ -248,6 +276,10 @@ class Gate:
 
     def rebound(self, ptr: Any, address: int) -> Gate:
         return Gate(self._name, ptr, self._shared)
+
+    def allow_setkey(self, token: int, key_sizes: tuple[int, ...], size: int,
+                     saved: int) -> None:
+        """Nothing: setkey has no native path here."""
 
     @property
     def users(self) -> int:

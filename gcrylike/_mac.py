@@ -16,7 +16,7 @@ from ._errors import (
     InvalidState,
     error_for,
 )
-from ._keyed import KeyedHandle, ReadMethod, UpdateMethod, native_method
+from ._keyed import KeyedHandle, ReadMethod, SetkeyMethod, UpdateMethod, native_method
 from ._spec import Implementation, MacSpec
 from ._typing import BytesLike
 
@@ -52,7 +52,8 @@ class MacHandle(KeyedHandle):
 
     def _hooks(self) -> tuple[Any, ...]:
         s = self._spec
-        return ("mac", {"update": s.update, "read": s.read}, 1, s.digest_size, False)
+        return ("mac", {"update": s.update, "read": s.read, "setkey": s.setkey}, 1,
+                s.digest_size, False)
 
     @property
     def info(self) -> MacInfo:
@@ -70,6 +71,8 @@ class MacHandle(KeyedHandle):
         self._finished = False
         self._native_ready()
 
+    setkey: SetkeyMethod = native_method(
+        "setkey", "($self, key)", KeyedHandle.setkey.__doc__ or "")
     update: UpdateMethod = native_method(
         "update", "($self, data)",
         """Absorb ``data`` (any bytes-like object, any length, any split).""")
