@@ -107,17 +107,17 @@ def set_threads(n: int | None = None) -> int:
 
 set_threads(DEFAULT_THREADS)
 
-_addresses: dict[tuple[Any, str], int | None] = {}
+_addresses: dict[tuple[Any, str | None], int | None] = {}
 
 
 def _normalised(cname: str) -> str:
     return cname.replace("unsigned char *", "uint8_t *").replace("char *", "uint8_t *")
 
 
-def hook_address(hook: Any, shape: str) -> int | None:
+def hook_address(hook: Any, shape: str | None = None) -> int | None:
     """The address of ``hook`` if it is a native function (a cffi API-mode
-    ``lib`` function or a cffi function pointer) of C type ``shape``, else
-    None (a Python function, or another signature)."""
+    ``lib`` function or a cffi function pointer) of C type ``shape`` (None:
+    of any type), else None (a Python function, or another signature)."""
     key = (hook, shape)
     try:
         return _addresses[key]
@@ -127,7 +127,7 @@ def hook_address(hook: Any, shape: str) -> int | None:
         return None
     try:  # a Python callable is no cdata: typeof refuses it
         ctype = ffi.typeof(hook)
-        ok = ctype.kind == "function" and _normalised(ctype.cname) == shape
+        ok = ctype.kind == "function" and (shape is None or _normalised(ctype.cname) == shape)
         address = int(ffi.cast("uintptr_t", ffi.cast("void *", hook))) if ok else None
     except (TypeError, ffi.error):
         address = None
@@ -170,24 +170,9 @@ def bind(ctx: Any, name: str, kind: str, hooks: dict[str, Any], unit: int = 1, t
                             shared, ctx.size if split else 0, split_block or 64)
 
 
-_native: dict[Any, bool] = {}
-
-
 def is_native(hook: Any) -> bool:
-    """Whether ``hook`` is a native function (a cffi ``lib`` function or
-    function pointer) rather than Python code."""
-    try:
-        return _native[hook]
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable callable: not a cffi function
-        return False
-    try:
-        native = ffi.typeof(hook).kind == "function"
-    except (TypeError, ffi.error):
-        native = False
-    _native[hook] = native
-    return native
+    """Whether ``hook`` is a native function rather than Python code."""
+    return hook_address(hook) is not None
 
 
 def selftests_changed() -> None:

@@ -144,6 +144,23 @@ def test_mac_rekey_takes_the_native_path():
     m.close()
 
 
+def test_mac_rekey_with_a_python_setkey_hook():
+    """A MAC whose data hooks are native but whose setkey is Python code
+    (NHPOLY1305) re-keys on the general path, with no error from the
+    native one."""
+    m = gcrylike.mac_open("nhpoly1305")
+    size = m.info.key_sizes[0]
+    keys = [bytes([i]) * size for i in (1, 2, 1)]
+    m.setkey(keys[0])
+    m.update(b"n" * 16)
+    tag = m.digest()
+    for key in keys[1:]:
+        m.setkey(key)
+        m.update(b"n" * 16)
+    assert m.digest() == tag and m._path == EXPECTED
+    m.close()
+
+
 def test_mac_rekey_refusals_keep_the_old_key():
     """A key of the wrong length or type is refused as before (the general
     path explains) and the key in place stays, on either path."""
