@@ -69,6 +69,11 @@ class Context:
         """The context address as an integer, for plugins using ctypes."""
         return int(ffi.cast("uintptr_t", self.ptr))
 
+    @property
+    def saved_address(self) -> int:
+        """Where save() puts the post-setkey copy, as an integer (0: no copy)."""
+        return 0 if self._saved is None else int(ffi.cast("uintptr_t", self._saved))
+
     def save(self) -> None:
         if self._saved is not None:
             _copy_secret(self._saved, self.ptr, self.size)

@@ -26,7 +26,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
-from ._core import ffi
+from ._core import ffi, lib
 from ._errors import HandleBusy, HandleClosed, InvalidArgument, InvalidType
 
 _DISABLED = os.environ.get("GCRYLIKE_NO_FASTCALL", "").strip().lower() not in (
@@ -59,6 +59,7 @@ GIL_THRESHOLD = 8192
 if AVAILABLE:
     fastcall.set_errors(HandleBusy, HandleClosed)
     fastcall.set_gil_threshold(GIL_THRESHOLD)
+    fastcall.set_copy_secret(int(ffi.cast("uintptr_t", lib.gcry_copy_secret)))
 
 #: The hook kinds: ``{kind: (id, ((hook, C type, optional), ...))}``, as
 #: fastcall.c declares them (its KIND_DEFS); a handle class names its kind
@@ -106,17 +107,17 @@ def set_threads(n: int | None = None) -> int:
 
 set_threads(DEFAULT_THREADS)
 
-_addresses: dict[tuple[Any, str], int | None] = {}
+_addresses: dict[tuple[Any, str | None], int | None] = {}
 
 
 def _normalised(cname: str) -> str:
     return cname.replace("unsigned char *", "uint8_t *").replace("char *", "uint8_t *")
 
 
-def hook_address(hook: Any, shape: str) -> int | None:
+def hook_address(hook: Any, shape: str | None = None) -> int | None:
     """The address of ``hook`` if it is a native function (a cffi API-mode
-    ``lib`` function or a cffi function pointer) of C type ``shape``, else
-    None (a Python function, or another signature)."""
+    ``lib`` function or a cffi function pointer) of C type ``shape`` (None:
+    of any type), else None (a Python function, or another signature)."""
     key = (hook, shape)
     try:
         return _addresses[key]
@@ -126,7 +127,7 @@ def hook_address(hook: Any, shape: str) -> int | None:
         return None
     try:  # a Python callable is no cdata: typeof refuses it
         ctype = ffi.typeof(hook)
-        ok = ctype.kind == "function" and _normalised(ctype.cname) == shape
+        ok = ctype.kind == "function" and (shape is None or _normalised(ctype.cname) == shape)
         address = int(ffi.cast("uintptr_t", ffi.cast("void *", hook))) if ok else None
     except (TypeError, ffi.error):
         address = None
@@ -167,6 +168,18 @@ def bind(ctx: Any, name: str, kind: str, hooks: dict[str, Any], unit: int = 1, t
     split = kind == "stream" and split_block and None not in addresses[2:4]
     return fastcall.Binding(name, KINDS[kind][0], ctx.ptr, ctx.address, addresses, unit, tag,
                             shared, ctx.size if split else 0, split_block or 64)
+
+
+def is_native(hook: Any) -> bool:
+    """Whether ``hook`` is a native function rather than Python code."""
+    return hook_address(hook) is not None
+
+
+def selftests_changed() -> None:
+    """A self-test result was recorded or forgotten: every handle's next
+    setkey takes the general path, which runs the first-use gate."""
+    if AVAILABLE:
+        fastcall.selftests_changed()
 
 
 def mac_address(hook: Any) -> int | None:
@@ -248,6 +261,10 @@ class Gate:
 
     def rebound(self, ptr: Any, address: int) -> Gate:
         return Gate(self._name, ptr, self._shared)
+
+    def allow_setkey(self, token: int, key_sizes: tuple[int, ...], size: int,
+                     saved: int) -> None:
+        """Nothing: setkey has no native path here."""
 
     @property
     def users(self) -> int:

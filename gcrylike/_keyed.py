@@ -35,6 +35,12 @@ class UpdateMethod(Protocol):
     def __call__(self, data: BytesLike) -> None: ...
 
 
+class SetkeyMethod(Protocol):
+    """The type of ``setkey``: install a key."""
+
+    def __call__(self, key: BytesLike) -> None: ...
+
+
 class ReadMethod(Protocol):
     """The type of ``digest``/``gettag``: the tag so far."""
 
@@ -176,16 +182,33 @@ class KeyedHandle(_fast.HandleBase):
                                        f"got {len(kbuf)}")
             if not self._selftesting:
                 self._impl = _registry.ready_implementation(self._spec, self._impl, self._auto)
+            hook = self._spec.setkey
+            native = _fast.is_native(hook)
             with self._binding.exclusive():  # no call runs while the key changes
                 ctx = self._live()
                 self._forget_key()
-                rc = self._spec.setkey(ctx.ptr, kbuf, self._impl)
+                if native:
+                    rc = hook(ctx.ptr, kbuf, len(kbuf), self._impl.token)
+                else:
+                    rc = hook(ctx.ptr, kbuf, self._impl)
                 if rc:  # an ErrorCode, honoured as the data hooks' codes are
                     ctx.wipe()  # no half-installed key stays behind
                     raise error_for(rc, f"{self._spec.name} setkey")
                 ctx.save()  # the pristine copy reset() restores
                 self._haskey = True
                 self._key_installed(ctx)
+                if native:  # the same steps, in C, for the next setkeys
+                    self._binding.allow_setkey(self._impl.token, self._spec.key_sizes,
+                                               ctx.size, ctx.saved_address)
+
+    _general_setkey = setkey  # what a native setkey (MacHandle) stands for
+
+    def _setkey_failed(self) -> None:
+        """The native setkey hook refused a key (the Binding calls this with
+        the context held): as on the general path, the key is forgotten and
+        no half-installed key stays behind."""
+        self._forget_key()
+        self._live().wipe()
 
     def _forget_key(self) -> None:
         """The key is about to change or go: drop state that depends on it."""

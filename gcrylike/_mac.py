@@ -16,14 +16,18 @@ from ._errors import (
     InvalidState,
     error_for,
 )
-from ._keyed import KeyedHandle, ReadMethod, UpdateMethod, native_method
+from ._keyed import KeyedHandle, ReadMethod, SetkeyMethod, UpdateMethod, native_method
 from ._spec import Implementation, MacSpec
 from ._typing import BytesLike
 
 _Failure = _fast.Failure
+_holds = _registry.holds
 _mac_call = _fast.fastcall.mac if _fast.AVAILABLE else None
-#: one-shot hook -> its address (0: not native or absent), found on first use
-_mac_addresses: dict[Any, int] = {}
+#: name -> (stamp, native call, hook address, digest size, token): what
+#: mac(name, key, data) without impl= runs, so that such a call is one
+#: look-up and one C call (kept by the registry, which empties it when specs
+#: come or go)
+_shots = _registry.oneshot_calls
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,8 @@ class MacHandle(KeyedHandle):
 
     def _hooks(self) -> tuple[Any, ...]:
         s = self._spec
-        return ("mac", {"update": s.update, "read": s.read}, 1, s.digest_size, False)
+        return ("mac", {"update": s.update, "read": s.read, "setkey": s.setkey}, 1,
+                s.digest_size, False)
 
     @property
     def info(self) -> MacInfo:
@@ -70,6 +75,8 @@ class MacHandle(KeyedHandle):
         self._finished = False
         self._native_ready()
 
+    setkey: SetkeyMethod = native_method(
+        "setkey", "($self, key)", KeyedHandle.setkey.__doc__ or "")
     update: UpdateMethod = native_method(
         "update", "($self, data)",
         """Absorb ``data`` (any bytes-like object, any length, any split).""")
@@ -134,12 +141,31 @@ def mac_open(name: str | int, *, impl: str | None = None) -> MacHandle:
 def mac(name: str | int, key: BytesLike, data: BytesLike, *,
         impl: str | None = None) -> bytes:
     """One-shot MAC: the tag of ``data`` under ``key``."""
+    shot = _shots.get(name) if impl is None and type(name) is str else None
+    if shot is not None and _holds(shot[0]):
+        try:
+            tag = shot[1](shot[2], key, data, shot[3], shot[4])
+        except _Failure:
+            pass  # the general path below explains
+        else:
+            if tag is not NotImplemented:  # (not buffers: the general path explains)
+                return tag
+    return _general_mac(name, key, data, impl)
+
+
+def _general_mac(name: str | int, key: BytesLike, data: BytesLike,
+                 impl: str | None) -> bytes:
+    """mac() for every other case: the registry's answer for ``name`` (with
+    its first-use self-test), the native call when the hook is native (then
+    remembered in _shots), else the cffi call, which explains refusals; a
+    MAC without a one-shot hook runs on a handle."""
+    stamp = _registry.stamp()  # before: a self-test run now changes it, so not remembered
     spec, chosen = _registry.resolve(name, "mac", impl)
     oneshot = spec.oneshot  # a local: see SealingHandle
-    address = _mac_addresses.get(oneshot) if _mac_call is not None else 0
-    if address is None:  # first call with this hook (None too): look it up once
-        address = _mac_addresses[oneshot] = _fast.mac_address(oneshot) or 0
-    if address:  # the native fast path (gcrylike/_native/fastcall.c)
+    address = _fast.mac_address(oneshot) if _mac_call is not None else None
+    if address is not None:  # the native fast path (gcrylike/_native/fastcall.c)
+        if impl is None and type(name) is str:
+            _shots[name] = (stamp, _mac_call, address, spec.digest_size, chosen.token)
         try:
             tag = _mac_call(address, key, data, spec.digest_size, chosen.token)
         except _Failure as exc:

@@ -368,27 +368,32 @@ def unregister(name: str) -> None:
 
 
 #: Remembered answers: lookup() by (name, kind); choose() by (spec, driver)
-#: and resolve() by (name, kind, driver), each with the _stamp() it was
+#: and resolve() by (name, kind, driver), each with the stamp() it was
 #: found under.  Emptied when specs come or go.
 _found: dict[tuple[str | int, str | None], AnySpec] = {}
 _chosen: dict[tuple[AnySpec, str | None], tuple[tuple[Any, ...], Implementation]] = {}
 _resolved: dict[tuple[Any, str, Any], tuple[tuple[Any, ...], AnySpec, Implementation]] = {}
+#: name -> (stamp, ...): what a one-shot function (gcrylike.mac) runs for
+#: that name with the default driver, found by resolve() under the stamp
+#: first; trusted while holds(stamp).
+oneshot_calls: dict[str, tuple[Any, ...]] = {}
 
 
 def _forget_answers() -> None:
     _found.clear()
     _chosen.clear()
     _resolved.clear()
+    oneshot_calls.clear()
 
 
-def _stamp() -> tuple[Any, ...]:
+def stamp() -> tuple[Any, ...]:
     """What a choice depends on besides the spec: the features in use and
     the self-test results (the dict, which tests may swap, and its
     generation)."""
     return (_hwf.active(), _selftest._results, _selftest.generation)
 
 
-def _holds(stamp: tuple[Any, ...]) -> bool:
+def holds(stamp: tuple[Any, ...]) -> bool:
     """Whether a remembered answer's stamp is still current (identity
     checks: a deny-list change makes a new feature set; the feature set is
     read as stored, as a stamp exists only once it was computed)."""
@@ -550,12 +555,12 @@ def choose(spec: AnySpec, driver: str | None = None) -> Implementation:
     Remembered until the features in use or the self-test results change."""
     key = (spec, driver) if driver is None or type(driver) is str else None
     hit = _chosen.get(key) if key is not None else None
-    if hit is not None and _holds(hit[0]):
+    if hit is not None and holds(hit[0]):
         return hit[1]
-    stamp = _stamp()
+    now = stamp()
     impl = _choose(spec, driver)
     if key is not None:
-        _chosen[key] = (stamp, impl)
+        _chosen[key] = (now, impl)
     return impl
 
 
@@ -594,12 +599,12 @@ def resolve(name: str | int, kind: str, driver: str | None = None,
     key = (name, kind, driver) if type(name) in (str, int) and (
         driver is None or type(driver) is str) else None
     hit = _resolved.get(key) if key is not None else None
-    if hit is not None and _holds(hit[0]):
+    if hit is not None and holds(hit[0]):
         return hit[1], hit[2]
-    before = _stamp()
+    before = stamp()
     spec = lookup(name, kind)
     impl = ready_implementation(spec, choose(spec, driver), driver is None)
-    after = _stamp()  # the generation after any self-test it ran
+    after = stamp()  # the generation after any self-test it ran
     if key is not None and after[:2] == before[:2]:  # no deny-list change meanwhile
         _resolved[key] = (after, spec, impl)
     return spec, impl

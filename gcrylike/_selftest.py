@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from . import _fast
 from ._errors import GcryError, SelftestFailed
 from ._spec import CipherSpec, Implementation
 
@@ -79,12 +80,14 @@ def forget(driver: str | None = None) -> None:
         else:
             _results.pop(driver, None)
         generation += 1
+        _fast.selftests_changed()
 
 
 def _record(driver: str, res: SelftestResult) -> None:
     global generation
     _results[driver] = res
     generation += 1
+    _fast.selftests_changed()
 
 
 def require(spec: CipherSpec, impl: Implementation) -> None:

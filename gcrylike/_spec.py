@@ -27,7 +27,10 @@ PLUGIN_API_VERSIONS: tuple[int, ...] = (1,)
 #: ``setkey(ctx, key, impl)``: install a key for implementation ``impl``; ``key``
 #: (and ``iv`` below) is a cffi ``char[]`` view of the caller's buffer (no copy),
 #: accepted by ``uint8_t *`` parameters.
-#: Raise a :class:`gcrylike.GcryError` on failure.
+#: Raise a :class:`gcrylike.GcryError` on failure.  Or a native function
+#: ``int setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int
+#: token)`` (a cffi function), called with ``impl.token`` and returning 0 or an
+#: :class:`ErrorCode`: then a MAC handle re-keys in C (see gcrylike/_keyed.py).
 SetkeyHook = Callable[[Any, Any, "Implementation"], None]
 #: ``setiv(ctx, iv)``: install a nonce and rewind the keystream.
 SetivHook = Callable[[Any, Any], None]

@@ -107,6 +107,129 @@ def test_mac_oneshot_takes_the_native_hook():
         assert gcrylike.mac("poly1305", KEY, b"abc") == m.digest()
 
 
+
+# -- a MAC's setkey -----------------------------------------------------------
+
+KEY2 = bytes(range(100, 132))
+
+
+def _mac_keyed(key=KEY, impl=None):
+    m = gcrylike.mac_open("poly1305", impl=impl)
+    m.setkey(key)
+    return m
+
+
+def test_mac_rekey_takes_the_native_path():
+    """Issue 19 (speed): a ready MAC handle's setkey runs in C; the new key,
+    the post-setkey copy reset() restores and the handle's state are those
+    of the general setkey."""
+    m = _mac_keyed()
+    for key in (KEY2, KEY, KEY2):
+        before = _calls(m)
+        m.setkey(key)
+        if _fast.AVAILABLE:
+            assert _calls(m) == before + 1, "the re-key did not run natively"
+        m.update(b"first")
+        assert m.digest() == gcrylike.mac("poly1305", key, b"first")
+        m.reset()
+        m.update(b"second")
+        assert m.digest() == gcrylike.mac("poly1305", key, b"second")
+        twin = copy.copy(m)
+        assert twin.digest() == m.digest()
+        twin.close()
+    m.final()  # not ready now: the general setkey, then native ones again
+    m.setkey(KEY)
+    m.setkey(KEY2)
+    assert m.digest() == gcrylike.mac("poly1305", KEY2, b"")
+    m.close()
+
+
+def test_mac_rekey_with_a_python_setkey_hook():
+    """A MAC whose data hooks are native but whose setkey is Python code
+    (NHPOLY1305) re-keys on the general path, with no error from the
+    native one."""
+    m = gcrylike.mac_open("nhpoly1305")
+    size = m.info.key_sizes[0]
+    keys = [bytes([i]) * size for i in (1, 2, 1)]
+    m.setkey(keys[0])
+    m.update(b"n" * 16)
+    tag = m.digest()
+    for key in keys[1:]:
+        m.setkey(key)
+        m.update(b"n" * 16)
+    assert m.digest() == tag and m._path == EXPECTED
+    m.close()
+
+
+def test_mac_rekey_refusals_keep_the_old_key():
+    """A key of the wrong length or type is refused as before (the general
+    path explains) and the key in place stays, on either path."""
+    m = _mac_keyed()
+    m.update(b"kept")
+    for bad, error in ((bytes(31), gcrylike.InvalidKeyLength),
+                       (bytes(33), gcrylike.InvalidKeyLength),
+                       ("x" * 32, gcrylike.InvalidType)):
+        with pytest.raises(error):
+            m.setkey(bad)
+        assert m._path == EXPECTED
+        assert m.digest() == gcrylike.mac("poly1305", KEY, b"kept")
+    m.setkey(memoryview(bytearray(KEY2)))
+    assert m.digest() == gcrylike.mac("poly1305", KEY2, b"")
+    m.close()
+    with pytest.raises(gcrylike.HandleClosed):
+        m.setkey(KEY)
+
+
+def test_mac_rekey_runs_the_gate_after_a_selftest_change(monkeypatch):
+    """A self-test result recorded or forgotten sends the next setkey of
+    every handle to the general path and its first-use gate: with broken
+    known answers, a handle on a forced driver is refused."""
+    import gcrylike.ciphers.poly1305 as poly
+    from gcrylike import _selftest
+
+    m = _mac_keyed()
+    forced = _mac_keyed(impl=m.info.driver)
+    m.setkey(KEY2)  # natively, under the current results
+    broken = tuple(type(v)(v.key, v.message, "00" * 16) for v in poly.POLY1305)
+    monkeypatch.setattr(poly, "POLY1305", broken)
+    _selftest.forget(m.info.driver)
+    try:
+        with pytest.raises(gcrylike.SelftestFailed):
+            forced.setkey(KEY2)
+    finally:
+        monkeypatch.undo()
+        _selftest.forget(m.info.driver)
+    m.setkey(KEY)  # tested again, passing
+    assert m.digest() == gcrylike.mac("poly1305", KEY, b"")
+    m.close()
+    forced.close()
+
+
+def test_mac_rekey_refused_by_the_hook_forgets_the_key():
+    """If the setkey hook refuses a key (here an implementation token it
+    does not know), the handle has no key afterwards and its live state is
+    wiped, on either path, as the general setkey always did."""
+    m = _mac_keyed()
+    m.update(b"state")
+    ctx = m._ctx
+    bad = dataclasses.replace(m._impl, token=31)
+    m._impl = bad
+    m._binding.allow_setkey(bad.token, (32,), ctx.size, ctx.saved_address)
+    with pytest.raises(gcrylike.NotSupported):
+        m.setkey(KEY2)
+    assert m._path == "none"
+    with pytest.raises(gcrylike.MissingKey):
+        m.digest()
+    assert bytes(ffi_buffer(ctx.ptr, ctx.size)) == bytes(ctx.size)
+    assert m._binding.users == 0 and not m._binding.busy
+    m.close()
+
+
+def ffi_buffer(ptr, n):
+    from gcrylike._core import ffi
+
+    return ffi.buffer(ptr, n)
+
 def test_closed_and_unkeyed_handles_have_no_path():
     h = gcrylike.cipher_open("chacha20")
     assert h._path == "none"

@@ -11,7 +11,7 @@ import toy_cipher
 
 import gcrylike
 from gcrylike import ErrorCode as E
-from gcrylike import _registry, _selftest
+from gcrylike import _fast, _registry, _selftest
 
 
 @pytest.fixture
@@ -211,6 +211,45 @@ def test_resolve_sees_new_selftest_results(monkeypatch):
         _selftest.forget(impl.driver)  # tested again, and passing, on next use
     assert gcrylike.mac("poly1305", key, msg, impl=impl.driver) == good
 
+
+
+def test_remembered_mac_calls_follow_the_registry(deny, monkeypatch):
+    """gcrylike.mac(name, ...) without impl= remembers its native call per
+    name (issue 19, speed): the remembered call is the one resolve() gives
+    now, after a deny-list change and after a change of the self-test
+    results (swapped or forgotten in place), never a stale driver."""
+    import gcrylike.ciphers.poly1305 as poly
+    from gcrylike import _mac
+
+    key, msg = bytes(range(32)), b"remembered"
+    good = gcrylike.mac("poly1305", key, msg)
+    _, impl = _registry.resolve("poly1305", "mac")
+    if _fast.AVAILABLE:
+        assert _mac._shots["poly1305"][-1] == impl.token
+    if impl.features:
+        deny(sorted(impl.features))
+        assert gcrylike.mac("poly1305", key, msg) == good
+        _, lower = _registry.resolve("poly1305", "mac")
+        assert lower is not impl
+        if _fast.AVAILABLE:
+            assert _mac._shots["poly1305"][-1] == lower.token
+        deny([])
+    broken = tuple(type(v)(v.key, v.message, "00" * 16) for v in poly.POLY1305)
+    monkeypatch.setattr(poly, "POLY1305", broken)
+    with monkeypatch.context() as m:
+        m.setattr(_selftest, "_results", {})
+        with pytest.raises(gcrylike.SelftestFailed):
+            gcrylike.mac("poly1305", key, msg)
+    for i in gcrylike.implementations("poly1305"):
+        _selftest.forget(i.driver)
+    try:
+        with pytest.raises(gcrylike.SelftestFailed):
+            gcrylike.mac("poly1305", key, msg)
+    finally:
+        monkeypatch.undo()
+        for i in gcrylike.implementations("poly1305"):
+            _selftest.forget(i.driver)
+    assert gcrylike.mac("poly1305", key, msg) == good
 
 def test_remembered_lookups_forget_unregistered_specs(clean_registry):
     spec = gcrylike.register(toy_cipher.make_spec())

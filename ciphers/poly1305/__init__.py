@@ -9,7 +9,6 @@ longer ones run in SIMD, within one streaming computation.
 
 from __future__ import annotations
 
-from gcrylike._errors import check
 from gcrylike._spec import MacSpec, implementations, native_drivers
 from gcrylike.selftests.runner import mac_selftest
 from gcrylike.selftests.vectors_poly1305 import POLY1305
@@ -20,10 +19,6 @@ GCRY_MAC_POLY1305 = 501  # libgcrypt's id
 
 #: Poly1305's drivers: poly1305_glue.c's rows.
 DRIVERS = native_drivers(ffi, lib.gcry_poly1305_drivers)
-
-
-def _setkey(ctx, key, impl):
-    check(lib.gcry_poly1305_setkey(ctx, key, len(key), impl.token), "POLY1305")
 
 
 def _selftest(spec, impl):
@@ -37,7 +32,7 @@ SPEC = MacSpec(
     digest_size=16,
     context_size=lib.gcry_poly1305_ctxsize(),
     implementations=implementations("poly1305", DRIVERS),
-    setkey=_setkey,
+    setkey=lib.gcry_poly1305_setkey,
     update=lib.gcry_poly1305_update,
     read=lib.gcry_poly1305_read,
     verify=lib.gcry_poly1305_verify,

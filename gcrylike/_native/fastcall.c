@@ -32,6 +32,7 @@
  * method descriptors (see data_method below). */
 #include <Python.h>
 #include <structmember.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ typedef int (*mac_fn) (const uint8_t *key, size_t klen, const uint8_t *msg, size
                        uint8_t *out, unsigned int token);
 typedef int (*locate_fn) (void *ctx, size_t n, uint64_t *block, unsigned int *unused);
 typedef int (*seek_fn) (void *ctx, uint64_t block);
+typedef int (*setkey_fn) (void *ctx, const uint8_t *key, size_t n, unsigned int token);
+typedef void (*copy_fn) (void *dst, const void *src, size_t n);
 
 /* ---- hook kinds: a struct of named hooks per kind of handle ---------------
  * A Binding holds one of these, chosen by its kind when it is made; every
@@ -70,7 +73,7 @@ enum kind { KIND_GATE, KIND_STREAM, KIND_BLOCK, KIND_MAC, KIND_AEAD, KIND_SEAL, 
             KIND_TWEAK, NKINDS };
 
 typedef struct { crypt_fn encrypt, decrypt; locate_fn locate; seek_fn seek; } stream_hooks;
-typedef struct { update_fn update; read_fn read; } mac_hooks;
+typedef struct { update_fn update; read_fn read; setkey_fn setkey; } mac_hooks;
 typedef struct { crypt_fn encrypt, decrypt; update_fn authenticate; read_fn gettag; } aead_hooks;
 typedef struct { aead_fn seal, open; } seal_hooks;
 typedef struct { box_fn seal, open; } box_hooks;
@@ -94,8 +97,11 @@ typedef union {
 #define MAC_T "int(*)(uint8_t *, size_t, uint8_t *, size_t, uint8_t *, unsigned int)"
 #define LOCATE_T "int(*)(void *, size_t, uint64_t *, unsigned int *)"
 #define SEEK_T "int(*)(void *, uint64_t)"
+#define SETKEY_T "int(*)(void *, uint8_t *, size_t, unsigned int)"
 
 enum { MAX_HOOKS = 4 };
+/* A spec with more key sizes than this re-keys on the general path only. */
+enum { MAX_KEY_SIZES = 8 };
 
 /* A hook: its name (the spec field's), its C type as cffi spells it
  * (without const), and whether the kind works without it natively. */
@@ -107,7 +113,8 @@ static const kind_def KIND_DEFS[NKINDS] = {
   [KIND_STREAM] = { "stream", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 },
                                 { "locate", LOCATE_T, 1 }, { "seek", SEEK_T, 1 } } },
   [KIND_BLOCK] = { "block", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 } } },
-  [KIND_MAC] = { "mac", { { "update", UPDATE_T, 0 }, { "read", UPDATE_T, 0 } } },
+  [KIND_MAC] = { "mac", { { "update", UPDATE_T, 0 }, { "read", UPDATE_T, 0 },
+                          { "setkey", SETKEY_T, 1 } } },
   [KIND_AEAD] = { "aead", { { "encrypt", CRYPT_T, 0 }, { "decrypt", CRYPT_T, 0 },
                             { "authenticate", UPDATE_T, 0 }, { "gettag", UPDATE_T, 0 } } },
   [KIND_SEAL] = { "seal", { { "seal", AEAD_T, 0 }, { "open", AEAD_T, 0 } } },
@@ -131,7 +138,7 @@ hooks_from (enum kind kind, void *const addr[MAX_HOOKS])
                                  (seek_fn)addr[3] };
       break;
     case KIND_MAC:
-      h.mac = (mac_hooks){ (update_fn)addr[0], (read_fn)addr[1] };
+      h.mac = (mac_hooks){ (update_fn)addr[0], (read_fn)addr[1], (setkey_fn)addr[2] };
       break;
     case KIND_AEAD:
       h.aead = (aead_hooks){ (crypt_fn)addr[0], (crypt_fn)addr[1], (update_fn)addr[2],
@@ -166,6 +173,14 @@ static Py_ssize_t split_share = 256 * 1024;
 
 static PyObject *Failure;      /* _fastcall.Failure(rc), created here */
 static PyObject *Busy;         /* gcrylike.HandleBusy, set by set_errors() */
+/* The core's copy of secrets (gcry_copy_secret, set_copy_secret): the
+ * native setkey saves the post-setkey copy through it, as Context.save()
+ * does, not through memcpy (see burn.c). */
+static copy_fn copy_secret;
+/* Bumped whenever a self-test result is recorded or forgotten
+ * (selftests_changed): a native setkey is allowed only under the epoch of
+ * the general setkey that allowed it, which ran the first-use gate. */
+static unsigned long selftest_epoch;
 
 /* Run STMT, without the GIL when the call is large enough to pay for it. */
 #define RUN(n, stmt)                        \
@@ -216,6 +231,14 @@ typedef struct {
                              a request can be split; else 0 */
   Py_ssize_t ks_block;    /* their keystream block size */
   unsigned long long calls; /* successful native calls: which path ran (tests) */
+  /* the native setkey, as allow_setkey() last recorded it: */
+  int rekey;              /* allowed (under rekey_epoch) */
+  unsigned long rekey_epoch;
+  unsigned int token;     /* the implementation's token, for the hook */
+  Py_ssize_t nkey_sizes;  /* the key lengths the spec takes */
+  Py_ssize_t key_sizes[MAX_KEY_SIZES];
+  void *saved;            /* where the post-setkey copy goes (NULL: no copy) */
+  Py_ssize_t state_size;  /* the context's size: what is copied there */
 } Binding;
 
 static PyTypeObject *BindingType;  /* heap types, made in PyInit__fastcall */
@@ -800,29 +823,32 @@ typedef struct {
 } HandleBase;
 
 enum op { OP_ENCRYPT, OP_DECRYPT, OP_UPDATE, OP_READ, OP_SEAL, OP_OPEN, OP_TWEAK_ENCRYPT,
-          OP_TWEAK_DECRYPT, NOPS };
+          OP_TWEAK_DECRYPT, OP_SETKEY, NOPS };
 
 static const char *const OP_NAMES[NOPS] = {
   "encrypt", "decrypt", "update", "read", "seal", "open", "tweak_encrypt", "tweak_decrypt",
+  "setkey",
 };
 
 /* The keyword each operation's plain form may take, NULL for none. */
 static const char *const OP_KEYWORD[NOPS] = {
-  "out", "out", NULL, NULL, "associated_data", "associated_data", "out", "out",
+  "out", "out", NULL, NULL, "associated_data", "associated_data", "out", "out", NULL,
 };
 
 /* Positional arguments of the plain form: at least, at most. */
 static const int OP_ARGS[NOPS][2] = {
-  { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 2, 3 }, { 2, 3 }, { 2, 2 }, { 2, 2 },
+  { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 2, 3 }, { 2, 3 }, { 2, 2 }, { 2, 2 }, { 1, 1 },
 };
 
 static PyObject *general_names[NOPS];  /* "_general_<op>", interned */
+static PyObject *setkey_failed_name;   /* "_setkey_failed", interned */
 static PyObject *keyword_names[NOPS];  /* OP_KEYWORD, interned as the compiler's are */
 
 static PyObject *Binding_update (Binding *b, PyObject *data);
 static PyObject *Binding_read (Binding *b, PyObject *unused);
 static PyObject *seal_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int opening);
 static PyObject *tweak_call (Binding *b, PyObject *const *args, Py_ssize_t nargs, int which);
+static PyObject *setkey_call (Binding *b, PyObject *self, PyObject *key);
 
 static int
 HandleBase_traverse (HandleBase *h, visitproc visit, void *arg)
@@ -933,9 +959,11 @@ plain_form (enum op op, Py_ssize_t nargs, PyObject *kwnames)
          || PyUnicode_CompareWithASCIIString (kw, OP_KEYWORD[op]) == 0;
 }
 
-/* OP on binding B with the plain-form ARGS (keyword value after them). */
+/* OP on binding B of handle SELF with the plain-form ARGS (keyword value
+ * after them). */
 static PyObject *
-run_op (Binding *b, enum op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+run_op (Binding *b, PyObject *self, enum op op, PyObject *const *args, Py_ssize_t nargs,
+        PyObject *kwnames)
 {
   PyObject *a[3];
   Py_ssize_t given = nargs + (kwnames ? 1 : 0);
@@ -960,6 +988,8 @@ run_op (Binding *b, enum op op, PyObject *const *args, Py_ssize_t nargs, PyObjec
     case OP_TWEAK_DECRYPT:
       a[0] = args[0], a[1] = args[1], a[2] = given == 3 ? args[2] : Py_None;
       return tweak_call (b, a, 3, op == OP_TWEAK_DECRYPT);
+    case OP_SETKEY:
+      return setkey_call (b, self, args[0]);
     default:
       return PyErr_Format (PyExc_SystemError, "bad operation");
     }
@@ -978,7 +1008,7 @@ handle_call (PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
       && plain_form (op, nargs, kwnames))
     {
       Py_INCREF (fc);  /* the handle's reference may go meanwhile (buffer exports run code) */
-      result = run_op ((Binding *)fc, op, args, nargs, kwnames);
+      result = run_op ((Binding *)fc, self, op, args, nargs, kwnames);
       Py_DECREF (fc);
       if (result == NULL && PyErr_ExceptionMatches (Failure))
         result = native_error (self, op);
@@ -1003,11 +1033,12 @@ HANDLE_OP (handle_seal, OP_SEAL)
 HANDLE_OP (handle_open, OP_OPEN)
 HANDLE_OP (handle_tweak_encrypt, OP_TWEAK_ENCRYPT)
 HANDLE_OP (handle_tweak_decrypt, OP_TWEAK_DECRYPT)
+HANDLE_OP (handle_setkey, OP_SETKEY)
 
 static PyObject *(*const HANDLE_OPS[NOPS]) (PyObject *, PyObject *const *, Py_ssize_t,
                                             PyObject *) = {
   handle_encrypt, handle_decrypt, handle_update, handle_read,
-  handle_seal, handle_open, handle_tweak_encrypt, handle_tweak_decrypt,
+  handle_seal, handle_open, handle_tweak_encrypt, handle_tweak_decrypt, handle_setkey,
 };
 
 /* A method's definition and the text it points to, in one allocation that
@@ -1070,6 +1101,9 @@ intern_op_names (void)
 {
   int op;
 
+  if (!setkey_failed_name
+      && !(setkey_failed_name = PyUnicode_InternFromString ("_setkey_failed")))
+    return -1;
   for (op = 0; op < NOPS; op++)
     {
       if (!general_names[op]
@@ -1158,6 +1192,115 @@ Binding_read (Binding *b, PyObject *Py_UNUSED (unused))
     }
   b->calls++;
   return result;
+}
+
+/* ---- setkey(key): a MAC's re-key without leaving C ---------------------------
+ * The general setkey (gcrylike/_keyed.py) checks the key length, runs the
+ * first-use self-test gate, holds the context, calls the spec's setkey
+ * hook and saves the post-setkey copy; when the hook is native it then
+ * calls allow_setkey(token, key_sizes, size, saved), and later setkeys of
+ * the handle take this path while it stays ready (keyed, not finished:
+ * a re-key leaves it so) and no self-test result has changed since: the
+ * key buffer first, its length checked, the context held exclusively, the
+ * hook, the copy saved.  Anything else goes to the general path, which
+ * explains.  If the hook refuses the key, the handle's _setkey_failed()
+ * runs with the context still held (it forgets the key and wipes the live
+ * state, as the general path does), then the general path says why. */
+static PyObject *
+setkey_call (Binding *b, PyObject *self, PyObject *key)
+{
+  setkey_fn fn = b->kind == KIND_MAC ? b->h.mac.setkey : NULL;
+  Py_buffer k;
+  Py_ssize_t i;
+  PyObject *forgot;
+  int rc;
+
+  if (b->kind != KIND_MAC)
+    {
+      need (b, NULL, "setkey");
+      return NULL;
+    }
+  if (!fn)  /* optional: a setkey hook written in Python runs on the general path */
+    RETURN_NOTIMPLEMENTED;
+  if (PyObject_GetBuffer (key, &k, PyBUF_SIMPLE) < 0)
+    return not_here ();
+  for (i = 0; i < b->nkey_sizes && b->key_sizes[i] != k.len; i++)
+    ;
+  if (i == b->nkey_sizes || !copy_secret)
+    {
+      PyBuffer_Release (&k);
+      return not_here ();
+    }
+  if (enter_exclusive (b) < 0)
+    {
+      PyBuffer_Release (&k);
+      return NULL;
+    }
+  /* checked while held: the buffer export could have closed the handle,
+   * finished it or changed its key */
+  if (!b->ctx || !b->ready || !b->rekey || b->rekey_epoch != selftest_epoch)
+    {
+      leave_exclusive (b);
+      PyBuffer_Release (&k);
+      return not_here ();
+    }
+  rc = fn (b->ctx, k.buf, (size_t)k.len, b->token);
+  PyBuffer_Release (&k);
+  if (rc)
+    {
+      b->ready = 0;
+      forgot = PyObject_CallMethodObjArgs (self, setkey_failed_name, NULL);
+      leave_exclusive (b);
+      if (!forgot)
+        return NULL;
+      Py_DECREF (forgot);
+      RETURN_NOTIMPLEMENTED;
+    }
+  if (b->saved)
+    copy_secret (b->saved, b->ctx, (size_t)b->state_size);
+  leave_exclusive (b);
+  b->calls++;
+  RETURN_NONE;
+}
+
+/* allow_setkey(token, key_sizes, size, saved): after a general setkey with
+ * a native hook (held exclusively): the token, the spec's key sizes and
+ * the context's size and copy address (0: none) the native setkey uses,
+ * under the current self-test epoch.  More key sizes than MAX_KEY_SIZES
+ * leave it on the general path. */
+static PyObject *
+Binding_allow_setkey (Binding *b, PyObject *const *args, Py_ssize_t nargs)
+{
+  unsigned long token;
+  unsigned long long saved;
+  Py_ssize_t size, n, i;
+
+  if (nargs != 4 || !PyTuple_Check (args[1]))
+    return PyErr_Format (PyExc_TypeError, "allow_setkey(token, key_sizes, size, saved)");
+  token = PyLong_AsUnsignedLong (args[0]);
+  size = PyLong_AsSsize_t (args[2]);
+  saved = PyLong_AsUnsignedLongLong (args[3]);
+  if (PyErr_Occurred ())
+    return NULL;
+  if (token > UINT_MAX || size < 0)
+    return PyErr_Format (PyExc_OverflowError, "allow_setkey: token or size out of range");
+  n = PyTuple_Size (args[1]);
+  b->rekey = 0;
+  if (n > MAX_KEY_SIZES)
+    RETURN_NONE;
+  for (i = 0; i < n; i++)
+    {
+      b->key_sizes[i] = PyLong_AsSsize_t (PyTuple_GetItem (args[1], i));
+      if (b->key_sizes[i] < 0)
+        return PyErr_Occurred () ? NULL : PyErr_Format (PyExc_ValueError, "bad key size");
+    }
+  b->nkey_sizes = n;
+  b->token = (unsigned int)token;
+  b->state_size = size;
+  b->saved = (void *)(uintptr_t)saved;
+  b->rekey_epoch = selftest_epoch;
+  b->rekey = 1;
+  RETURN_NONE;
 }
 
 /* ---- one-shot sealing: seal(nonce, data, aad) / open -----------------------
@@ -1523,6 +1666,8 @@ static PyMethodDef Binding_methods[] = {
     "with binding.exclusive(): no call runs or starts (HandleBusy if one runs)" },
   { "rebound", (PyCFunction)(void (*) (void))Binding_rebound, METH_FASTCALL,
     "rebound(keep, addr): the same hooks on another context" },
+  { "allow_setkey", (PyCFunction)(void (*) (void))Binding_allow_setkey, METH_FASTCALL,
+    "allow_setkey(token, key_sizes, size, saved): later setkeys may run natively" },
   { NULL },
 };
 
@@ -1603,6 +1748,27 @@ fc_set_errors (PyObject *Py_UNUSED (mod), PyObject *const *args, Py_ssize_t narg
   Py_XDECREF (Closed);
   Busy = Py_NewRef (args[0]);
   Closed = Py_NewRef (args[1]);
+  RETURN_NONE;
+}
+
+/* set_copy_secret(addr): the core's gcry_copy_secret, for context copies. */
+static PyObject *
+fc_set_copy_secret (PyObject *Py_UNUSED (mod), PyObject *arg)
+{
+  void *fn = PyLong_AsVoidPtr (arg);
+
+  if (PyErr_Occurred ())
+    return NULL;
+  copy_secret = (copy_fn)fn;
+  RETURN_NONE;
+}
+
+/* selftests_changed(): a self-test result was recorded or forgotten: the
+ * next setkey of every handle takes the general path (its gate). */
+static PyObject *
+fc_selftests_changed (PyObject *Py_UNUSED (mod), PyObject *Py_UNUSED (unused))
+{
+  selftest_epoch++;
   RETURN_NONE;
 }
 
@@ -1704,6 +1870,10 @@ static PyMethodDef fc_methods[] = {
   { "set_errors", (PyCFunction)(void (*) (void))fc_set_errors, METH_FASTCALL,
     "set_errors(HandleBusy, HandleClosed)" },
   { "after_fork", fc_after_fork, METH_NOARGS, "in a fork() child: every context is idle" },
+  { "set_copy_secret", fc_set_copy_secret, METH_O,
+    "set_copy_secret(addr): the core's gcry_copy_secret, for context copies" },
+  { "selftests_changed", fc_selftests_changed, METH_NOARGS,
+    "a self-test result changed: native setkeys wait for the general one" },
   { "set_gil_threshold", fc_set_gil_threshold, METH_O,
     "set the GIL-release threshold in bytes; returns the old one" },
   { "set_min_bytes_per_thread", fc_set_min_bytes_per_thread, METH_O,
