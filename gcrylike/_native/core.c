@@ -6,6 +6,7 @@
 #include <time.h>
 #include "common.h"
 #include "hwf.h"
+#include "portable.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 # include <cpuid.h>
@@ -115,15 +116,6 @@ gcry_hwf_name (unsigned int bit)
  * the wipe. */
 #define CTX_HEADER 64
 
-/* The Windows C runtime has no aligned_alloc: its own pair instead. */
-#ifdef _WIN32
-#include <malloc.h>
-#define ctx_alloc(align, n) _aligned_malloc ((n), (align))
-#define ctx_free(p) _aligned_free (p)
-#else
-#define ctx_alloc(align, n) aligned_alloc ((align), (n))
-#define ctx_free(p) free (p)
-#endif
 
 void *
 gcry_ctx_alloc (size_t size)
@@ -133,7 +125,7 @@ gcry_ctx_alloc (size_t size)
 
   if (!rounded)
     rounded = 64;
-  base = ctx_alloc (64, CTX_HEADER + rounded);
+  base = gcry_aligned_alloc (64, CTX_HEADER + rounded);
   if (!base)
     return NULL;
   memset (base, 0, CTX_HEADER + rounded);
@@ -152,7 +144,7 @@ gcry_ctx_release (void *p)
   base = (uint8_t *)p - CTX_HEADER;
   memcpy (&rounded, base, sizeof rounded);
   gcry_wipememory (base, CTX_HEADER + rounded);
-  ctx_free (base);
+  gcry_aligned_free (base);
 }
 
 uint64_t

@@ -33,10 +33,10 @@
 #include <Python.h>
 #include <structmember.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "portable.h"
 
 /* The singletons returned with the reference the 3.11 limited API needs:
  * 3.12's and 3.13's headers expand Py_RETURN_NONE to a bare ``return
@@ -611,12 +611,11 @@ typedef struct {
   int rc;
 } stream_piece;
 
-static void *
-piece_worker (void *arg)
+GCRY_THREAD_FN (piece_worker, arg)
 {
   stream_piece *p = arg;
   p->rc = p->fn (p->ctx, p->dst, p->src, p->n);
-  return NULL;
+  GCRY_THREAD_END;
 }
 
 static void
@@ -629,7 +628,7 @@ wipe_free (void *p, size_t n)
     return;
   for (i = 0; i < n; i++)
     v[i] = 0;
-  free (p);
+  gcry_aligned_free (p);
 }
 
 /* Runs without the GIL: only C memory is touched. */
@@ -639,7 +638,7 @@ crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n
 {
   stream_piece pieces[MAX_THREADS];
   void *clones[MAX_THREADS] = { 0 };
-  pthread_t tid[MAX_THREADS];
+  gcry_thread tid[MAX_THREADS];
   int started[MAX_THREADS];
   size_t ks = (size_t)b->ks_block, span = ((size_t)b->ctx_size + 63) / 64 * 64;
   size_t head, blocks, per, extra, i, at, from;
@@ -665,7 +664,7 @@ crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n
 
       if (i > 0)
         {
-          ctx = clones[i] = aligned_alloc (64, span);
+          ctx = clones[i] = gcry_aligned_alloc (64, span);
           if (!ctx)
             break;
           memcpy (ctx, b->ctx, (size_t)b->ctx_size);
@@ -683,12 +682,12 @@ crypt_split (Binding *b, crypt_fn fn, uint8_t *dst, const uint8_t *src, size_t n
       return fn (b->ctx, dst, src, n);
     }
   for (i = 1; i < nthreads; i++)
-    started[i] = pthread_create (&tid[i], NULL, piece_worker, &pieces[i]) == 0;
+    started[i] = gcry_thread_start (&tid[i], piece_worker, &pieces[i]);
   piece_worker (&pieces[0]);
   for (i = 1; i < nthreads; i++)
     {
       if (started[i])
-        pthread_join (tid[i], NULL);
+        gcry_thread_join (tid[i]);
       else
         piece_worker (&pieces[i]);
     }
@@ -1487,12 +1486,11 @@ typedef struct {
   int encrypting, rc;
 } sector_run;
 
-static void *
-sector_worker (void *arg)
+GCRY_THREAD_FN (sector_worker, arg)
 {
   sector_run *r = arg;
   r->rc = r->fn (r->ctx, r->buf, r->nsectors, r->sector_size, r->first, r->encrypting);
-  return NULL;
+  GCRY_THREAD_END;
 }
 
 /* Run the NRUNS runs of RUNS on NRUNS threads (this one included); the
@@ -1500,18 +1498,18 @@ sector_worker (void *arg)
 static int
 run_sectors (sector_run *runs, size_t nruns)
 {
-  pthread_t tid[MAX_THREADS];
+  gcry_thread tid[MAX_THREADS];
   int started[MAX_THREADS];
   size_t i;
   int rc = 0;
 
   for (i = 1; i < nruns; i++)
-    started[i] = pthread_create (&tid[i], NULL, sector_worker, &runs[i]) == 0;
+    started[i] = gcry_thread_start (&tid[i], sector_worker, &runs[i]);
   sector_worker (&runs[0]);
   for (i = 1; i < nruns; i++)
     {
       if (started[i])
-        pthread_join (tid[i], NULL);
+        gcry_thread_join (tid[i]);
       else
         sector_worker (&runs[i]);
     }
