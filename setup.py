@@ -105,7 +105,7 @@ class BdistWheelStableAbi(bdist_wheel):
         super().finalize_options()
 
 
-gcrylike_build.use_amd64()  # decide (and print) once, before any extension
+gcrylike_build.asm_arch()  # decide (and print) once, before any extension
 FASTCALL = fastcall_extensions()
 WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
 
