@@ -74,7 +74,7 @@ GCRY_FUNC_BEGIN(gcrylike_probe)
 	aese	v4.16b, v0.16b
 	aesmc	v4.16b, v4.16b
 	pmull	v5.1q, v0.1d, v1.1d
-	GCRY_ZERO_V 6
+	GCRY_ZERO_V 0, 5
 	mov	w0, #0
 	ret
 GCRY_FUNC_END(gcrylike_probe)

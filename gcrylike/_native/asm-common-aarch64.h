@@ -3,8 +3,8 @@
  * Every aarch64 .S file includes this header once.  It gives:
  *   - GCRY_FUNC_BEGIN/END: a global, hidden, typed and sized ELF function
  *     symbol with CFI start/end, 64-byte aligned (as the amd64 header);
- *   - GCRY_ZERO_V n: zero v0 .. v(n-1), to leave no key or keystream in
- *     the registers a routine used;
+ *   - GCRY_ZERO_V from, to: zero v<from> .. v<to>, to leave no key or
+ *     keystream in the registers a routine used;
  *   - GCRY_RODATA for a file's constants;
  *   - the base ISA plus the Crypto Extensions, as the files use them;
  *   - the .note.GNU-stack section, so the shared object is not marked as
@@ -37,11 +37,10 @@ name:					\
 	.cfi_endproc;			\
 	.size name,.-name
 
-/* Zero v0 .. v(N-1); N at most 32 (a write to d<r> clears all 128 bits
- * of v<r>). */
-.macro GCRY_ZERO_V n
+/* Zero v<FROM> .. v<TO> (a write to d<r> clears all 128 bits of v<r>). */
+.macro GCRY_ZERO_V from, to
 	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	.if \r < \n
+	.if \r >= \from && \r <= \to
 	movi	d\r, #0
 	.endif
 	.endr
