@@ -4,7 +4,8 @@ helper it installs for plugins (gcrylike/build.py, ``gcrylike.build``).
 Not a package and not installed: setup.py puts this folder on ``sys.path``.
 The helper is loaded from the source tree by path, as the ``gcrylike``
 package cannot be imported before its extensions are built; the
-architecture decision (``asm_arch``: USE_AMD64 or USE_AARCH64), GCRYLIKE_NO_ASM, GCRYLIKE_EXTRA_CFLAGS, the stamp and the
+architecture decision (``asm_arch``: USE_AMD64 or USE_AARCH64),
+GCRYLIKE_NO_ASM, GCRYLIKE_EXTRA_CFLAGS, the stamp and the
 ``.S``-aware ``build_ext`` are the helper's, shared with every plugin.
 """
 

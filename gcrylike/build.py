@@ -23,11 +23,11 @@ whose compiler assembles a probe ``.S`` using AVX2, AVX512-IFMA and the
 directives gcrylike's files need, ``"aarch64"`` on a 64-bit Arm Linux/ELF
 target whose compiler assembles a probe using NEON, the Crypto Extensions
 and those directives, else ``None`` (the portable C); never an architecture
-when ``GCRYLIKE_NO_ASM`` is set.  ``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
-extension's compile and link flags (the ``sanitize`` tox env builds with
-AddressSanitizer and UBSan this way).  Every extension is compiled with
-``-Wall -Wextra``, and ``-Werror`` when ``GCRYLIKE_WERROR`` is set.  All
-three are written to a stamp file that every extension lists in
+when ``GCRYLIKE_NO_ASM`` is set.  ``GCRYLIKE_EXTRA_CFLAGS`` (split like a
+shell word list) is added to every extension's compile and link flags (the
+``sanitize`` tox env builds with AddressSanitizer and UBSan this way).
+Every extension is compiled with ``-Wall -Wextra``, and ``-Werror`` when
+``GCRYLIKE_WERROR`` is set.  All three are written to a stamp file that every extension lists in
 ``depends``, so switching any of them rebuilds them.
 
 This module imports nothing of gcrylike's package (gcrylike's own
