@@ -86,7 +86,7 @@ def fastcall_extensions():
                       optional=True)]
 
 
-gcrylike_build.use_amd64()  # decide (and print) once, before any extension
+gcrylike_build.asm_arch()  # decide (and print) once, before any extension
 FASTCALL = fastcall_extensions()
 WITH_FASTCALL = bool(FASTCALL)  # (cffi appends its modules to the list given)
 

@@ -3,8 +3,9 @@ helper it installs for plugins (gcrylike/build.py, ``gcrylike.build``).
 
 Not a package and not installed: setup.py puts this folder on ``sys.path``.
 The helper is loaded from the source tree by path, as the ``gcrylike``
-package cannot be imported before its extensions are built; the USE_AMD64
-decision, GCRYLIKE_NO_ASM, GCRYLIKE_EXTRA_CFLAGS, the stamp and the
+package cannot be imported before its extensions are built; the
+architecture decision (``asm_arch``: USE_AMD64 or USE_AARCH64),
+GCRYLIKE_NO_ASM, GCRYLIKE_EXTRA_CFLAGS, the stamp and the
 ``.S``-aware ``build_ext`` are the helper's, shared with every plugin.
 """
 
@@ -31,7 +32,9 @@ def _load_helper():
 
 
 _helper = _load_helper()
+asm_arch = _helper.asm_arch
 use_amd64 = _helper.use_amd64
+ARCHES = _helper.ARCHES
 decide = _helper.decide
 extra_cflags = _helper.extra_cflags
 warning_flags = _helper.warning_flags
@@ -84,11 +87,14 @@ DRIVER_TYPES = ("typedef struct { const char *suffix; int priority; uint32_t hwf
                 " unsigned int impl; const char *tag; const char *description; } gcry_driver;\n")
 
 
-def asm_files(prefix: str) -> list[str]:
-    """A module's assembly: every ``asm/PREFIX-amd64-*.S``, so a new tier
-    is its file (and its rows) without a line here."""
-    pattern = re.compile(re.escape(prefix) + r"-amd64-[\w-]+\.S")
-    return sorted(f for f in os.listdir(os.path.join(ROOT, ASM_DIR)) if pattern.fullmatch(f))
+def asm_files(prefix: str) -> dict[str, list[str]]:
+    """A module's assembly by architecture: every ``asm/PREFIX-ARCH-*.S``
+    for each architecture the helper knows (``amd64``, ``aarch64``), so a
+    new tier is its file (and its rows) without a line here; ``make_ffi``
+    compiles the decided architecture's."""
+    files = os.listdir(os.path.join(ROOT, ASM_DIR))
+    return {arch: sorted(f for f in files if re.fullmatch(
+        re.escape(prefix) + "-" + arch + r"-[\w-]+\.S", f)) for arch in ARCHES}
 
 
 def linkage_cdef(c_sources: list[str]) -> str:
@@ -112,20 +118,25 @@ COMPONENT_DIRS = sorted(os.path.join("ciphers", d) for d in os.listdir(os.path.j
 
 
 def make_ffi(module: str, cdef: str, c_sources: list[str],
-             asm_sources: list[str] = (), includes: str = "",
-             amd64_c_sources: list[str] = (), macros: list[tuple[str, str]] = (),
-             constants: list[str] = (), absolute: bool = False):
+             asm_sources: dict[str, list[str]] | None = None, includes: str = "",
+             arch_c_sources: dict[str, list[str]] | None = None,
+             macros: list[tuple[str, str]] = (), constants: list[str] = (),
+             absolute: bool = False):
     """One of gcrylike's cffi extensions through the helper's make_ffi: its
-    C glue, and when USE_AMD64 holds its own ``.S`` files from ``asm/``
-    (named without the folder) and ``amd64_c_sources``.
+    C glue, and the decided architecture's own ``.S`` files from ``asm/``
+    (``asm_sources``, by architecture as :func:`asm_files` gives them,
+    named without the folder) and the C side of its assembly
+    (``arch_c_sources``, by architecture).
 
     ``constants`` are the integer constants of its headers Python reads
     (the ``*_IDS`` of its components).  ``macros`` are defined for every
     source (the test-only build's GCRY_TEST_HOOKS).  Paths are relative to
     the repository, as setuptools wants them, unless ``absolute`` (the
     test-only build compiles from its own directory)."""
+    per_arch = {arch: [*(os.path.join(ASM_DIR, s) for s in (asm_sources or {}).get(arch, ())),
+                       *(arch_c_sources or {}).get(arch, ())] for arch in ARCHES}
     return _helper.make_ffi(
-        module, cdef + linkage_cdef(c_sources), c_sources, [os.path.join(ASM_DIR, s) for s in asm_sources],
-        includes=includes, amd64_c_sources=amd64_c_sources, include_dirs=[ASM_DIR, *COMPONENT_DIRS],
+        module, cdef + linkage_cdef(c_sources), c_sources, arch_sources=per_arch,
+        includes=includes, include_dirs=[ASM_DIR, *COMPONENT_DIRS],
         macros=macros, constants=constants, root=ROOT if absolute else None,
         types=DRIVER_TYPES if "gcry_driver" in cdef else "")

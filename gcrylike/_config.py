@@ -34,6 +34,9 @@ class Config:
     #: The default of :func:`gcrylike.set_threads`: the CPUs this process
     #: may use, at most 8
     threads_default: int = 1
+    #: The architecture whose assembly is built in ("amd64", "aarch64"),
+    #: None for the portable C alone
+    asm_arch: str | None = None
 
     def format(self) -> str:
         def order(names):
@@ -42,6 +45,7 @@ class Config:
         lines = [
             f"version:{self.version}",
             f"use-amd64:{'yes' if self.use_amd64 else 'no'}",
+            f"asm:{self.asm_arch or 'none'}",
             f"platform:{self.platform}",
             f"hwflist:{order(self.active_features)}",
             f"hwf-detected:{order(self.detected_features)}",
@@ -60,6 +64,14 @@ def use_amd64() -> bool:
     from ._core import lib
 
     return bool(lib.gcry_build_use_amd64())
+
+
+def asm_arch() -> str | None:
+    """The architecture whose assembly this build has (gcrylike/build.py's
+    decision: "amd64", "aarch64"), None for the portable C alone."""
+    from ._core import ffi, lib
+
+    return ffi.string(lib.gcry_build_asm_arch()).decode("ascii") or None
 
 
 def data_path() -> tuple[str, str]:
@@ -116,4 +128,5 @@ def config() -> Config:
         data_path=path,
         data_path_reason=why,
         threads_default=_fast.DEFAULT_THREADS,
+        asm_arch=asm_arch(),
     )

@@ -16,17 +16,21 @@ and its cffi build script::
     from gcrylike.build import make_ffi
 
     ffibuilder = make_ffi("myplugin._native", CDEF, ["csrc/glue.c"],
-                          asm_sources=["csrc/routine-amd64-avx2.S"])
+                          asm_sources=["csrc/routine-amd64-avx2.S"],
+                          arch_sources={"aarch64": ["csrc/routine-aarch64-neon.S"]})
 
-One place decides ``USE_AMD64`` (libgcrypt's switch), for gcrylike and its
-plugins alike: assembly is built only for a 64-bit x86-64 Linux/ELF target
+One place decides which architecture's assembly is built (libgcrypt's
+``USE_AMD64`` and ``USE_AARCH64`` switches), for gcrylike and its plugins
+alike: :func:`asm_arch` is ``"amd64"`` on a 64-bit x86-64 Linux/ELF target
 whose compiler assembles a probe ``.S`` using AVX2, AVX512-IFMA and the
-directives gcrylike's files need, and never when ``GCRYLIKE_NO_ASM`` is set.
-``GCRYLIKE_EXTRA_CFLAGS`` (split like a shell word list) is added to every
-extension's compile and link flags (the ``sanitize`` tox env builds with
-AddressSanitizer and UBSan this way).  Every extension is compiled with
-``-Wall -Wextra``, and ``-Werror`` when ``GCRYLIKE_WERROR`` is set.  All
-three are written to a stamp file that every extension lists in
+directives gcrylike's files need, ``"aarch64"`` on a 64-bit Arm Linux/ELF
+target whose compiler assembles a probe using NEON, the Crypto Extensions
+and those directives, else ``None`` (the portable C); never an architecture
+when ``GCRYLIKE_NO_ASM`` is set.  ``GCRYLIKE_EXTRA_CFLAGS`` (split like a
+shell word list) is added to every extension's compile and link flags (the
+``sanitize`` tox env builds with AddressSanitizer and UBSan this way).
+Every extension is compiled with ``-Wall -Wextra``, and ``-Werror`` when
+``GCRYLIKE_WERROR`` is set.  All three are written to a stamp file that every extension lists in
 ``depends``, so switching any of them rebuilds them.
 
 This module imports nothing of gcrylike's package (gcrylike's own
@@ -42,19 +46,19 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 # build_ext is made on first access (module __getattr__ below)
 __all__ = ["build_ext", "bdist_wheel", "cmdclass", "extra_cflags",  # noqa: F822
-           "get_include", "make_ffi", "bind_now_flags", "use_amd64", "warning_flags",
-           "stable_abi", "LIMITED_API_FLOOR"]
+           "get_include", "make_ffi", "asm_arch", "bind_now_flags", "use_amd64",
+           "warning_flags", "stable_abi", "LIMITED_API_FLOOR"]
 
 #: The stamp every extension depends on, relative to the directory the
 #: build runs in (the project's root).
 STAMP = os.path.join("build", "gcrylike-asm.stamp")
 
-_PROBE = r"""
+_PROBE_AMD64 = r"""
 #include "asm-common-amd64.h"
 GCRY_FUNC_BEGIN(gcrylike_probe)
 	vpaddd %ymm0, %ymm1, %ymm2
@@ -65,12 +69,45 @@ GCRY_FUNC_BEGIN(gcrylike_probe)
 GCRY_FUNC_END(gcrylike_probe)
 """
 
-_decision: tuple[bool, str] | None = None
+_PROBE_AARCH64 = r"""
+#include "asm-common-aarch64.h"
+GCRY_FUNC_BEGIN(gcrylike_probe)
+	add	v2.4s, v0.4s, v1.4s
+	rev32	v3.8h, v2.8h
+	tbl	v4.16b, {v2.16b}, v3.16b
+	aese	v4.16b, v0.16b
+	aesmc	v4.16b, v4.16b
+	pmull	v5.1q, v0.1d, v1.1d
+	GCRY_ZERO_V 0, 5
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(gcrylike_probe)
+"""
+
+
+class Arch(NamedTuple):
+    """An architecture with assembly: the end of ``sysconfig.get_platform()``
+    on its Linux targets, the macro its C tests, and the probe ``.S`` its
+    compiler must assemble."""
+    machine: str
+    macro: str
+    probe: str
+
+
+#: Every architecture gcrylike has assembly for, by name (the ``asm/``
+#: files' ``<prefix>-<name>-*.S``, :func:`asm_arch`'s answers).
+ARCHES = {
+    "amd64": Arch("x86_64", "USE_AMD64", _PROBE_AMD64),
+    "aarch64": Arch("aarch64", "USE_AARCH64", _PROBE_AARCH64),
+}
+
+_decision: tuple[str | None, str] | None = None
 
 
 def get_include() -> str:
     """The directory of gcrylike's C headers (``common.h``, ``stream.h``,
-    ``stream_driver.h``, ``asm-common-amd64.h``) and of ``burn.c``."""
+    ``stream_driver.h``, ``asm-common-amd64.h``, ``asm-common-aarch64.h``) and
+    of ``burn.c``."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
 
 
@@ -85,12 +122,12 @@ def env_true(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "no", "false")
 
 
-def _probe_assembler() -> tuple[bool, str]:
+def _probe_assembler(probe: str) -> tuple[bool, str]:
     cc = (sysconfig.get_config_var("CC") or "cc").split()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "probe.S")
         with open(src, "w") as f:
-            f.write(_PROBE)
+            f.write(probe)
         cmd = [*cc, "-c", "-fPIC", "-I", get_include(), src, "-o", os.path.join(tmp, "probe.o")]
         try:
             res = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -101,31 +138,54 @@ def _probe_assembler() -> tuple[bool, str]:
     return True, "assembler probe passed"
 
 
-def use_amd64() -> tuple[bool, str]:
-    """Return (USE_AMD64, reason); decided (and printed) once per build
-    process, and written to the stamp file."""
+def _decide() -> tuple[str | None, str]:
+    platform = sysconfig.get_platform()
+    if env_true("GCRYLIKE_NO_ASM"):
+        return None, "GCRYLIKE_NO_ASM is set"
+    arch = next((name for name, a in ARCHES.items()
+                 if platform.startswith("linux-") and platform.endswith(a.machine)), None)
+    if arch is None:
+        return None, f"platform {platform} has no assembly (linux-x86_64, linux-aarch64)"
+    if sys.maxsize <= 2**32:
+        return None, "32-bit interpreter"
+    ok, reason = _probe_assembler(ARCHES[arch].probe)
+    return (arch if ok else None), reason
+
+
+def asm_arch() -> tuple[str | None, str]:
+    """Return (architecture, reason): ``"amd64"``, ``"aarch64"`` or
+    ``None`` (portable C only), the architecture whose assembly the build
+    compiles in with its macro (``USE_AMD64``, ``USE_AARCH64``) defined;
+    decided (and printed) once per build process, and written to the stamp
+    file."""
     global _decision
     if _decision is None:
-        platform = sysconfig.get_platform()
-        if env_true("GCRYLIKE_NO_ASM"):
-            _decision = (False, "GCRYLIKE_NO_ASM is set")
-        elif not (platform.startswith("linux-") and platform.endswith("x86_64")):
-            _decision = (False, f"platform {platform} is not linux-x86_64")
-        elif sys.maxsize <= 2**32:
-            _decision = (False, "32-bit interpreter")
-        else:
-            _decision = _probe_assembler()
-        print(f"gcrylike: USE_AMD64={int(_decision[0])} ({_decision[1]})", flush=True)
-        _write_stamp(_decision[0])
+        _decision = _decide()
+        arch, reason = _decision
+        print(f"gcrylike: {ARCHES[arch].macro + '=1' if arch else 'no assembly'} ({reason})",
+              flush=True)
+        _write_stamp(arch)
     return _decision
 
 
-def decide(flag: bool, reason: str) -> None:
-    """Fix USE_AMD64 for this process without probing or writing the stamp
-    (gcrylike's test-only build takes the installed wheel's decision,
-    whatever this machine's assembler could do)."""
+def use_amd64() -> tuple[bool, str]:
+    """Return (USE_AMD64, reason): whether :func:`asm_arch` chose the
+    amd64 assembly."""
+    arch, reason = asm_arch()
+    return arch == "amd64", reason
+
+
+def decide(arch: str | bool | None, reason: str) -> None:
+    """Fix the architecture for this process without probing or writing
+    the stamp (gcrylike's test-only build takes the installed wheel's
+    decision, whatever this machine's assembler could do); ``True`` and
+    ``False`` stand for ``"amd64"`` and ``None``."""
     global _decision
-    _decision = (flag, reason)
+    if isinstance(arch, bool):
+        arch = "amd64" if arch else None
+    if arch is not None and arch not in ARCHES:
+        raise ValueError(f"no assembly for {arch!r} (known: {', '.join(ARCHES)})")
+    _decision = (arch, reason)
 
 
 def extra_cflags() -> list[str]:
@@ -150,10 +210,10 @@ def bind_now_flags() -> list[str]:
     return ["-Wl,-z,now"] if elf else []
 
 
-def _write_stamp(flag: bool) -> None:
+def _write_stamp(arch: str | None) -> None:
     """Rewrite the stamp only when the decision or the extra flags change
     (forces a rebuild)."""
-    text = (f"USE_AMD64={int(flag)}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
+    text = (f"asm={arch or 'none'}\nGCRYLIKE_EXTRA_CFLAGS={shlex.join(extra_cflags())}\n"
             f"warnings={shlex.join(warning_flags())}\nlink={shlex.join(bind_now_flags())}\n")
     try:
         with open(STAMP) as f:
@@ -174,15 +234,21 @@ def _headers(dirs: Sequence[str]) -> list[str]:
 
 def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
              asm_sources: Sequence[str] = (), *, includes: str = "",
-             amd64_c_sources: Sequence[str] = (), include_dirs: Sequence[str] = (),
+             amd64_c_sources: Sequence[str] = (),
+             arch_sources: Mapping[str, Sequence[str]] | None = None,
+             include_dirs: Sequence[str] = (),
              macros: Sequence[tuple[str, str]] = (), extra_compile_args: Sequence[str] = (),
              constants: Sequence[str] = (), root: str | None = None,
              types: str = "") -> Any:
     """One cffi extension ``module``: its C sources, gcrylike's wiping and
     stack-burning C (``burn.c``, included into the module's own source) and
-    include directory, and
-    when USE_AMD64 holds its ``.S`` files and ``amd64_c_sources`` (the C
-    side of an assembly implementation), with ``USE_AMD64`` defined.
+    include directory, and the sources of the architecture
+    :func:`asm_arch` chose, with its macro (``USE_AMD64``, ``USE_AARCH64``)
+    defined: ``arch_sources`` maps an architecture's name to its ``.S``
+    files and the C side of its assembly; ``asm_sources`` and
+    ``amd64_c_sources`` are amd64's (added to ``arch_sources["amd64"]``).
+    An architecture the mapping does not name gets its macro and no
+    sources (the module's C keeps its portable path).
 
     ``cdef`` must be plain C prototypes: it is both the cffi declaration
     and the prototype block of the generated module (after ``includes``).
@@ -202,15 +268,17 @@ def make_ffi(module: str, cdef: str, c_sources: Sequence[str],
     rebuilds."""
     from cffi import FFI
 
-    amd64, _ = use_amd64()
+    arch, _ = asm_arch()
     ffi = FFI()
     # the constants only in cffi's declarations: the source has the header's
     ffi.cdef(types + cdef + "".join(f"#define {name} ...\n" for name in constants))
     sources = list(c_sources)
     macros = list(macros)
-    if amd64:
-        sources += [*asm_sources, *amd64_c_sources]
-        macros.append(("USE_AMD64", "1"))
+    if arch is not None:
+        per_arch = {name: list(files) for name, files in (arch_sources or {}).items()}
+        per_arch.setdefault("amd64", []).extend([*asm_sources, *amd64_c_sources])
+        sources += per_arch.get(arch, [])
+        macros.append((ARCHES[arch].macro, "1"))
     dirs = [*sorted({os.path.dirname(s) or "." for s in c_sources}), *include_dirs,
             get_include()]
     if root is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -13,15 +14,23 @@ import pytest
 import gcrylike
 from gcrylike import _hwf
 
-# /proc/cpuinfo flag for each of our feature names.
-CPUINFO_FLAG = {"aesni": "aes", "pclmul": "pclmulqdq"}
+# The kernel's name in /proc/cpuinfo for each of our feature names, per
+# architecture: its machine name, the line that lists the flags, and the
+# features of ours that are that architecture's (every other one must be
+# undetected there).
+AARCH64_FEATURES = {"neon": "asimd", "aes": "aes", "pmull": "pmull"}
+CPUINFO = {
+    "x86_64": ("flags", {f: {"aesni": "aes", "pclmul": "pclmulqdq"}.get(f, f)
+                         for f in _hwf.FEATURES if f not in AARCH64_FEATURES}),
+    "aarch64": ("Features", AARCH64_FEATURES),
+}
 
 
-def _cpuinfo_flags():
+def _cpuinfo_flags(line_name: str):
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("flags"):
+                if line.split(":", 1)[0].strip() == line_name:
                     return set(line.split(":", 1)[1].split())
     except OSError:
         pass
@@ -29,11 +38,18 @@ def _cpuinfo_flags():
 
 
 def test_detection_matches_kernel_view():
-    flags = _cpuinfo_flags()
-    if flags is None or "sse2" not in flags:
-        pytest.skip("no x86 /proc/cpuinfo here")
+    """Each feature is detected exactly when the kernel lists it; the
+    machine name must match too (under qemu-user an emulated aarch64 reads
+    the x86 host's /proc/cpuinfo)."""
+    machine = platform.machine().lower().replace("amd64", "x86_64").replace("arm64", "aarch64")
+    if machine not in CPUINFO:
+        pytest.skip(f"no cpuinfo mapping for {machine}")
+    line_name, ours = CPUINFO[machine]
+    flags = _cpuinfo_flags(line_name)
+    if flags is None or not flags & set(ours.values()):
+        pytest.skip(f"no {machine} /proc/cpuinfo here")
     for name in _hwf.FEATURES:
-        assert (name in _hwf.detected()) == (CPUINFO_FLAG.get(name, name) in flags), name
+        assert (name in _hwf.detected()) == (name in ours and ours[name] in flags), name
 
 
 def test_features_are_what_the_core_extension_reports():

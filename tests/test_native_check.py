@@ -38,9 +38,11 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 def _skip_reason() -> str | None:
     if os.environ.get("GCRYLIKE_NO_ASM", "").strip().lower() not in ("", "0", "no", "false"):
         return "GCRYLIKE_NO_ASM is set: no assembly to check"
-    if not (sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")):
-        return f"the assembly is x86-64 Linux only (this is {sys.platform} {platform.machine()})"
-    if not gcrylike.config().use_amd64:
+    if not (sys.platform.startswith("linux")
+            and platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64")):
+        return ("the assembly is x86-64 and aarch64 Linux only "
+                f"(this is {sys.platform} {platform.machine()})")
+    if gcrylike.config().asm_arch is None:
         return "the installed gcrylike was built without the assembly (gcrylike config)"
     if not (NATIVE / "build.py").is_file() or not (ROOT / "asm").is_dir():
         return "the sources (asm/, tests/asmcheck/) are not beside the tests"
@@ -103,8 +105,11 @@ def _assert_clean(code: int, out: str) -> None:
 
 
 def test_every_routine_has_a_row(asmcheck):
-    """Each routine defined in asm/*.S is a row of tests/asmcheck/rows.c."""
-    defined = {m for f in (ROOT / "asm").glob("*.S")
+    """Each routine defined in the target's asm/*-<arch>-*.S is a row of
+    tests/asmcheck/rows.c."""
+    arch = _builder().target_arch()
+    assert arch, "the native check was built, but its compiler's target has no assembly"
+    defined = {m for f in (ROOT / "asm").glob(f"*-{arch}-*.S")
                for m in re.findall(r"GCRY_FUNC_BEGIN\((\w+)\)", f.read_text())}
     assert defined - set(_rows(asmcheck)) == set()
 
@@ -123,8 +128,8 @@ def test_native(asmcheck):
 
 def test_mutant_fails(asmcheck):
     """The depth proof fails a routine that under-reports (tests/asmcheck/
-    mutant-amd64.S writes 8 bytes more than it reports)."""
-    code, out = _run([str(asmcheck), "--mutant", "--only", "asmcheck_mutant"])
+    mutant-<arch>.S writes 8 bytes more than it reports)."""
+    code, out = _run([str(asmcheck), "--mutant", "--only", "asmcheck_mutant_underreports"])
     assert code == 1, out
     assert re.search(r"FAIL asmcheck_mutant_underreports \[depth\].*under-reports", out), out
     failed = int(SUMMARY.findall(out)[-1][1])

@@ -18,7 +18,9 @@ import pytest
 import testhooks
 
 import gcrylike
+from gcrylike.ciphers.chacha import DRIVERS as CHACHA_DRIVERS
 from gcrylike.ciphers.chacha import _chacha
+from gcrylike.ciphers.salsa20 import DRIVERS as SALSA20_DRIVERS
 from gcrylike.ciphers.salsa20 import _salsa20
 
 CHECK_MAX = 40 * 64 + 63    # lengths the driver check runs (chacha_driver_check.c)
@@ -32,6 +34,8 @@ MODULES = [
 #: each module's implementation ids (the enum of its header, as the module
 #: reads it) and its portable one
 IDS = {"chacha": (_chacha.lib, "CHACHA_IMPL_"), "salsa20": (_salsa20.lib, "SALSA20_IMPL_")}
+#: each module's driver rows (its glue's, compiled in)
+DRIVERS = {"chacha": CHACHA_DRIVERS, "salsa20": SALSA20_DRIVERS}
 
 
 def _ids(module: str) -> tuple[int, dict[str, int]]:
@@ -48,12 +52,17 @@ def test_tier_table_keeps_the_driver_rules(module, impls):
 
 @pytest.mark.parametrize("module, impls", MODULES)
 def test_built_implementations_are_the_table_rows(module, impls):
-    """With assembly every id of the header is built (every tier a row),
-    without it the portable one alone."""
+    """The ids built (a tier row each) are the driver rows' ids: with the
+    assembly of an architecture its tiers beside the portable one, without
+    assembly the portable one alone."""
     generic, ids = _ids(module)
     assert sorted(ids.values()) == list(range(len(ids))), ids  # the glue's mask bits
-    want = sum(1 << i for i in ids.values()) if gcrylike.config().use_amd64 else 1 << generic
+    want = sum(1 << d.token for d in DRIVERS[module])
     assert impls() == want
+    if gcrylike.config().asm_arch is None:
+        assert want == 1 << generic
+    else:
+        assert want & ~(1 << generic), "assembly built, but no tier beside the portable one"
 
 
 def test_driver_runs_widths_up_to_16():

@@ -59,7 +59,7 @@ def _fingerprint(ct: bool) -> str:
     for part in (sys.version, sysconfig.get_config_var("CC") or "", cffi.__version__,
                  os.environ.get("GCRYLIKE_EXTRA_CFLAGS", ""),
                  os.environ.get("GCRYLIKE_WERROR", ""),
-                 f"amd64={gcrylike.config().use_amd64} ct={ct}"):
+                 f"asm={gcrylike.config().asm_arch} ct={ct}"):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:16]
 
@@ -80,7 +80,7 @@ def build_dir(ct: bool = False) -> str:
         if not os.path.exists(os.path.join(final, "manifest.json")):
             tmp = tempfile.mkdtemp(dir=root, prefix=".building-")
             cmd = [sys.executable, BUILDER, tmp,
-                   "--amd64", str(int(gcrylike.config().use_amd64))] + (["--ct"] if ct else [])
+                   "--arch", gcrylike.config().asm_arch or "none"] + (["--ct"] if ct else [])
             # not into the compiler: a sanitizer runtime or valgrind's preload
             env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
             res = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)

@@ -13,7 +13,8 @@ enum chacha_impl {
   CHACHA_IMPL_GENERIC = 0,
   CHACHA_IMPL_SSSE3 = 1,
   CHACHA_IMPL_AVX2 = 2,
-  CHACHA_IMPL_AVX512 = 3
+  CHACHA_IMPL_AVX512 = 3,
+  CHACHA_IMPL_NEON = 4
 };
 
 /* input[] is the RFC 8439 state: constants 0-3, key 4-11, words 12-15 the
@@ -94,6 +95,14 @@ unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out12
  * state j at nonces[16 w + j], output word k at out[16 k + j] */
 unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
                                            uint32_t *out, unsigned int rounds);
+#endif
+
+#ifdef USE_AARCH64
+/* asm/chacha-aarch64-neon.S: the same contracts (gcry_stream_blocks_fn,
+ * gcry_stream_hcore_fn); blocks4 takes a multiple of four blocks. */
+unsigned int _gcry_chacha_aarch64_neon_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_aarch64_neon_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_hchacha_aarch64_neon (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 #endif
 
 #endif

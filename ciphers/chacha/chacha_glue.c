@@ -13,7 +13,9 @@
  * groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
  * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
  * 1-block routines are row form, with the shortest path through the
- * rounds), a last single one alone. */
+ * rounds), a last single one alone.  NEON (aarch64): groups of four; the
+ * 2-4 blocks left (whole and partial) from one more four-block call, whose
+ * rounds take hardly longer than one block's, a last single one alone. */
 static const gcry_stream_tier chacha_tiers[] = {
   [CHACHA_IMPL_GENERIC] = { .hcore = NULL },
 #ifdef USE_AMD64
@@ -38,6 +40,13 @@ static const gcry_stream_tier chacha_tiers[] = {
                { _gcry_chacha_amd64_avx512_blocks4, 4, 2 } },
     .hcore = _gcry_hchacha_amd64_avx512 },
 #endif
+#ifdef USE_AARCH64
+  [CHACHA_IMPL_NEON] = {
+    .blocks = { { _gcry_chacha_aarch64_neon_blocks4, 4 },
+                { _gcry_chacha_aarch64_neon_blocks1, 1 } },
+    .tails = { { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
+    .hcore = _gcry_hchacha_aarch64_neon },
+#endif
 };
 
 /* The drivers, one per tier compiled in: name suffix, priority, the
@@ -55,6 +64,11 @@ static const gcry_driver chacha_drivers[] = {
     "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
     "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
     "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone" },
+#endif
+#ifdef USE_AARCH64
+  { "aarch64-neon", 300, GCRY_HWF_NEON, CHACHA_IMPL_NEON, "",
+    "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
+    "partial) in one more such call, a last single one in row form" },
 #endif
 };
 

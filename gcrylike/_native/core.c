@@ -13,6 +13,16 @@
 # define HAVE_X86_CPUID 1
 #endif
 
+#if defined(__aarch64__) && defined(__linux__)
+# include <sys/auxv.h>
+# define HAVE_AARCH64_HWCAP 1
+/* The kernel's AT_HWCAP bits (its uapi asm/hwcap.h; the values are ABI and
+ * spelled out here so no kernel header is needed). */
+# define GCRY_HWCAP_ASIMD (1ul << 1)
+# define GCRY_HWCAP_AES (1ul << 3)
+# define GCRY_HWCAP_PMULL (1ul << 4)
+#endif
+
 #ifdef HAVE_X86_CPUID
 static uint64_t
 read_xcr0 (void)
@@ -81,11 +91,35 @@ detect_x86 (void)
 }
 #endif
 
+#ifdef HAVE_AARCH64_HWCAP
+/* What the kernel says the CPU has and it supports (AT_HWCAP); the Crypto
+ * Extensions' instructions work on NEON registers, so they count only
+ * with NEON. */
+static uint32_t
+detect_aarch64 (void)
+{
+  unsigned long hwcap = getauxval (AT_HWCAP);
+  uint32_t hwf = 0;
+
+  if (hwcap & GCRY_HWCAP_ASIMD)
+    {
+      hwf |= GCRY_HWF_NEON;
+      if (hwcap & GCRY_HWCAP_AES)
+        hwf |= GCRY_HWF_AES;
+      if (hwcap & GCRY_HWCAP_PMULL)
+        hwf |= GCRY_HWF_PMULL;
+    }
+  return hwf;
+}
+#endif
+
 uint32_t
 gcry_hwf_detect (void)
 {
 #ifdef HAVE_X86_CPUID
   return detect_x86 ();
+#elif defined(HAVE_AARCH64_HWCAP)
+  return detect_aarch64 ();
 #else
   return 0;
 #endif
@@ -167,6 +201,20 @@ gcry_build_use_amd64 (void)
   return 1;
 #else
   return 0;
+#endif
+}
+
+/* The architecture whose assembly this build has (gcrylike/build.py
+ * asm_arch: "amd64", "aarch64"), "" for the portable C alone. */
+const char *
+gcry_build_asm_arch (void)
+{
+#if defined(USE_AMD64)
+  return "amd64";
+#elif defined(USE_AARCH64)
+  return "aarch64";
+#else
+  return "";
 #endif
 }
 

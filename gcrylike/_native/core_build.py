@@ -11,6 +11,7 @@ void gcry_wipememory(void *p, size_t len);
 void gcry_copy_secret(void *dst, const void *src, size_t n);
 uint64_t gcry_cycles(void);
 int gcry_build_use_amd64(void);
+const char *gcry_build_asm_arch(void);
 double gcry_estimate_mhz(void);
 """
 

@@ -2,7 +2,10 @@
  * detects.  A feature's place in GCRY_HWF_LIST is its bit in
  * gcry_hwf_detect() (core.c), and its name there is the one Python uses
  * (gcry_hwf_name, read by gcrylike/_hwf.py into FEATURES) and the native
- * check prints.  Add a feature at the end: the bits of the others stay. */
+ * check prints.  Add a feature at the end: the bits of the others stay.
+ * x86-64's features come first, then aarch64's (neon: Advanced SIMD,
+ * "asimd" in the kernel's list; aes and pmull: the Crypto Extensions'
+ * AES and 64-bit polynomial multiply); each CPU detects only its own. */
 #ifndef GCRYLIKE_HWF_H
 #define GCRYLIKE_HWF_H
 
@@ -18,7 +21,10 @@
   X (PCLMUL, "pclmul")             \
   X (VAES, "vaes")                 \
   X (BMI2, "bmi2")                 \
-  X (AVX512IFMA, "avx512ifma")
+  X (AVX512IFMA, "avx512ifma")    \
+  X (NEON, "neon")                 \
+  X (AES, "aes")                   \
+  X (PMULL, "pmull")
 
 /* GCRY_HWF_BIT_SSE2 = 0, ...: each feature's bit number; GCRY_HWF_COUNT
  * features in all */

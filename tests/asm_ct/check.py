@@ -1,4 +1,6 @@
-"""Static constant-time check of every assembly routine in asm/*.S.
+"""Static constant-time check of every amd64 assembly routine in
+asm/*-amd64-*.S (the taint analysis reads x86-64 instructions; the aarch64
+files are not checked here yet).
 
 Each file is assembled, disassembled with objdump, and each routine (ELF
 function symbol) goes through a taint analysis (taint.py): key, state and
@@ -8,7 +10,7 @@ on a secret is a finding.  AVX-512 included: nothing is executed.
 
 By hand, from anywhere::
 
-    python3 tests/asm_ct/check.py            # every asm/*.S
+    python3 tests/asm_ct/check.py            # every asm/*-amd64-*.S
     python3 tests/asm_ct/check.py FILE.S...  # other files (the planted routine)
 
 One line per routine, then ``asm-ct: N routines checked, M findings``;
@@ -68,9 +70,9 @@ def where(code: ObjectCode, addr: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sources", nargs="*", type=Path,
-                        help="the .S files (default: every asm/*.S)")
+                        help="the .S files (default: every asm/*-amd64-*.S)")
     args = parser.parse_args(argv)
-    sources = args.sources or sorted((ROOT / "asm").glob("*.S"))
+    sources = args.sources or sorted((ROOT / "asm").glob("*-amd64-*.S"))
     results = check_files(sources)
     total = 0
     for name, (code, count, findings) in results.items():

@@ -392,7 +392,9 @@ main (int argc, char **argv)
       if (r->k->vectors)
         r->k->vectors (&t, r);
       t.phase = "depth";
-      depth_check (&t, r);
+      t.max_reported = t.max_measured = 0;
+      if (!(r->flags & ROW_PORTABLE))
+        depth_check (&t, r);
       printf ("%s %s: %lu passed, %lu failed; depth reported <= %lu, written <= %lu\n",
               t.row_failed ? "FAIL" : "ok  ", r->name, t.row_passed, t.row_failed,
               t.max_reported, t.max_measured);

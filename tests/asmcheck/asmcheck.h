@@ -1,4 +1,5 @@
-/* asmcheck.h - the native check of every amd64 assembly routine.
+/* asmcheck.h - the native check of every assembly routine (amd64, aarch64)
+ * and of the portable C on every target.
  *
  * One static binary (tests/asmcheck/build.py builds it) links the asm/ files and the
  * portable C of every module, then runs each row of the table in rows.c:
@@ -62,6 +63,14 @@ typedef struct row {
 
 /* row.flags */
 #define ROW_MUTANT 1u           /* a deliberate bug: only with --mutant */
+#define ROW_PORTABLE 2u         /* portable C: no burn-depth contract to prove */
+
+/* Whether this target has a depth probe (depth-<arch>.S) and assembly. */
+#if defined(USE_AMD64) || defined(USE_AARCH64)
+# define ASMCHECK_HAVE_PROBE 1
+#else
+# define ASMCHECK_HAVE_PROBE 0
+#endif
 
 extern const row asmcheck_rows[];
 /* The GCRY_HWF_* bits R's routine needs: its owners' driver rows'. */

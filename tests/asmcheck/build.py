@@ -1,8 +1,14 @@
 """Build the native check of the assembly (``asmcheck``): one static binary.
 
-It links every ``asm/*.S``, the portable C of every module
+It is built for the target of the C compiler (``$CC``, e.g.
+``aarch64-linux-gnu-gcc``; its ``-dumpmachine`` names the target) with only
+what that target has: on x86-64 every ``asm/*-amd64-*.S`` with
+``USE_AMD64``, on aarch64 every ``asm/*-aarch64-*.S`` with ``USE_AARCH64``
+(and the check's own probe and mutants, ``tests/asmcheck/*-<arch>.S``),
+elsewhere no assembly (the portable C's rows alone).  It links that
+assembly, the portable C of every module
 (``ciphers/*/*_generic.c``), the C side of the assembly
-(``ciphers/*/*_amd64*.c``), the components' glue (their driver rows: the
+(``ciphers/*/*_<arch>*.c``), the components' glue (their driver rows: the
 features each routine needs), the project's CPU detection
 (``gcrylike/_native/core.c``) and the check itself (``tests/asmcheck``),
 with its known answers: ``vectors.py`` writes them as C (``vectors.c``) into a
@@ -34,13 +40,29 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
-FLAGS = ["-O2", "-static", "-DUSE_AMD64", "-fno-strict-aliasing"]
+FLAGS = ["-O2", "-static", "-fno-strict-aliasing"]
+
+#: The architecture whose assembly a target has (gcrylike/build.py's names
+#: and macros), by the first part of the compiler's target triple.
+ARCHES = {"x86_64": ("amd64", "USE_AMD64"), "aarch64": ("aarch64", "USE_AARCH64")}
 
 
 def compiler() -> list[str]:
     """The C compiler: $CC, else the one Python was built with, else cc."""
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     return shlex.split(cc)
+
+
+def target_arch(cc: list[str] | None = None) -> str | None:
+    """The assembly the compiler's target has ("amd64", "aarch64"), or None
+    (portable C only): from ``-dumpmachine`` (e.g. aarch64-linux-gnu),
+    Linux/ELF targets only, as the package's own decision."""
+    res = subprocess.run([*(cc or compiler()), "-dumpmachine"], capture_output=True,
+                         text=True, check=False)
+    triple = res.stdout.strip()
+    if res.returncode or "-linux" not in triple:
+        return None
+    return ARCHES.get(triple.split("-")[0], (None, None))[0]
 
 
 def vectors():
@@ -58,16 +80,22 @@ GLUE = ("chacha/chacha_glue.c", "salsa20/salsa20_glue.c", "poly1305/poly1305_glu
         "nhpoly1305/nhpoly1305_glue.c", "aes/aes_glue.c")
 
 
-def sources(root: Path = ROOT) -> list[Path]:
-    found = [*sorted(root.glob("asm/*.S")),
-             *sorted(root.glob("ciphers/*/*_generic.c")),
-             *sorted(root.glob("ciphers/*/*_amd64*.c")),
-             *(root / "ciphers" / glue for glue in GLUE),
-             root / "gcrylike/_native/core.c",
-             root / "gcrylike/_native/burn.c",
-             *sorted((root / "tests/asmcheck").glob("*.c")),
-             *sorted((root / "tests/asmcheck").glob("*.S"))]
-    return found
+def sources(arch: str | None, root: Path = ROOT) -> list[Path]:
+    """What the check links for a target with ARCH's assembly (None: none)."""
+    own = [*sorted(root.glob(f"asm/*-{arch}-*.S")),
+           *sorted(root.glob(f"ciphers/*/*_{arch}*.c")),
+           *sorted((root / "tests/asmcheck").glob(f"*-{arch}.S"))] if arch else []
+    return [*sorted(root.glob("ciphers/*/*_generic.c")),
+            *(root / "ciphers" / glue for glue in GLUE),
+            root / "gcrylike/_native/core.c",
+            root / "gcrylike/_native/burn.c",
+            *sorted((root / "tests/asmcheck").glob("*.c")),
+            *own]
+
+
+def flags(arch: str | None) -> list[str]:
+    macro = {name: macro for name, macro in ARCHES.values()}.get(arch)
+    return [*FLAGS, *([f"-D{macro}"] if macro else [])]
 
 
 def include_dirs(root: Path = ROOT) -> list[Path]:
@@ -77,9 +105,11 @@ def include_dirs(root: Path = ROOT) -> list[Path]:
 
 def command(out: Path, generated: Path, root: Path = ROOT) -> list[str]:
     """The compiler's command, with the known answers in ``generated``
-    (``vectors.c``, written by :func:`generate`)."""
-    return [*compiler(), *FLAGS, *(f"-I{d}" for d in include_dirs(root)),
-            *map(str, sources(root)), str(generated), "-o", str(out)]
+    (``vectors.c``, written by :func:`generate`), for the compiler's
+    target."""
+    arch = target_arch()
+    return [*compiler(), *flags(arch), *(f"-I{d}" for d in include_dirs(root)),
+            *map(str, sources(arch, root)), str(generated), "-o", str(out)]
 
 
 def generate(directory: Path, root: Path = ROOT) -> Path:

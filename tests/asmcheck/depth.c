@@ -1,5 +1,5 @@
 /* depth.c - the burn-depth proof of every routine (the measuring itself is
- * asmcheck_depth_probe, depth-amd64.S).
+ * asmcheck_depth_probe, depth-amd64.S or depth-aarch64.S).
  *
  * Every assembly routine returns its burn depth: the bytes below its entry
  * stack pointer that it wrote.  The C glue wipes the deepest depth once per
@@ -14,18 +14,21 @@
  * measured <= reported.
  *
  * The same probe checks the ABI (callee-saved registers, rsp and DF come
- * back) and that the routine leaves no data in any vector register: it
- * zeroes them all before the call (zmm16-31 too, on AVX-512 hardware) and
- * every register must be zero after it (the inputs are random, so a
- * register still holding state, key, keystream or message is non-zero).
+ * back; on aarch64 x19-x29, sp and d8-d15) and that the routine leaves no
+ * data in any vector register: it zeroes them all before the call (zmm16-31
+ * too, on AVX-512 hardware; v0-v31 on aarch64, except the callee-saved low
+ * halves of v8-v15, which hold sentinels) and every register must be zero
+ * after it (the inputs are random, so a register still holding state, key,
+ * keystream or message is non-zero).
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asmcheck.h"
 
-#define DEPTH_SPAN 8192         /* bytes painted (depth-amd64.S) */
+#define DEPTH_SPAN 8192         /* bytes painted (depth-<arch>.S) */
 #define SANE_DEPTH 4096         /* no routine has a reason to use more */
 
 typedef struct {
@@ -37,16 +40,43 @@ typedef struct {
   uint64_t measured;            /* out: bytes below the entry rsp written */
   uint64_t entry;               /* out: the entry rsp */
   uint64_t abi_ok;              /* out: callee-saved registers, rsp, DF */
-  uint64_t vecmode;             /* 0 xmm0-15, 1 ymm0-15, 2 zmm0-31 */
+  uint64_t vecmode;             /* 0 xmm0-15, 1 ymm0-15, 2 zmm0-31, 3 v0-v31 */
   uint64_t pad;
   uint8_t vregs[32][64];        /* out: the vector registers after the call */
 } depth_call;
 
-_Static_assert (offsetof (depth_call, shift) == 64, "layout shared with depth-amd64.S");
-_Static_assert (offsetof (depth_call, abi_ok) == 104, "layout shared with depth-amd64.S");
-_Static_assert (offsetof (depth_call, vregs) == 128, "layout shared with depth-amd64.S");
+_Static_assert (offsetof (depth_call, shift) == 64, "layout shared with depth-<arch>.S");
+_Static_assert (offsetof (depth_call, abi_ok) == 104, "layout shared with depth-<arch>.S");
+_Static_assert (offsetof (depth_call, vregs) == 128, "layout shared with depth-<arch>.S");
 
+/* Each vecmode's registers: name prefix, count, bytes. */
+static const struct {
+  const char *prefix;
+  unsigned int nregs, width;
+} VECMODES[] = { { "xmm", 16, 16 }, { "ymm", 16, 32 }, { "zmm", 32, 64 }, { "v", 32, 16 } };
+
+#ifdef __aarch64__
+/* the probe moves sp SHIFT bytes below a 64-byte boundary: no return
+ * address is pushed, so that is the routine's entry sp */
+# define ENTRY_MOD(shift) ((64 - (shift)) % 64)
+# define VECMODE(hwf) 3
+#else
+/* 16 bytes for the stack argument, then the call's return address */
+# define ENTRY_MOD(shift) ((64 + 40 - (shift)) % 64)
+# define VECMODE(hwf) ((hwf & GCRY_HWF_AVX512F) ? 2 : (hwf & GCRY_HWF_AVX) ? 1 : 0)
+#endif
+
+#if ASMCHECK_HAVE_PROBE
 void asmcheck_depth_probe (depth_call *c);
+#else
+/* no assembly on this target, so no row needs the probe */
+static void
+asmcheck_depth_probe (depth_call *c)
+{
+  (void)c;
+  abort ();
+}
+#endif
 
 depth_buffers dbuf;
 
@@ -55,8 +85,8 @@ depth_buffers dbuf;
 static unsigned int
 dirty_registers (const depth_call *c, char *names, size_t size)
 {
-  static const char *const PREFIX[] = { "xmm", "ymm", "zmm" };
-  unsigned int nregs = c->vecmode == 2 ? 32 : 16, width = 16u << c->vecmode, i, j, n = 0;
+  unsigned int nregs = VECMODES[c->vecmode].nregs, width = VECMODES[c->vecmode].width;
+  unsigned int i, j, n = 0;
   size_t used = 0;
 
   names[0] = 0;
@@ -69,7 +99,8 @@ dirty_registers (const depth_call *c, char *names, size_t size)
         {
           n++;
           if (used + 8 < size)
-            used += (size_t)snprintf (names + used, size - used, " %s%u", PREFIX[c->vecmode], i);
+            used += (size_t)snprintf (names + used, size - used, " %s%u",
+                                       VECMODES[c->vecmode].prefix, i);
         }
     }
   return n;
@@ -105,7 +136,7 @@ depth_check (check *t, const row *r)
           unsigned int dirty = 0;
           char dirty_names[200] = "";
 
-          set_case (t, "n=%zu, entry rsp = %u mod 64", n, (64 + 40 - SHIFTS[s]) % 64);
+          set_case (t, "n=%zu, entry sp = %u mod 64", n, ENTRY_MOD (SHIFTS[s]));
           for (p = 0; p < ARRAY_SIZE (PAINTS); p++)
             {
               depth_call c;
@@ -114,7 +145,7 @@ depth_check (check *t, const row *r)
               k->depth_args (r, n, c.args);
               c.shift = SHIFTS[s];
               c.paint = PAINTS[p];
-              c.vecmode = (t->hwf & GCRY_HWF_AVX512F) ? 2 : (t->hwf & GCRY_HWF_AVX) ? 1 : 0;
+              c.vecmode = VECMODE (t->hwf);
               asmcheck_depth_probe (&c);
               if (p == 0)
                 dirty = dirty_registers (&c, dirty_names, sizeof dirty_names);
@@ -122,12 +153,12 @@ depth_check (check *t, const row *r)
                 reported = (unsigned int)c.reported;
               same &= reported == (unsigned int)c.reported;
               abi_ok &= c.abi_ok == 1;
-              aligned &= c.entry % 64 == (64 + 40 - SHIFTS[s]) % 64;
+              aligned &= c.entry % 64 == ENTRY_MOD (SHIFTS[s]);
               if (c.measured > measured)
                 measured = c.measured;
             }
           verdict (t, aligned, "the probe's entry rsp is not where it should be");
-          verdict (t, abi_ok, "callee-saved register, rsp or DF not restored");
+          verdict (t, abi_ok, "callee-saved register, stack pointer or flag not restored");
           verdict (t, dirty == 0, "left data in vector registers:%s", dirty_names);
           verdict (t, same, "reported depth changes between identical calls");
           verdict (t, reported <= SANE_DEPTH, "reported depth %lu is not sane", reported);

@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "asmcheck.h"
+
+/* Only with assembly: these kinds serve assembly rows alone, and their
+ * reference Poly1305 needs unsigned __int128, which 32-bit targets lack. */
+#if ASMCHECK_HAVE_PROBE
 #include "kinds_stream.h"
 #include "nh.h"
 #include "poly1305.h"
@@ -357,3 +361,5 @@ const kind kind_nh_units = {
   "NH units (key, msg, nunits, hashes) vs nh_generic_units",
   nh_units_compare, nh_units_vectors, nh_depth, { 0, 1, 2, 3 }, 4,
 };
+
+#endif /* ASMCHECK_HAVE_PROBE */

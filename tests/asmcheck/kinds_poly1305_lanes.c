@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "asmcheck.h"
+
+/* Only with assembly: these kinds serve assembly rows alone, and their
+ * reference Poly1305 needs unsigned __int128, which 32-bit targets lack. */
+#if ASMCHECK_HAVE_PROBE
 #include "poly1305.h"
 #include "poly1305_amd64.h"
 
@@ -165,3 +169,5 @@ const kind kind_poly1305_lanes = {
   "Poly1305 x8 lanes (powers, blocks, nblocks, limbs) + set-up vs poly1305_generic64_blocks",
   lanes_compare, lanes_near_p, lanes_depth, { 0, 1, 8 }, 3,
 };
+
+#endif /* ASMCHECK_HAVE_PROBE */

@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "asmcheck.h"
+
+/* Only with assembly: these kinds serve assembly rows alone, and their
+ * reference Poly1305 needs unsigned __int128, which 32-bit targets lack. */
+#if ASMCHECK_HAVE_PROBE
 #include "kinds_stream.h"
 #include "poly1305.h"
 
@@ -227,3 +231,5 @@ const kind kind_salsa20_poly1305 = {
   "Salsa20 + Poly1305 stitched (state, dst, src, nblocks, h, r, mac_src)",
   sp_compare, sp_vectors, stitched_depth, { 0, 1, 2, 3 }, 4,
 };
+
+#endif /* ASMCHECK_HAVE_PROBE */

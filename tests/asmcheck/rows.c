@@ -11,7 +11,9 @@
  * routine that switches path from some length on.  Every row
  * gets the comparisons against the portable C and the published vectors
  * of its kind, and the burn-depth proof.  tests/test_native_check.py fails
- * if a routine in asm/*.S has no row.
+ * if a routine in asm/*.S has no row.  Each architecture's rows are under
+ * its switch (USE_AMD64, USE_AARCH64: tests/asmcheck/build.py defines the
+ * target compiler's), the portable C's (portable.c) on every target.
  */
 #include "asmcheck.h"
 #include "aead.h"
@@ -21,9 +23,13 @@
 #include "poly1305_amd64.h"
 #include "salsa20.h"
 #include "secretbox.h"
+#include "portable.h"
 
-/* tests/asmcheck/mutant-amd64.S: under-reports its depth on purpose */
+/* tests/asmcheck/mutant-<arch>.S: under-reports its depth on purpose; on
+ * aarch64 also a ChaCha routine two rounds short */
 unsigned int asmcheck_mutant_underreports (void);
+unsigned int asmcheck_mutant_chacha_rounds (uint32_t *, uint8_t *, const uint8_t *, size_t,
+                                            unsigned int);
 
 /* The driver a routine serves, by its component and implementation id:
  * the row needs the features of that driver's row (chacha_glue.c, ...,
@@ -35,7 +41,7 @@ unsigned int asmcheck_mutant_underreports (void);
 #define AES(id) { gcry_aes_drivers, AES_IMPL_##id }
 /* a stitched routine serves the pair */
 #define BOTH(a, b) a, b
-/* baseline amd64: no driver's features */
+/* baseline amd64, or the portable C: no driver's features */
 #define ANY { NULL, 0 }
 
 #define ROW(fn, owner, width, kind, aux)                                      \
@@ -43,8 +49,21 @@ unsigned int asmcheck_mutant_underreports (void);
 /* a routine that takes another path from REACH blocks on (asmcheck.h) */
 #define ROW_REACH(fn, owner, width, kind, reach)                              \
   { #fn, { owner }, width, &kind, (void *)fn, NULL, 0, reach }
+/* the portable C (portable.c): no depth proof */
+#define ROW_C(fn, width, kind)                                                \
+  { #fn, { ANY }, width, &kind, (void *)fn, NULL, ROW_PORTABLE, 0 }
+/* the check's own test: --mutant runs it, and it must fail */
+#define ROW_MUTANT_OF(fn, owner, width, kind)                                 \
+  { #fn, { owner }, width, &kind, (void *)fn, NULL, ROW_MUTANT, 0 }
 
 const row asmcheck_rows[] = {
+  /* the portable C, on every target */
+  ROW_C (asmcheck_chacha_portable_blocks, 1, kind_chacha_blocks),
+  ROW_C (asmcheck_hchacha_portable, 1, kind_hchacha),
+  ROW_C (asmcheck_salsa20_portable_blocks, 1, kind_salsa20_blocks),
+  ROW_C (asmcheck_hsalsa20_portable, 1, kind_hsalsa20),
+
+#ifdef USE_AMD64
   /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
   ROW (_gcry_chacha_amd64_ssse3_blocks1, CHACHA (SSSE3), 1, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_amd64_ssse3_blocks4, CHACHA (SSSE3), 4, kind_chacha_blocks, NULL),
@@ -109,9 +128,18 @@ const row asmcheck_rows[] = {
   ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, BOTH (SALSA20 (AVX2), POLY1305 (AVX2)), 8,
        kind_salsa20_poly1305, NULL),
 
-  /* the check's own test: --mutant runs it, and it must fail */
-  { "asmcheck_mutant_underreports", { ANY }, 1, &kind_depth_only,
-    (void *)asmcheck_mutant_underreports, NULL, ROW_MUTANT, 0 },
+  ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
+#endif
+
+#ifdef USE_AARCH64
+  /* ChaCha: asm/chacha-aarch64-neon.S */
+  ROW (_gcry_chacha_aarch64_neon_blocks1, CHACHA (NEON), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_aarch64_neon_blocks4, CHACHA (NEON), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_aarch64_neon, CHACHA (NEON), 1, kind_hchacha, NULL),
+
+  ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
+  ROW_MUTANT_OF (asmcheck_mutant_chacha_rounds, CHACHA (NEON), 4, kind_chacha_blocks),
+#endif
 };
 
 const size_t asmcheck_nrows = ARRAY_SIZE (asmcheck_rows);

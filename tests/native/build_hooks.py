@@ -8,9 +8,10 @@ stack-residue scanner (testhooks.c), the timing test's measurement loop
 (timing_hooks.c) and the module's own probes and
 counters (``<key>_*.c``, e.g. ``aead_hooks.c``).  Installed gcrylike has none of these.
 
-    python build_hooks.py OUTDIR --amd64 {0,1} [--ct]
+    python build_hooks.py OUTDIR --arch {amd64,aarch64,none} [--ct]
 
-``--amd64`` is the installed wheel's USE_AMD64 (the copies must run the
+``--arch`` is the installed wheel's assembly (``gcrylike.config().asm_arch``:
+USE_AMD64, USE_AARCH64 or neither; the copies must run the
 same code on the same context layout); ``--ct`` adds ``GCRY_CT_CHECK``
 (tests/native/ct.h: valgrind client requests for the ``ct`` env).
 GCRYLIKE_EXTRA_CFLAGS applies as it does to the wheel.  Writes
@@ -89,9 +90,9 @@ def _with_asm(cls):
     cls.build_extensions = build_extensions
 
 
-def build_copy(call: dict, outdir: str, amd64: bool, ct: bool) -> tuple[str, dict]:
+def build_copy(call: dict, outdir: str, arch: str | None, ct: bool) -> tuple[str, dict]:
     """Compile one test copy; its key and manifest entry."""
-    gcrylike_build.decide(amd64, "the installed wheel's USE_AMD64")
+    gcrylike_build.decide(arch, "the installed wheel's assembly")
     _with_asm(build_ext)
     key = call["module"].rsplit(".", 1)[1].lstrip("_")
     # the module's own files: <key>_hooks.c, <key>_driver_check.c, ...
@@ -115,14 +116,15 @@ def build_copy(call: dict, outdir: str, amd64: bool, ct: bool) -> tuple[str, dic
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
-    ap.add_argument("--amd64", type=int, choices=(0, 1), required=True)
+    ap.add_argument("--arch", choices=[*gcrylike_build.ARCHES, "none"], required=True)
     ap.add_argument("--ct", action="store_true")
     opts = ap.parse_args()
     os.makedirs(opts.outdir, exist_ok=True)
     calls = recorded_make_ffi_calls()
     with concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         jobs = [pool.submit(build_copy, call, os.path.abspath(opts.outdir),
-                            bool(opts.amd64), opts.ct) for call in calls]
+                            None if opts.arch == "none" else opts.arch, opts.ct)
+                for call in calls]
         manifest = dict(job.result() for job in jobs)
     with open(os.path.join(opts.outdir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

@@ -1,0 +1,275 @@
+/* chacha-aarch64-neon.S - ChaCha (RFC 8439) with aarch64 Advanced SIMD.
+ *
+ *   unsigned int _gcry_chacha_aarch64_neon_blocks4 (uint32_t *state,
+ *       uint8_t *dst, const uint8_t *src, size_t nblocks, unsigned int rounds);
+ *   unsigned int _gcry_chacha_aarch64_neon_blocks1 (same arguments);
+ *   unsigned int _gcry_hchacha_aarch64_neon (const uint32_t *state,
+ *       uint8_t *out32, unsigned int rounds);
+ *
+ * The block routines (gcry_stream_blocks_fn, stream_driver.h): dst = src ^
+ * keystream for NBLOCKS blocks (a multiple of 4, or any count), words 12-13
+ * of STATE advanced as one 64-bit block counter.  ROUNDS is even (20, 12,
+ * 8).  HChaCha: the rounds on STATE without the final addition, words 0-3
+ * and 12-15 out.
+ *
+ * blocks4 keeps word i of four consecutive blocks in the four lanes of
+ * x<i> = v(16+i) ("vertical" form): a round is four independent quarter
+ * rounds, one per lane group, so the four column (or diagonal) quarter
+ * rounds are interleaved step by step and every step is four independent
+ * instructions, which hides the NEON latency on in-order and out-of-order
+ * cores alike.  The state words are broadcast with ld4r (one load for four
+ * words) instead of being kept in registers, so the whole routine fits in
+ * v0-v7 and v16-v31 and needs no callee-saved v8-v15 and no stack.  At
+ * the end four 4x4 transposes (zip1/zip2) turn the lanes back into blocks.
+ * blocks1 and HChaCha keep one block's rows in v0-v3 ("row" form) and
+ * rotate rows 1-3 between column and diagonal rounds (ext).
+ *
+ * Rotations: by 16 one rev32 of halfwords, by 8 one tbl (a byte shuffle),
+ * by 12 and 7 shl into the destination and sri (shift right and insert)
+ * of the rest, from b ^ c kept in a temporary.
+ *
+ * AAPCS64: x0-x4 arguments, x8-x10 scratch; only v0-v7 and v16-v31 are
+ * written.  Every vector register that held state, keystream or data is
+ * zeroed before returning.  No stack: each returns 0 (its burn depth).
+ */
+#include "asm-common-aarch64.h"
+
+GCRY_RODATA
+.balign 16
+/* tbl indices: each 32-bit lane rotated left by 8 bits */
+.Lchacha_rot8:
+	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
+/* the block offsets of the four lanes */
+.Lchacha_lanes:
+	.long 0, 1, 2, 3
+
+/* ---- vertical form: four quarter rounds on four lane groups -------- */
+
+/* one step of four quarter rounds: op on each of the four triples */
+.macro ADD4 a0,b0, a1,b1, a2,b2, a3,b3
+	add	\a0\().4s, \a0\().4s, \b0\().4s
+	add	\a1\().4s, \a1\().4s, \b1\().4s
+	add	\a2\().4s, \a2\().4s, \b2\().4s
+	add	\a3\().4s, \a3\().4s, \b3\().4s
+.endm
+.macro EOR4 d0,a0, d1,a1, d2,a2, d3,a3
+	eor	\d0\().16b, \d0\().16b, \a0\().16b
+	eor	\d1\().16b, \d1\().16b, \a1\().16b
+	eor	\d2\().16b, \d2\().16b, \a2\().16b
+	eor	\d3\().16b, \d3\().16b, \a3\().16b
+.endm
+/* d0..d3 rotated left by 16 */
+.macro ROT16_4 d0, d1, d2, d3
+	rev32	\d0\().8h, \d0\().8h
+	rev32	\d1\().8h, \d1\().8h
+	rev32	\d2\().8h, \d2\().8h
+	rev32	\d3\().8h, \d3\().8h
+.endm
+/* d0..d3 rotated left by 8 (tbl indices in v4) */
+.macro ROT8_4 d0, d1, d2, d3
+	tbl	\d0\().16b, {\d0\().16b}, v4.16b
+	tbl	\d1\().16b, {\d1\().16b}, v4.16b
+	tbl	\d2\().16b, {\d2\().16b}, v4.16b
+	tbl	\d3\().16b, {\d3\().16b}, v4.16b
+.endm
+/* b_i = (b_i ^ c_i) <<< N, through the temporaries v0-v3 */
+.macro XROT4 n, b0,c0, b1,c1, b2,c2, b3,c3
+	eor	v0.16b, \b0\().16b, \c0\().16b
+	eor	v1.16b, \b1\().16b, \c1\().16b
+	eor	v2.16b, \b2\().16b, \c2\().16b
+	eor	v3.16b, \b3\().16b, \c3\().16b
+	shl	\b0\().4s, v0.4s, #\n
+	shl	\b1\().4s, v1.4s, #\n
+	shl	\b2\().4s, v2.4s, #\n
+	shl	\b3\().4s, v3.4s, #\n
+	sri	\b0\().4s, v0.4s, #(32 - \n)
+	sri	\b1\().4s, v1.4s, #(32 - \n)
+	sri	\b2\().4s, v2.4s, #(32 - \n)
+	sri	\b3\().4s, v3.4s, #(32 - \n)
+.endm
+
+/* Four quarter rounds (a_i, b_i, c_i, d_i), RFC 8439 section 2.1 each. */
+.macro QROUND4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	ROT16_4	\d0, \d1, \d2, \d3
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	XROT4	12, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	ROT8_4	\d0, \d1, \d2, \d3
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	XROT4	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+.endm
+
+/* Word 12 (LO) and 13 (HI) of the four lanes' blocks: the state's 64-bit
+ * counter plus 0..3 (lane offsets in LANES), the carry into word 13 where
+ * word 12 wrapped (cmhi gives all ones there: subtracting it adds 1). */
+.macro CTR_LANES lo, hi, lanes, t0, t1
+	add	\t0\().4s, \lo\().4s, \lanes\().4s
+	cmhi	\t1\().4s, \lo\().4s, \t0\().4s
+	sub	\hi\().4s, \hi\().4s, \t1\().4s
+	mov	\lo\().16b, \t0\().16b
+.endm
+
+/* x0..x3 (four lanes' words 4g..4g+3) to block order in place: x_j
+ * then holds words 4g..4g+3 of block j; v0-v3 are the temporaries. */
+.macro TRANSPOSE4 x0, x1, x2, x3
+	zip1	v0.4s, \x0\().4s, \x1\().4s
+	zip2	v1.4s, \x0\().4s, \x1\().4s
+	zip1	v2.4s, \x2\().4s, \x3\().4s
+	zip2	v3.4s, \x2\().4s, \x3\().4s
+	zip1	\x0\().2d, v0.2d, v2.2d
+	zip2	\x1\().2d, v0.2d, v2.2d
+	zip1	\x2\().2d, v1.2d, v3.2d
+	zip2	\x3\().2d, v1.2d, v3.2d
+.endm
+
+/* One block of the four: src xored with rows K0..K3 into dst. */
+.macro XOR_BLOCK k0, k1, k2, k3
+	ld1	{v0.16b-v3.16b}, [x2], #64
+	eor	v0.16b, v0.16b, \k0\().16b
+	eor	v1.16b, v1.16b, \k1\().16b
+	eor	v2.16b, v2.16b, \k2\().16b
+	eor	v3.16b, v3.16b, \k3\().16b
+	st1	{v0.16b-v3.16b}, [x1], #64
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
+	cbz	x3, .Lb4_done
+	adrp	x10, .Lchacha_rot8
+	add	x10, x10, :lo12:.Lchacha_rot8
+	ldr	q5, [x10, #16]			/* lane offsets 0..3 */
+.Lb4_group:
+	ldr	q4, [x10]			/* rot8 indices (v4 is reused below) */
+	/* x_i = the state's word i in every lane, the counter per lane */
+	mov	x8, x0
+	ld4r	{v16.4s-v19.4s}, [x8], #16
+	ld4r	{v20.4s-v23.4s}, [x8], #16
+	ld4r	{v24.4s-v27.4s}, [x8], #16
+	ld4r	{v28.4s-v31.4s}, [x8]
+	CTR_LANES v28, v29, v5, v0, v1
+	mov	w9, w4
+.Lb4_round:
+	QROUND4	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31
+	QROUND4	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30
+	subs	w9, w9, #2
+	b.hi	.Lb4_round
+
+	/* the final addition of the input words (the same broadcast) */
+	mov	x8, x0
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v20,v0, v21,v1, v22,v2, v23,v3
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v24,v0, v25,v1, v26,v2, v27,v3
+	ld4r	{v0.4s-v3.4s}, [x8]
+	CTR_LANES v0, v1, v5, v4, v6
+	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
+	ldr	x9, [x0, #48]			/* words 12-13: the counter */
+	add	x9, x9, #4
+	str	x9, [x0, #48]
+
+	TRANSPOSE4 v16, v17, v18, v19
+	TRANSPOSE4 v20, v21, v22, v23
+	TRANSPOSE4 v24, v25, v26, v27
+	TRANSPOSE4 v28, v29, v30, v31
+	XOR_BLOCK v16, v20, v24, v28
+	XOR_BLOCK v17, v21, v25, v29
+	XOR_BLOCK v18, v22, v26, v30
+	XOR_BLOCK v19, v23, v27, v31
+	subs	x3, x3, #4
+	b.ne	.Lb4_group
+
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
+.Lb4_done:
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
+
+/* ---- row form: one block, rows in v0-v3 ------------------------------ */
+
+/* One quarter round on the four columns of rows v0-v3 (temporary v16,
+ * rot8 indices in v17). */
+.macro QROUND_ROWS
+	add	v0.4s, v0.4s, v1.4s
+	eor	v3.16b, v3.16b, v0.16b
+	rev32	v3.8h, v3.8h
+	add	v2.4s, v2.4s, v3.4s
+	eor	v16.16b, v1.16b, v2.16b
+	shl	v1.4s, v16.4s, #12
+	sri	v1.4s, v16.4s, #20
+	add	v0.4s, v0.4s, v1.4s
+	eor	v3.16b, v3.16b, v0.16b
+	tbl	v3.16b, {v3.16b}, v17.16b
+	add	v2.4s, v2.4s, v3.4s
+	eor	v16.16b, v1.16b, v2.16b
+	shl	v1.4s, v16.4s, #7
+	sri	v1.4s, v16.4s, #25
+.endm
+
+/* ROUNDS (w9, counted down to 0) on rows v0-v3: a column round, then
+ * rows 1-3 rotated by 1, 2, 3 lanes so the columns are the diagonals, a
+ * round, and the rows rotated back. */
+.macro ROUNDS_ROWS label
+	adrp	x10, .Lchacha_rot8
+	ldr	q17, [x10, :lo12:.Lchacha_rot8]
+\label:
+	QROUND_ROWS
+	ext	v1.16b, v1.16b, v1.16b, #4
+	ext	v2.16b, v2.16b, v2.16b, #8
+	ext	v3.16b, v3.16b, v3.16b, #12
+	QROUND_ROWS
+	ext	v1.16b, v1.16b, v1.16b, #12
+	ext	v2.16b, v2.16b, v2.16b, #8
+	ext	v3.16b, v3.16b, v3.16b, #4
+	subs	w9, w9, #2
+	b.hi	\label
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks1)
+	cbz	x3, .Lb1_done
+.Lb1_block:
+	ld1	{v4.4s-v7.4s}, [x0]		/* the input rows */
+	mov	v0.16b, v4.16b
+	mov	v1.16b, v5.16b
+	mov	v2.16b, v6.16b
+	mov	v3.16b, v7.16b
+	mov	w9, w4
+	ROUNDS_ROWS .Lb1_round
+	add	v0.4s, v0.4s, v4.4s
+	add	v1.4s, v1.4s, v5.4s
+	add	v2.4s, v2.4s, v6.4s
+	add	v3.4s, v3.4s, v7.4s
+	ldr	x9, [x0, #48]			/* words 12-13: the counter */
+	add	x9, x9, #1
+	str	x9, [x0, #48]
+	ld1	{v4.16b-v7.16b}, [x2], #64
+	eor	v4.16b, v4.16b, v0.16b
+	eor	v5.16b, v5.16b, v1.16b
+	eor	v6.16b, v6.16b, v2.16b
+	eor	v7.16b, v7.16b, v3.16b
+	st1	{v4.16b-v7.16b}, [x1], #64
+	subs	x3, x3, #1
+	b.ne	.Lb1_block
+
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 17
+.Lb1_done:
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks1)
+
+GCRY_FUNC_BEGIN(_gcry_hchacha_aarch64_neon)
+	ld1	{v0.4s-v3.4s}, [x0]
+	mov	w9, w2
+	ROUNDS_ROWS .Lh_round
+	st1	{v0.4s}, [x1], #16		/* words 0-3 */
+	st1	{v3.4s}, [x1]			/* words 12-15 */
+	GCRY_ZERO_V 0, 3
+	GCRY_ZERO_V 16, 17
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(_gcry_hchacha_aarch64_neon)
