@@ -65,11 +65,15 @@
  *   v26-v31 sums' operands t = m + k
  */
 
-/* One pass over the pair: sums v\lo (+= tA.lo * tB.lo) and v\hi (high
- * halves), window v\wa/v\wb, operands v\ta/v\tb. */
-.macro PASS2 lo, hi, wa, wb, ta, tb
+/* Half a pass over the pair: the operands v\ta/v\tb = message + window
+ * (v\wa, v\wb); then the sums v\lo (+= tA.lo * tB.lo) and v\hi (the high
+ * halves).  Apart, so that the additions can be issued ahead of the
+ * multiplies that wait for them (in-order cores such as Cortex-A53). */
+.macro ADD2 wa, wb, ta, tb
 	add	v\ta\().4s, v16.4s, v\wa\().4s
 	add	v\tb\().4s, v17.4s, v\wb\().4s
+.endm
+.macro MUL2 lo, hi, ta, tb
 	umlal	v\lo\().2d, v\ta\().2s, v\tb\().2s
 	umlal2	v\hi\().2d, v\ta\().4s, v\tb\().4s
 .endm
@@ -78,15 +82,20 @@
  * (v\a0, v\b0) .. (v\a3, v\b3); the windows of passes 2 and 3 are loaded
  * first (from x5, which advances 32; x8 = 16: LD2's immediate
  * post-increment can only be its own 32-byte size).  Key bytes read:
- * [x5, x5 + 48). */
+ * [x5, x5 + 48).  Six operand registers for four passes: pass 3 reuses
+ * pass 0's once pass 0's multiplies have read them. */
 .macro PAIR a0, b0, a1, b1, a2, b2, a3, b3
 	ld2	{v16.2d, v17.2d}, [x1], #32
 	ld2	{v\a2\().2d, v\b2\().2d}, [x5], x8
 	ld2	{v\a3\().2d, v\b3\().2d}, [x5], x8
-	PASS2	0, 1, \a0, \b0, 26, 27
-	PASS2	2, 3, \a1, \b1, 28, 29
-	PASS2	4, 5, \a2, \b2, 30, 31
-	PASS2	6, 7, \a3, \b3, 26, 27
+	ADD2	\a0, \b0, 26, 27
+	ADD2	\a1, \b1, 28, 29
+	ADD2	\a2, \b2, 30, 31
+	MUL2	0, 1, 26, 27
+	ADD2	\a3, \b3, 26, 27
+	MUL2	2, 3, 28, 29
+	MUL2	4, 5, 30, 31
+	MUL2	6, 7, 26, 27
 .endm
 
 /* One pass of a single group: v\lo += (m0+k0) (m2+k2), (m1+k1) (m3+k3)
