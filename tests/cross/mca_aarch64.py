@@ -10,6 +10,14 @@ then the loop's steady state, dependencies between iterations included.
   python3 tests/cross/mca_aarch64.py            # the table, as RST rows
 
 Not a test: figures of models, for the docs and the commit messages.
+
+The last rows estimate an Adiantum-XChaCha12 4 KiB sector from the parts:
+NH over the 4080-byte bulk twice (255 groups each), Poly1305 over the NH
+hashes and the tweak twice (20 blocks), one AES-256 block, and 65 ChaCha12
+blocks (the 4080-byte stream and HChaCha12).  The portable AES does four
+blocks for one.  ChaCha12 has no assembly on this branch: the "ours" row
+takes the portable block divided by CHACHA_NEON_GAIN (default 3, the 4-block
+NEON sketch of ../shared/notes/aarch64.md) until the NEON figure is known.
 """
 from __future__ import annotations
 
@@ -28,6 +36,7 @@ ITER = 200
 INCLUDES = ["-I" + os.path.join(ROOT, d) for d in
             ("gcrylike/_native", "ciphers/aes", "ciphers/nhpoly1305",
              "ciphers/poly1305", "ciphers/chacha", "asm")]
+CHACHA_NEON_GAIN = float(os.environ.get("CHACHA_NEON_GAIN", "3"))
 BRANCH = re.compile(r"^(b\.\w+|b|cbn?z|tbn?z)$")
 
 
@@ -93,6 +102,7 @@ def main() -> int:
         nh_c = build("ciphers/nhpoly1305/nh_generic.c", out)
         aes_s = build("asm/aes-aarch64-ce.S", out)
         aes_c = build("ciphers/aes/aes_generic.c", out)
+        chacha_c = build("ciphers/chacha/chacha_generic.c", out)
 
         # gcc 12 -O2 leaves the portable Poly1305's load_le64 out of line
         # (two calls per block); modelled as the load it inlines to, which
@@ -115,11 +125,32 @@ def main() -> int:
             # count; its round loop runs 13 times: 14 x the loop / 4 blocks
             # is a lower bound per block (packing left out)
             ("AES-256 C, per block of 4 (>=)", loop(aes_c, "encrypt4"), 4 / 14),
+            # six double rounds; the feed-forward and the xor left out
+            ("ChaCha12 C, per 64 B (>=)", loop(chacha_c, "permute"), 1 / 6),
         ]
         print("  ".join(["routine".ljust(34)] + [c.rjust(11) for c in CPUS]))
+        fig = {}
         for name, body, div in cases:
-            row = [f"{mca(body, cpu) / div:11.1f}" for cpu in CPUS]
-            print("  ".join([name.ljust(34)] + row))
+            fig[name] = [mca(body, cpu) / div for cpu in CPUS]
+            print("  ".join([name.ljust(34)] + [f"{v:11.1f}" for v in fig[name]]))
+
+        def sector(nh: str, poly: str, aes: float, chacha: float, i: int) -> float:
+            return (2 * 255 * fig[nh][i] + 20 * fig[poly][i] + aes + 65 * chacha)
+
+        ours, portable = [], []
+        for i in range(len(CPUS)):
+            chacha_c_block = fig["ChaCha12 C, per 64 B (>=)"][i]
+            ours.append(sector("NH asm, per 16 B", "Poly1305 asm, per 16 B",
+                               fig["AES-256 asm, 1 block latency"][i],
+                               chacha_c_block / CHACHA_NEON_GAIN, i))
+            portable.append(sector("NH C, per 16 B", "Poly1305 C 2^64, per 16 B",
+                                   4 * fig["AES-256 C, per block of 4 (>=)"][i],
+                                   chacha_c_block, i))
+        print("  ".join(["Adiantum 4 KiB, ours".ljust(34)] + [f"{v:11.0f}" for v in ours]))
+        print("  ".join(["Adiantum 4 KiB, portable".ljust(34)]
+                        + [f"{v:11.0f}" for v in portable]))
+        print("  ".join(["Adiantum 4 KiB, gain".ljust(34)]
+                        + [f"{p / o:10.2f}x" for o, p in zip(ours, portable)]))
     return 0
 
 
