@@ -1,12 +1,13 @@
 /* aarch64-macros-b.h - shared directives for the gcrylike aarch64 assembly
- * of issue 21 part B (AES-CE, NH, Poly1305).  To be merged with the
- * infrastructure branch's asm-common-aarch64.h, which this file mirrors
- * so that the .S files only change their #include.
+ * of issue 21 part B (AES-CE, NH, Poly1305).  To be replaced by the
+ * infrastructure branch's gcrylike/_native/asm-common-aarch64.h on merge:
+ * the macros are the same (names and arguments), so the .S files only
+ * change their #include.
  *
  *   - GCRY_FUNC_BEGIN/END: a global, hidden, typed and sized ELF function
  *     symbol with CFI start/end, 64-byte aligned (as on amd64);
- *   - GCRY_ZERO_V r0, r1, ...: zero the listed whole vector registers
- *     (by number), so that no key, message or state is left in them;
+ *   - GCRY_ZERO_V from, to: zero v<from> .. v<to>, so that no key,
+ *     message or state is left in them;
  *   - the .note.GNU-stack section, so the object does not ask for an
  *     executable stack.
  *
@@ -30,14 +31,12 @@ name:					\
 	.cfi_endproc;			\
 	.size name,.-name
 
-.macro GCRY_ZERO_V1 r
-	movi	v\r\().16b, #0
-.endm
-/* (The one-register macro is needed because a "\()" written inside an
- * .irp of a macro is consumed by the macro's own expansion.) */
-.macro GCRY_ZERO_V regs:vararg
-	.irp r, \regs
-	GCRY_ZERO_V1 \r
+/* Zero v<FROM> .. v<TO> (a write to d<r> clears all 128 bits of v<r>). */
+.macro GCRY_ZERO_V from, to
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if \r >= \from && \r <= \to
+	movi	d\r, #0
+	.endif
 	.endr
 .endm
 

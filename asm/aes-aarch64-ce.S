@@ -133,7 +133,7 @@ GCRY_FUNC_BEGIN(_gcry_aes256_aarch64_ce_setkey)
 	str	q2, [x0, #KEY_DEC+16*\r]
 	.endr
 
-	GCRY_ZERO_V 0,1,2,3,4,5
+	GCRY_ZERO_V 0, 5
 	mov	w0, #0					/* no stack used */
 	ret
 GCRY_FUNC_END(_gcry_aes256_aarch64_ce_setkey)
@@ -199,7 +199,7 @@ GCRY_FUNC_END(_gcry_aes256_aarch64_ce_setkey)
 	sub	x3, x3, #8
 	cmp	x3, #8
 	b.hs	.L\pfx\()_eight
-	GCRY_ZERO_V 1,2,3,4,5,6,7
+	GCRY_ZERO_V 1, 7
 
 	/* ---- 0..7 left: one group of four if possible ---- */
 .L\pfx\()_four:
@@ -209,7 +209,7 @@ GCRY_FUNC_END(_gcry_aes256_aarch64_ce_setkey)
 	CIPHER	\op, \mix, 0,1,2,3
 	st1	{v0.16b-v3.16b}, [x1], #64
 	sub	x3, x3, #4
-	GCRY_ZERO_V 1,2,3
+	GCRY_ZERO_V 1, 3
 
 	/* ---- 0..3 left: a pair if possible ---- */
 .L\pfx\()_two:
@@ -219,7 +219,7 @@ GCRY_FUNC_END(_gcry_aes256_aarch64_ce_setkey)
 	CIPHER	\op, \mix, 0,1
 	st1	{v0.16b-v1.16b}, [x1], #32
 	sub	x3, x3, #2
-	movi	v1.16b, #0
+	GCRY_ZERO_V 1, 1
 
 	/* ---- 0..1 left: the last single block (latency bound) ---- */
 .L\pfx\()_single:
@@ -229,7 +229,8 @@ GCRY_FUNC_END(_gcry_aes256_aarch64_ce_setkey)
 	st1	{v0.16b}, [x1]
 
 .L\pfx\()_clear:
-	GCRY_ZERO_V 0,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30
+	GCRY_ZERO_V 0, 0
+	GCRY_ZERO_V 16, 30
 .L\pfx\()_ret:
 	mov	w0, #0					/* no stack used */
 	ret

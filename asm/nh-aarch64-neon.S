@@ -125,7 +125,7 @@
 /* Zero the sums; x5 = the key; load R0 = W(0), R1 = W(1) (key bytes
  * [0, 48)). */
 .macro START
-	GCRY_ZERO_V 0,1,2,3,4,5,6,7
+	GCRY_ZERO_V 0, 7
 	mov	x5, x0
 	mov	x8, #16
 	ld2	{v18.2d, v19.2d}, [x5], x8
@@ -179,7 +179,8 @@ GCRY_FUNC_BEGIN(_gcry_nh_aarch64_neon)
 
 .Lnh_fold:
 	FOLD_STORE
-	GCRY_ZERO_V 0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
 	mov	w0, #0					/* no stack used */
 	ret
 GCRY_FUNC_END(_gcry_nh_aarch64_neon)
@@ -207,7 +208,8 @@ GCRY_FUNC_BEGIN(_gcry_nh_aarch64_neon_units)
 	subs	x2, x2, #1
 	b.ne	.Lnhu_unit
 
-	GCRY_ZERO_V 0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
 .Lnhu_done:
 	mov	w0, #0
 	ret
