@@ -32,7 +32,8 @@ typedef struct {
   uint64_t rk[AES256_ROUNDS + 1][8] GCRY_ALIGNED(64);
 } aes256_generic_key;
 
-/* AES-NI key: enc[] is the FIPS-197 key schedule, round key r at
+/* AES-NI key, also the ARMv8 Crypto Extensions' (AESD with AESIMC takes
+ * the same equivalent-inverse schedule): enc[] is the FIPS-197 key schedule, round key r at
  * enc + 16*r (bytes as in FIPS-197 w[4r..4r+3]); dec[] is the schedule of
  * the equivalent inverse cipher (FIPS-197 5.3.5): dec[0] = enc[14],
  * dec[r] = InvMixColumns(enc[14-r]) for r = 1..13, dec[14] = enc[0]. */
@@ -61,6 +62,18 @@ unsigned int _gcry_aes256_amd64_aesni_encrypt (const aes256_aesni_key *k,
 unsigned int _gcry_aes256_amd64_aesni_decrypt (const aes256_aesni_key *k,
                                                uint8_t *dst, const uint8_t *src,
                                                size_t nblocks);
+#endif
+
+#ifdef USE_AARCH64
+/* asm/aes-aarch64-ce.S (needs the CPU's AES feature, "aes" in hwf.h). */
+unsigned int _gcry_aes256_aarch64_ce_setkey (aes256_aesni_key *k,
+                                             const uint8_t key[AES256_KEY_BYTES]);
+unsigned int _gcry_aes256_aarch64_ce_encrypt (const aes256_aesni_key *k,
+                                              uint8_t *dst, const uint8_t *src,
+                                              size_t nblocks);
+unsigned int _gcry_aes256_aarch64_ce_decrypt (const aes256_aesni_key *k,
+                                              uint8_t *dst, const uint8_t *src,
+                                              size_t nblocks);
 #endif
 
 #endif /* GCRYLIKE_AES_H */

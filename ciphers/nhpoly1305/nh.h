@@ -97,4 +97,14 @@ unsigned int _gcry_nh_amd64_avx512_units (const uint32_t key[NH_KEY_WORDS],
                                           uint8_t *hashes);
 #endif
 
+#ifdef USE_AARCH64
+/* asm/nh-aarch64-neon.S (Advanced SIMD: baseline ARMv8-A, little-endian). */
+unsigned int _gcry_nh_aarch64_neon (const uint32_t key[NH_KEY_WORDS],
+                                    const uint8_t *msg, size_t len,
+                                    uint8_t hash[NH_HASH_BYTES]);
+unsigned int _gcry_nh_aarch64_neon_units (const uint32_t key[NH_KEY_WORDS],
+                                          const uint8_t *msg, size_t nunits,
+                                          uint8_t *hashes);
+#endif
+
 #endif

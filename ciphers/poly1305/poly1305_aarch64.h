@@ -1,0 +1,18 @@
+/* poly1305_aarch64.h - the aarch64 Poly1305 block function
+ * (asm/poly1305-aarch64-scalar.S: 64-bit limbs, MUL/UMULH, baseline
+ * ARMv8-A, little-endian).  Its contract is that of
+ * _gcry_poly1305_amd64_scalar_blocks (poly1305_amd64.h): NBLOCKS full
+ * blocks, each with the 2^128 bit; h[2] <= 7 on entry, <= 4 on exit; no
+ * table; returns the burn depth (0: it uses no stack). */
+#ifndef GCRYLIKE_POLY1305_AARCH64_H
+#define GCRYLIKE_POLY1305_AARCH64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef USE_AARCH64
+unsigned int _gcry_poly1305_aarch64_scalar_blocks (uint64_t h[3], const uint64_t r[2],
+                                                   const uint8_t *m, size_t nblocks);
+#endif
+
+#endif
