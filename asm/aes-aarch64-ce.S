@@ -44,7 +44,7 @@
  * key or data.
  */
 
-#include "aarch64-macros-b.h"
+#include "asm-common-aarch64.h"
 
 #ifdef __aarch64__
 

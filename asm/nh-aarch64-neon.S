@@ -48,7 +48,7 @@
  * No branch or address depends on key or message data.
  */
 
-#include "aarch64-macros-b.h"
+#include "asm-common-aarch64.h"
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 

@@ -37,7 +37,7 @@
  * and two 64x64->64 (h2 is small).
  */
 
-#include "aarch64-macros-b.h"
+#include "asm-common-aarch64.h"
 
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 
