@@ -113,7 +113,8 @@ def linkage_cdef(c_sources: list[str]) -> str:
 
 #: Every module's header folders: a composite includes its components'
 #: headers (their contexts and exported tables) without their sources.
-COMPONENT_DIRS = sorted(os.path.join("ciphers", d) for d in os.listdir(os.path.join(ROOT, "ciphers"))
+COMPONENT_DIRS = sorted(os.path.join("ciphers", d)
+                        for d in os.listdir(os.path.join(ROOT, "ciphers"))
                         if os.path.isdir(os.path.join(ROOT, "ciphers", d)) and d != "__pycache__")
 
 

@@ -10,7 +10,8 @@ the other, before the composite's module is used.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ._errors import check
 

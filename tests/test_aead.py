@@ -39,8 +39,7 @@ from reference import hchacha
 
 import gcrylike
 from gcrylike import ErrorCode
-from gcrylike.selftests import vectors_aead
-from gcrylike.selftests import vectors_chacha
+from gcrylike.selftests import vectors_aead, vectors_chacha
 
 SEED = 0xAEAD8439
 TAG = 16
@@ -122,14 +121,15 @@ class Vector:
     tag: bytes
 
 
+DRAFT = vectors_aead.XCHACHA_DRAFT
+
 # written once, in gcrylike.selftests.vectors_aead
 PUBLISHED = [
     *(Vector(f"RFC8439-{name}", CHACHA, v.key, v.nonce, v.aad, v.plaintext,
              bytes.fromhex(v.ciphertext), bytes.fromhex(v.tag))
       for name, v in vectors_aead.RFC8439.items()),
-    Vector("xchacha-draft-A.3.1", XCHACHA, vectors_aead.XCHACHA_DRAFT.key, vectors_aead.XCHACHA_DRAFT.nonce,
-           vectors_aead.XCHACHA_DRAFT.aad, vectors_aead.XCHACHA_DRAFT.plaintext,
-           bytes.fromhex(vectors_aead.XCHACHA_DRAFT.ciphertext), bytes.fromhex(vectors_aead.XCHACHA_DRAFT.tag)),
+    Vector("xchacha-draft-A.3.1", XCHACHA, DRAFT.key, DRAFT.nonce, DRAFT.aad, DRAFT.plaintext,
+           bytes.fromhex(DRAFT.ciphertext), bytes.fromhex(DRAFT.tag)),
 ]
 
 

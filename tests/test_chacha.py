@@ -206,7 +206,8 @@ RFC_ENCRYPTIONS = tuple(
     for name, v in vectors_chacha.RFC8439_ENCRYPTIONS.items())
 
 # draft-irtf-cfrg-xchacha-03 section 2.2.1: (key, 16-byte input, subkey)
-HCHACHA20_VECTOR = tuple(map(H, (vectors_chacha.HCHACHA[0][0], vectors_chacha.HCHACHA[0][1], vectors_chacha.HCHACHA[0][3])))
+_HCHACHA = vectors_chacha.HCHACHA[0]
+HCHACHA20_VECTOR = tuple(map(H, (_HCHACHA[0], _HCHACHA[1], _HCHACHA[3])))
 
 # draft-irtf-cfrg-xchacha-03 Appendix A.3.2 (the ciphertext starts at
 # keystream block 1)

@@ -51,7 +51,7 @@ def external_c_functions() -> set[str]:
     for path in (ROOT / "ciphers").glob("*/*.c"):
         text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
         lines = text.splitlines()
-        for before, line in zip(lines, lines[1:]):
+        for before, line in zip(lines, lines[1:], strict=False):
             m = re.match(r"([a-z_]\w*) \(", line)
             if m and before and not before.startswith(("static", "#", " ", "}")) \
                     and not before.rstrip().endswith((";", ",")):

@@ -65,7 +65,7 @@ unsigned int _gcry_aes256_amd64_aesni_decrypt (const aes256_aesni_key *k,
 #endif
 
 #ifdef USE_AARCH64
-/* asm/aes-aarch64-ce.S (needs the CPU's AES feature, "aes" in hwf.h). */
+/* asm/aes-aarch64-ce.S (needs the CPU's AES feature, GCRY_HWF_AES). */
 unsigned int _gcry_aes256_aarch64_ce_setkey (aes256_aesni_key *k,
                                              const uint8_t key[AES256_KEY_BYTES]);
 unsigned int _gcry_aes256_aarch64_ce_encrypt (const aes256_aesni_key *k,

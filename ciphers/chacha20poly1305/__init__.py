@@ -2,8 +2,9 @@
 
 The AEAD glue calls the chacha and poly1305 modules' routines through the
 tables they export (gcrylike/_native/linkage.h), so encryption and
-authentication of each chunk run in one native call while the chunk is hot.  Implementations pair a ChaCha
-driver with a Poly1305 driver of the same SIMD level.
+authentication of each chunk run in one native call while the chunk is
+hot.  Implementations pair a ChaCha driver with a Poly1305 driver of the
+same SIMD level.
 """
 
 from __future__ import annotations

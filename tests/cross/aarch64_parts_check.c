@@ -25,6 +25,7 @@
 #include "nh.h"
 #include "poly1305.h"
 #include "poly1305_aarch64.h"
+#include "vectors.h"
 
 /* aarch64_call_check.S */
 struct a64_call_record {
@@ -179,27 +180,33 @@ static aes256_generic_key gen_key;
 static void
 test_aes_known (void)
 {
-  uint8_t key[32], pt[16], ct[16], out[16], rk14[16], t[16];
+  uint8_t key[32], pt[64], ct[64], out[64], t[16];
+  size_t i, n;
   int r, ok = 1;
 
-  /* FIPS-197 appendix C.3 */
-  hex (key, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
-  hex (pt, "00112233445566778899aabbccddeeff");
-  hex (ct, "8ea2b7ca516745bfeafc49904b496089");
-  call (_gcry_aes256_aarch64_ce_setkey, (uint64_t)&ce_key, (uint64_t)key, 0, 0, "aes setkey", 0);
-  call (_gcry_aes256_aarch64_ce_encrypt, (uint64_t)&ce_key, (uint64_t)out, (uint64_t)pt, 1,
-        "aes encrypt", 0);
-  check (!memcmp (out, ct, 16), "AES-256 FIPS-197 C.3 encrypt", 0);
-  call (_gcry_aes256_aarch64_ce_decrypt, (uint64_t)&ce_key, (uint64_t)out, (uint64_t)ct, 1,
-        "aes decrypt", 0);
-  check (!memcmp (out, pt, 16), "AES-256 FIPS-197 C.3 decrypt", 0);
+  /* the published answers, as every native check reads them (vectors.h,
+   * generated from selftests/vectors_aes.py) */
+  for (i = 0; i < VECTORS_AES256_N; i++)
+    {
+      const block_vector *v = &VECTORS_AES256[i];
 
-  /* FIPS-197 appendix A.3: the last round key, w[56..59] */
-  hex (key, "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4");
-  hex (rk14, "fe4890d1e6188d0b046df344706c631e");
-  call (_gcry_aes256_aarch64_ce_setkey, (uint64_t)&ce_key, (uint64_t)key, 0, 0, "aes setkey", 1);
-  check (!memcmp (ce_key.enc, key, 32), "AES-256 schedule rounds 0-1 = key", 1);
-  check (!memcmp (ce_key.enc + 224, rk14, 16), "AES-256 FIPS-197 A.3 w[56..59]", 1);
+      n = strlen (v->plaintext) / 2;
+      if (strlen (v->key) != 64 || n % 16 || n > sizeof pt)
+        continue;
+      hex (key, v->key);
+      hex (pt, v->plaintext);
+      hex (ct, v->ciphertext);
+      call (_gcry_aes256_aarch64_ce_setkey, (uint64_t)&ce_key, (uint64_t)key, 0, 0,
+            "aes setkey", 0);
+      call (_gcry_aes256_aarch64_ce_encrypt, (uint64_t)&ce_key, (uint64_t)out, (uint64_t)pt,
+            n / 16, "aes encrypt", 0);
+      check (!memcmp (out, ct, n), "AES-256 known answer, encrypt", (int)i);
+      call (_gcry_aes256_aarch64_ce_decrypt, (uint64_t)&ce_key, (uint64_t)out, (uint64_t)ct,
+            n / 16, "aes decrypt", 0);
+      check (!memcmp (out, pt, n), "AES-256 known answer, decrypt", (int)i);
+    }
+  check (i > 0, "AES-256 known answers read", 0);
+
   /* the decryption half: FIPS-197 5.3.5's equivalent inverse cipher */
   check (!memcmp (ce_key.dec, ce_key.enc + 224, 16)
          && !memcmp (ce_key.dec + 224, ce_key.enc, 16), "AES-256 dec[0], dec[14]", 1);
@@ -356,25 +363,39 @@ poly_final (uint8_t tag[16], const uint64_t h[3], const uint64_t s[2])
 static void
 test_poly_known (void)
 {
-  /* RFC 8439 2.5.2: 34 bytes, two full blocks through the assembly, the
-   * padded last one (no 2^128 bit) through the portable C */
-  static const char *text = "Cryptographic Forum Research Group";
-  uint8_t key[32], tag[16], want[16], last[16] = { 0 };
-  uint64_t h[3] = { 0, 0, 0 }, r[2], s[2];
+  /* the published answers (vectors.h, from selftests/vectors_poly1305.py):
+   * full blocks through the assembly, the padded last one (no 2^128 bit)
+   * through the portable C */
+  size_t i;
 
-  hex (key, "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
-  hex (want, "a8061dc1305136c6c22b8baf0c0127a9");
-  memcpy (r, key, 16);
-  memcpy (s, key + 16, 16);
-  r[0] &= 0x0ffffffc0fffffffULL;
-  r[1] &= 0x0ffffffc0ffffffcULL;
-  call (_gcry_poly1305_aarch64_scalar_blocks, (uint64_t)h, (uint64_t)r, (uint64_t)text, 2,
-        "poly1305", 0);
-  memcpy (last, text + 32, 2);
-  last[2] = 1;
-  poly1305_generic64_blocks (h, r, last, 1, 0);
-  poly_final (tag, h, s);
-  check (!memcmp (tag, want, 16), "Poly1305 RFC 8439 2.5.2 tag", 0);
+  for (i = 0; i < VECTORS_POLY1305_N; i++)
+    {
+      const mac_vector *v = &VECTORS_POLY1305[i];
+      size_t len = strlen (v->message) / 2, full = len / 16;
+      uint8_t key[32], tag[16], want[16], last[16] = { 0 };
+      uint8_t *msg = malloc (len + 1);
+      uint64_t h[3] = { 0, 0, 0 }, r[2], s[2];
+
+      hex (key, v->key);
+      hex (want, v->tag);
+      hex (msg, v->message);
+      memcpy (r, key, 16);
+      memcpy (s, key + 16, 16);
+      r[0] &= 0x0ffffffc0fffffffULL;
+      r[1] &= 0x0ffffffc0ffffffcULL;
+      call (_gcry_poly1305_aarch64_scalar_blocks, (uint64_t)h, (uint64_t)r, (uint64_t)msg, full,
+            "poly1305", 0);
+      if (len % 16)
+        {
+          memcpy (last, msg + 16 * full, len % 16);
+          last[len % 16] = 1;
+          poly1305_generic64_blocks (h, r, last, 1, 0);
+        }
+      poly_final (tag, h, s);
+      check (!memcmp (tag, want, 16), "Poly1305 known answer", (int)i);
+      free (msg);
+    }
+  check (i > 0, "Poly1305 known answers read", 0);
 }
 
 /* A 64-bit word near the edges the carries care about. */

@@ -150,7 +150,7 @@ def main() -> int:
         print("  ".join(["Adiantum 4 KiB, portable".ljust(34)]
                         + [f"{v:11.0f}" for v in portable]))
         print("  ".join(["Adiantum 4 KiB, gain".ljust(34)]
-                        + [f"{p / o:10.2f}x" for o, p in zip(ours, portable)]))
+                        + [f"{p / o:10.2f}x" for o, p in zip(ours, portable, strict=True)]))
     return 0
 
 
