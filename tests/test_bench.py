@@ -26,7 +26,8 @@ from gcrylike.selftests import vectors_chacha
 KEY = bytes(range(0x80, 0xA0))
 DATA = bytes((7 * i + 3) & 0xFF for i in range(1000))  # not a multiple of 64
 
-ROW = r"(?:[\d.]+|-) ns/B\s+(?:[\d.]+|-) MiB/s\s+(?:[\d.]+|-) c/B\s+(?:\d+|-)\s+-?\d+"
+#: A slope row's figures; "call ns" is never negative ("*": a measured short call).
+ROW = r"(?:[\d.]+|-) ns/B\s+(?:[\d.]+|-) MiB/s\s+(?:[\d.]+|-) c/B\s+(?:\d+|-)\s+\d+\*?"
 
 
 #: The slope rows of one of our drivers, by kind of algorithm.
@@ -101,6 +102,33 @@ def test_fit_flat_and_negative_intercept():
     fit = fit_slope([100, 200], [50.0, 150.0])
     assert fit.slope == pytest.approx(1.0)
     assert fit.intercept == pytest.approx(-50.0)
+
+
+#: Medians of a shared machine's run (ns per call at 1..16 KiB): the points
+#: bend upwards, so the line through them meets the y axis below zero.
+BENT_SIZES = [1024 * k for k in range(1, 17)]
+BENT_TIMES = [300.0 + 0.5 * x + 2e-5 * x * x for x in BENT_SIZES]
+
+
+def test_call_ns_is_never_negative():
+    from gcrylike._bench.fit import CALL_SIZE, call_cost
+    from gcrylike._bench.report.table import MEASURED_MARK, row
+
+    fit = fit_slope(BENT_SIZES, BENT_TIMES)
+    assert fit.intercept < 0  # the case the column must not show
+    call = call_cost(fit, 310.0)  # one measured 64-byte call
+    assert (call.ns, call.fitted) == (310.0, False)
+    line = row("STREAM enc", fit, call, 3000.0, 3000.0, 16)
+    assert not re.search(r"-\d", line), line
+    assert line.rstrip().endswith(f"310{MEASURED_MARK}"), line
+    # an intercept above a whole short call is no fixed cost either
+    high = fit_slope([1024, 2048], [900.0, 1400.0])
+    assert call_cost(high, 320.0) == type(call)(320.0, False)
+    # one that can be the fixed cost is shown as it is, unmarked
+    fine = call_cost(fit_slope([1024, 2048], [700.0, 1200.0]), 250.0)
+    assert fine.fitted and fine.ns == pytest.approx(200.0)
+    assert not row("MAC", fit, fine, None, None, 16).rstrip().endswith(MEASURED_MARK)
+    assert CALL_SIZE == 64  # the footnote and the records name it
 
 
 @pytest.mark.parametrize("xs, ys", [([1], [1.0]), ([4, 4, 4], [1.0, 2.0, 3.0]),
@@ -864,7 +892,7 @@ def test_boxer_checks_its_offer():
 
 #: A table row: label | ns/B MiB/s c/B auto-Mhz call-ns
 TABLE_ROW = re.compile(r"^ +(\S.*?) \|\s+([\d.]+|-) ns/B\s+([\d.]+|-) MiB/s\s+([\d.]+|-) c/B"
-                       r"\s+(\d+|-)\s+(-?\d+)")
+                       r"\s+(\d+|-)\s+(\d+)\*?(?:$|  )")
 
 
 def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
@@ -887,8 +915,11 @@ def _check_record_numbers(rec: dict) -> None:
         if rec[key] is not None:
             assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
     if rec["record"] == "slope":
-        # the intercept is a fitted value: noise can push it below zero
-        assert isinstance(rec["call_ns"], float) and rec["r2"] <= 1.0, rec
+        # the intercept is a fitted value: noise can push it below zero, but
+        # the call cost shown never goes there
+        assert isinstance(rec["intercept_ns"], float) and rec["r2"] <= 1.0, rec
+        assert rec["call_ns"] >= 0 and rec["call_from"] in ("fit", "64-byte call"), rec
+        assert (rec["call_from"] == "fit") == (rec["call_ns"] == rec["intercept_ns"]), rec
         assert rec["size_min"] < rec["size_max"] and isinstance(rec["noisy"], bool)
         assert (rec["ns_per_byte"] is None) == (rec["mib_per_s"] is None), rec
     if rec["record"] == "point":
@@ -906,7 +937,7 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
     out = captured.out
     assert f"wrote {jpath}" in captured.err and f"wrote {cpath}" in captured.err
     doc = json.loads(jpath.read_text())
-    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 2
+    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 3
     assert doc["fields"] == list(FIELDS)
     assert doc["settings"]["sizes"] == list(options.QUICK_SIZES)
     assert doc["command"][-2:] == ["salsa20", "poly1305"]

@@ -22,13 +22,13 @@ from typing import Any
 
 from .. import machine as host
 from ..cpuclock import Clock
-from ..fit import NOISY_R2
+from ..fit import CALL_SIZE, NOISY_R2
 from ..options import Settings
 from ..slope import SECTIONS
 from ..targets import Result, Target
 
 #: Schema name and version written into both formats.
-FORMAT, SCHEMA = "gcrylike-bench", 2
+FORMAT, SCHEMA = "gcrylike-bench", 3
 
 FIELDS = (
     "record",  # slope | point | ratio | sectors | threads
@@ -45,7 +45,9 @@ FIELDS = (
     "ns_per_byte", "mib_per_s", "cycles_per_byte",
     "mhz",  # the core clock used for cycles/byte
     "auto_mhz",  # the clock estimated after this row (the table's "auto Mhz")
-    "call_ns",  # the fit's intercept: fixed cost per call (may be < 0 by noise)
+    "call_ns",  # the table's "call ns": fixed cost per call, never < 0
+    "call_from",  # "fit" (call_ns is the intercept) or "64-byte call" (measured)
+    "intercept_ns",  # the fit's intercept itself (noise can make it < 0)
     "r2", "noisy",
     "ns_per_call",  # point: one call; ratio: the peer's call; sectors: one sector
     "ratio",  # ratio: time of theirs over time of ours at size (x > 1: ours faster)
@@ -106,14 +108,16 @@ class Recorder:
         t = res.target
         who = {"role": t.role, "driver": t.driver, "target": t.title}
         for label, fit in res.fits.items():
-            primary = label == t.main
+            primary, call = label == t.main, res.calls[label]
             per_byte = fit.slope if fit.slope > 0 else None
             self._add(spec, record="slope", **who, operation=label, primary=primary,
                       size_min=min(res.points[label]), size_max=max(res.points[label]),
                       ns_per_byte=per_byte,
                       mib_per_s=1e9 / per_byte / 2**20 if per_byte else None,
                       cycles_per_byte=per_byte * mhz / 1000 if per_byte and mhz else None,
-                      mhz=mhz, auto_mhz=auto_mhz, call_ns=fit.intercept, r2=fit.r2,
+                      mhz=mhz, auto_mhz=auto_mhz, call_ns=call.ns,
+                      call_from="fit" if call.fitted else f"{CALL_SIZE}-byte call",
+                      intercept_ns=fit.intercept, r2=fit.r2,
                       noisy=fit.r2 < NOISY_R2)
             for size, ns in res.points[label].items():
                 self._add(spec, record="point", **who, operation=label, primary=primary,

@@ -13,7 +13,7 @@ import gcrylike
 
 from ..console import Console
 from ..cpuclock import Clock
-from ..fit import NOISY_R2, Fit
+from ..fit import CALL_SIZE, NOISY_R2, CallCost, Fit
 from ..options import Settings
 from ..targets import IMPL, PEER, Result, Target
 from ..threads import why_no_threads
@@ -48,7 +48,12 @@ def describe_sizes(sizes: Sequence[int]) -> str:
     return ", ".join(str(s) for s in sizes) + " B"
 
 
-def row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None, width: int) -> str:
+#: After "call ns": that figure is one measured short call, not the intercept.
+MEASURED_MARK = "*"
+
+
+def row(label: str, fit: Fit, call: CallCost, mhz: float | None, auto_mhz: float | None,
+        width: int) -> str:
     if fit.slope > 0:
         ns = f"{fit.slope:10.3f} ns/B"
         mib = f"{1e9 / fit.slope / 2**20:10.1f} MiB/s"
@@ -56,7 +61,8 @@ def row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None, width: 
     else:  # timing noise swamped the per-byte cost
         ns, mib, cpb = f"{'-':>10} ns/B", f"{'-':>10} MiB/s", f"{'-':>10} c/B"
     auto = f"{auto_mhz:10.0f}" if auto_mhz else f"{'-':>10}"
-    line = f" {label:>{width}} |{ns}{mib}{cpb}{auto}{fit.intercept:11.0f}"
+    mark = "" if call.fitted else MEASURED_MARK
+    line = f" {label:>{width}} |{ns}{mib}{cpb}{auto}{call.ns:11.0f}{mark}"
     if fit.r2 < NOISY_R2:
         line += f"  (noisy fit, r2={fit.r2:.3f})"
     return line
@@ -80,6 +86,8 @@ class TableReport:
         self.width = width
         #: N of the thread rows printed (0: none)
         self.thread_count = 0
+        #: Whether a row's "call ns" is a measured short call (footnoted)
+        self.measured_calls = False
 
     def begin(self, st: Settings) -> None:
         self.console.line(f"# gcrylike {gcrylike.__version__} bench-slope: sizes "
@@ -100,7 +108,9 @@ class TableReport:
                auto_mhz: float | None) -> None:
         self.console.line(f" {res.target.title}")
         for label, fit in res.fits.items():
-            self.console.line(row(label, fit, mhz, auto_mhz, self.width))
+            call = res.calls[label]
+            self.measured_calls |= not call.fitted
+            self.console.line(row(label, fit, call, mhz, auto_mhz, self.width))
 
     def ratio(self, spec: Any, ours: Target, peer: Target,
               points: dict[int, tuple[float, float]], style: str) -> None:
@@ -155,6 +165,12 @@ class TableReport:
                  "call ns: the fit's intercept, the fixed cost of one call from Python "
                  "(argument checks, buffer views, the timing loop) apart from the per-byte work;"
                  f" (noisy fit) marks r2 < {NOISY_R2:.2f}."]
+        if self.measured_calls:
+            lines.append(f"call ns {MEASURED_MARK}: the fit's intercept came out below zero or "
+                         f"above the time of a whole {CALL_SIZE}-byte call (noise, extrapolated "
+                         f"far below the fit's sizes), so the measured time of one {CALL_SIZE}-"
+                         f"byte call is shown instead: the fixed cost plus {CALL_SIZE} bytes of "
+                         "work.")
         if "mac" in kinds:
             lines.append("MAC: one message per call on a keyed handle: reset(); update(data); "
                          "digest() (bench-slope's gcry_mac_reset/write/read), data a bytes object.")
