@@ -758,8 +758,55 @@ def test_core_clock_estimate_is_plausible():
         return
     assert mhz is not None and 200 < mhz < 10000
     clock = cpuclock.detect_clock(None)
-    assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
+    assert clock.auto and clock.pool is not None and clock.pool.samples
+    assert "one-cycle adds" in clock.source
     assert cpuclock.detect_clock(1234.0).mhz == 1234.0
+
+
+#: Estimates of one core on a shared machine: most slowed by other work.
+SWINGING = [1194.0, 3486.0, 2210.0, 1850.0, 3460.0, 2900.0, 3479.0, 3001.0, 1500.0]
+
+
+def test_clock_pool_takes_the_highest_estimate_that_others_agree_with():
+    from gcrylike._bench.clockpool import FIRST, QUORUM, ClockPool
+
+    pool = ClockPool()
+    for mhz in SWINGING[:2]:
+        pool.add(mhz)
+    assert pool.highest == 3486.0 and pool.mhz is None  # one estimate alone is not trusted
+    for mhz in SWINGING[2:]:
+        pool.add(mhz)
+    assert pool.agreeing == 3 >= QUORUM and pool.mhz == 3486.0
+    assert "highest of 9 estimates (1194 to 3486 MHz; 3 within 3% of it)" in pool.describe()
+    pool.add(None)  # a failed estimate
+    pool.add(0.0)
+    assert len(pool.samples) == 9
+
+    # a lucky reading far above the rest is not trusted until the clock holds there
+    odd = ClockPool()
+    for mhz in (2400.0, 2410.0, 2395.0, 5000.0):
+        odd.add(mhz)
+    assert odd.mhz is None and "did not agree" in odd.describe()
+
+    # filling stops once the estimates agree, or after FIRST of them
+    readings = iter(SWINGING)
+    filled = ClockPool()
+    filled.fill(lambda: next(readings))
+    assert filled.samples == SWINGING[:7] and filled.mhz == 3486.0
+    never = ClockPool()
+    never.fill(lambda: 1000.0 + 500 * len(never.samples))
+    assert len(never.samples) == FIRST and never.mhz is None
+
+
+def test_pooled_clock_holds_between_rows():
+    """The clock of c/B is the pooled one: a slow estimate after a row does
+    not pull the next row's cycles/byte down."""
+    readings = iter([*SWINGING[:7], 1200.0, 1300.0])  # 7: until three agree
+    clock = cpuclock.pooled_clock(lambda: next(readings), "injected")
+    assert clock.mhz == 3486.0
+    assert clock.reading() == 3486.0 and clock.mhz == 3486.0  # 1200 came in
+    assert clock.reading() == 3486.0 and clock.mhz == 3486.0  # 1300 came in
+    assert "injected: the highest of 9 estimates" in clock.describe()
 
 
 def test_adiantum_sector_batches(capsys):

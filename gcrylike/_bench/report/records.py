@@ -43,8 +43,8 @@ FIELDS = (
     "size",  # bytes per call (point, ratio, sectors)
     "size_min", "size_max",  # the sizes of the fit (slope)
     "ns_per_byte", "mib_per_s", "cycles_per_byte",
-    "mhz",  # the core clock used for cycles/byte
-    "auto_mhz",  # the clock estimated after this row (the table's "auto Mhz")
+    "mhz",  # the core clock used for cycles/byte (None: no estimate trusted yet)
+    "auto_mhz",  # the highest clock estimate after this row (the table's "auto Mhz")
     "call_ns",  # the table's "call ns": fixed cost per call, never < 0
     "call_from",  # "fit" (call_ns is the intercept) or "64-byte call" (measured)
     "intercept_ns",  # the fit's intercept itself (noise can make it < 0)

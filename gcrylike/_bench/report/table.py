@@ -11,6 +11,7 @@ from typing import Any
 
 import gcrylike
 
+from ..clockpool import QUORUM
 from ..console import Console
 from ..cpuclock import Clock
 from ..fit import CALL_SIZE, NOISY_R2, CallCost, Fit
@@ -197,7 +198,15 @@ class TableReport:
         elif ("cipher", IMPL) in shown or ("tweakable", IMPL) in shown:
             lines.append(f"threads: no thread rows, {why_no_threads()}.")
         if clock.mhz:
-            src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
+            src = f"clock: {clock.mhz:.0f} MHz from {clock.describe()}"
+            if clock.pool is not None:
+                src += (": every estimate is at most the clock (other work only slows the "
+                        "timed loop down), so the highest is the nearest, trusted once "
+                        f"{QUORUM} agree; after each row one more is taken (auto Mhz: the "
+                        "highest so far), and a row shows c/B with the clock trusted then")
+        elif clock.pool is not None:
+            src = (f"clock: not trusted, {clock.describe()}: no cycles/byte (give "
+                   "--cpu-mhz N)")
         else:
             src = f"clock: unknown, {clock.source}: no cycles/byte (give --cpu-mhz N)"
         if clock.tsc_mhz:
