@@ -6,7 +6,9 @@ that the peers compute the same thing we do.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
 import re
 import struct
@@ -39,6 +41,11 @@ ROWS_BY_KIND = {
     "tweakable": ("SECTOR enc", "SECTOR dec"),
     "secretbox": ("SECRETBOX enc", "SECRETBOX dec"),
 }
+
+
+def _unwrapped(out: str) -> str:
+    """The bench's output with each wrapped ``#`` note back on one line."""
+    return re.sub(r"\n *#   ", " ", out)
 
 
 def _runnable(algo: str) -> list[str]:
@@ -423,6 +430,69 @@ def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert re.search(r"# peer nosuchlib: not available \(ImportError: No module", out)
     assert "# no peer library in gcrylike._bench.peers offers SALSA20R12" in out
+
+
+def test_peer_note_only_under_the_algorithms_it_offers(capsys, monkeypatch):
+    """A missing peer is a note under each algorithm it offers, naming
+    nothing of another's: pycryptodome's reason once named its Salsa20
+    module under CHACHA20 and POLY1305."""
+    from gcrylike._bench.peers import pycryptodome
+
+    for pkg in ("Crypto", "Cryptodome"):
+        monkeypatch.setitem(sys.modules, pkg, None)  # import fails: not installed
+    fresh = _peers.Peer("pycryptodome", "its own C binding", pycryptodome._load_pycryptodome,
+                        pycryptodome.PEER.offers)
+    monkeypatch.setattr(_peers, "PEERS", (fresh,))
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "--impl",
+                 _runnable("CHACHA20")[-1], "chacha20"]) == 0
+    out = _unwrapped(capsys.readouterr().out)
+    assert "# peer pycryptodome: not available (not installed" in out
+    assert "salsa" not in out.lower()
+
+
+def test_peer_offer_check_is_per_algorithm():
+    """A library that loads but lacks one offer's module is unavailable for
+    that algorithm only."""
+    def lacks_salsa(lib):
+        raise _peers.PeerUnavailable("this lib has no Salsa20")
+
+    peer = _peers.Peer("somelib", "ctypes", lambda: (object(), "1.0"), (
+        _peers.Offer("SALSA20", _peers.STREAM, (32,), (8,), None,  # type: ignore[arg-type]
+                     check=lacks_salsa),
+        _peers.Offer("CHACHA20", _peers.STREAM, (32,), (12,), None),  # type: ignore[arg-type]
+        _peers.Offer("ADIANTUM", _peers.STREAM, (32,), (8,), None,  # type: ignore[arg-type]
+                     reference="SALSA20"),
+    ))
+    assert peer.unavailable_reason() is None
+    assert peer.unavailable_reason("chacha20") is None
+    assert peer.unavailable_reason("SALSA20") == "this lib has no Salsa20"
+    assert peer.unavailable_reason("ADIANTUM") == "this lib has no Salsa20"  # runs Salsa20
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_notes_wrap_to_the_terminal_or_100_columns(monkeypatch):
+    from gcrylike._bench.console import PLAIN_WIDTH, Console
+
+    words = " ".join(f"word{i}" for i in range(200))
+    text = f"peer x: not available ({words}) chacha20-amd64-avx512-with-a-long-name end"
+    plain = io.StringIO()
+    Console(out=plain, progress=False).note(text, indent=" ")
+    lines = plain.getvalue().splitlines()
+    assert PLAIN_WIDTH == 100 and len(lines) > 5
+    assert max(map(len, lines)) <= 100 and max(map(len, lines)) > 90
+    assert lines[0].startswith(" # peer x") and all(ln.startswith(" #   ") for ln in lines[1:])
+    assert _unwrapped(plain.getvalue()).strip() == f"# {text}"
+    assert any("chacha20-amd64-avx512-with-a-long-name" in ln for ln in lines)  # not split
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((60, 24)))
+    tty = _Tty()
+    Console(out=tty, progress=False).note(text)
+    lines = tty.getvalue().splitlines()
+    assert max(map(len, lines)) <= 60 and max(map(len, lines)) > 50
 
 
 # -- the peer adapters compute what we compute ----------------------------------
@@ -1154,7 +1224,7 @@ def test_bench_header_names_the_data_path(capsys):
     driver = _runnable("CHACHA20")[0]
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "--impl", driver,
                  "chacha20"]) == 0
-    out = capsys.readouterr().out
+    out = _unwrapped(capsys.readouterr().out)
     path = gcrylike.config().data_path
     words = path_words()
     assert out.splitlines()[1] == f"# ours: data calls through {words}"

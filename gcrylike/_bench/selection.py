@@ -110,7 +110,7 @@ def iter_targets(spec: Any, drivers: list[str], with_peers: bool, bufs: Buffers,
             except gcrylike.GcryError as exc:
                 note(f"{driver} one-shot: skipped ({exc})")
     for peer, offer in offered:
-        reason = peer.unavailable_reason()
+        reason = peer.unavailable_reason(spec.name)
         if reason:
             note(f"peer {peer.name}: not available ({reason})")
             continue

@@ -263,7 +263,7 @@ class SlopeRun:
             reference = None
             if self.with_peers:
                 for peer, offer in peers.peers_for(spec.name):
-                    if offer.reference and not peer.unavailable_reason():
+                    if offer.reference and not peer.unavailable_reason(spec.name):
                         crypter = peer.crypter(offer.reference, key_for(offer.key_sizes),
                                                NONCE[:offer.nonce_sizes[0]])
                         handles.append(crypter)

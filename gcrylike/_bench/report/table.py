@@ -91,10 +91,10 @@ class TableReport:
         self.measured_calls = False
 
     def begin(self, st: Settings) -> None:
-        self.console.line(f"# gcrylike {gcrylike.__version__} bench-slope: sizes "
+        self.console.note(f"gcrylike {gcrylike.__version__} bench-slope: sizes "
                           f"{describe_sizes(st.sizes)}, {st.stat} of {st.repeats} batches of "
                           f"~{st.batch_ns / 1e6:g} ms per size, {st.clock} clock")
-        self.console.line(f"# ours: data calls through {path_words()}")
+        self.console.note(f"ours: data calls through {path_words()}")
 
     def section(self, name: str) -> None:
         self.console.line(f"{name}:")
@@ -103,7 +103,7 @@ class TableReport:
         self.console.line(f" {spec.name:<{self.width}} |{HEADER}")
 
     def note(self, spec: Any, text: str) -> None:
-        self.console.line(f" # {text}")
+        self.console.note(text, indent=" ")
 
     def result(self, spec: Any, res: Result, mhz: float | None,
                auto_mhz: float | None) -> None:
@@ -254,4 +254,4 @@ class TableReport:
                              "our ChaCha20Poly1305 and cryptography's keep one keyed object and "
                              "copy its state per call.  AEAD data has no associated data.")
         for line in lines:
-            self.console.line(f"# {line}")
+            self.console.note(line)
