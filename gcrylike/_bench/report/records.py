@@ -6,9 +6,9 @@ time per call at one size, what ``--plot`` draws), per ratio the table shows
 (``"ratio"``: ours/peer at one size, or an ``encrypt_sectors`` ratio) and per
 ``encrypt_sectors`` line (``"sectors"``).  Every record has every key of
 :data:`FIELDS`; a figure a record does not have is None (null in JSON, an
-empty cell in CSV).  The JSON file and the CSV file's ``#`` comment lines
-carry the same header: the command, the settings, the machine and the
-versions.
+empty cell in CSV).  Only the JSON file has the run's header: the command,
+the settings, the machine and the versions; the CSV file is the records
+alone, header row first.
 """
 
 from __future__ import annotations
@@ -184,32 +184,19 @@ def write_json(rec: Recorder, path: str) -> None:
 
 
 def write_csv(rec: Recorder, path: str) -> None:
-    """The records as CSV rows under ``# key: JSON value`` comment lines
-    holding the header (read it with ``pandas.read_csv(path, comment="#")``
-    or skip the lines that start with ``#``)."""
+    """The records as a plain CSV file: the header row of :data:`FIELDS`,
+    then one row per record, so that ``csv.DictReader`` (or any CSV reader)
+    takes it as it is.  The run's header (machine, versions, settings) is
+    the JSON file's alone: comment lines above the header row made
+    ``DictReader`` read the first comment as the column names."""
     with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(f"# {FORMAT} schema {SCHEMA}: the header as '# key: JSON value' lines, "
-                "then one CSV row per record\n")
-        for key, value in rec.header().items():
-            if key not in ("format", "schema"):
-                f.write(f"# {key}: {json.dumps(value)}\n")
         w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
         w.writeheader()
         for r in rec.records:
             w.writerow({k: "" if v is None else v for k, v in r.items()})
 
 
-def read_csv(path: str) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """(header, rows as strings) of a file :func:`write_csv` wrote."""
-    header: dict[str, Any] = {}
+def read_csv(path: str) -> list[dict[str, str]]:
+    """The rows of a file :func:`write_csv` wrote, as strings by field."""
     with open(path, encoding="utf-8", newline="") as f:
-        lines = f.read().splitlines()
-    body = []
-    for line in lines:
-        if line.startswith("# "):
-            key, sep, value = line[2:].partition(": ")
-            if sep and not key.startswith(FORMAT):
-                header[key] = json.loads(value)
-        else:
-            body.append(line)
-    return header, list(csv.DictReader(body))
+        return list(csv.DictReader(f))
