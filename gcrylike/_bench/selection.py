@@ -17,7 +17,8 @@ from .theirs import peer_target
 
 class BenchError(Exception):
     """A bench request that cannot be run (bad option combination, unknown
-    driver, missing extra); the command prints it and exits with status 2."""
+    driver, missing extra); the command reports it as a usage error
+    (gcrylike._cli_errors: exit status 2)."""
 
 
 def resolve(names: Sequence[str]) -> list[gcrylike.AlgorithmInfo]:
