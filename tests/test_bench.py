@@ -1216,6 +1216,73 @@ def test_plot_has_one_line_per_driver_and_peer(tmp_path):
     assert "peers" not in fig.get_suptitle()
 
 
+#: A run's header as the records hold it, with a long CPU name and peers.
+LONG_HEADER = {
+    "machine": {"cpu_model": "AMD EPYC 9R14 96-Core Processor with a long model name",
+                "mhz": 3675.2, "mhz_source": "timed chains", "data_path": "fastcall"},
+    "versions": {"gcrylike": "0.1.0"}, "settings": {"stat": "min", "repeats": 11,
+                                                   "clock": "cpu"},
+    "date": "2026-12-06T10:00:00+00:00"}
+
+
+def _points(algorithm: str, role: str = "impl", driver: str = "x-generic") -> list[dict]:
+    return [{"record": "point", "algorithm": algorithm, "role": role, "driver": driver,
+             "target": f"{driver} (ours)" if role != "peer" else "lib 1.0 (peer, ctypes: f)",
+             "operation": "STREAM enc", "primary": True, "size": size, "mib_per_s": mib}
+            for size, mib in ((64, 100.0), (1024, 900.0), (65536, 3000.0))]
+
+
+def test_plot_of_one_algorithm_keeps_its_caption_inside_the_figure(tmp_path):
+    """A one-panel figure's caption is wrapped to the figure's width (at
+    its "; " first), and the file is saved at 135 dpi with a tight box."""
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import plot
+
+    records = _points("CHACHA20") + _points("CHACHA20", "peer", "peer lib 1.0 via ctypes")
+    path = tmp_path / "one.png"
+    fig = plot(records, LONG_HEADER, str(path))
+    title = fig.get_suptitle()
+    assert "\n" in title and "; solid: ours" not in title  # broken at its "; "
+    assert any(line.startswith("solid: ours, dashed: peers") for line in title.splitlines())
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)  # the constrained layout, as saving does it
+    box = fig._suptitle.get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (box, fig.bbox)  # not clipped
+    data = path.read_bytes()
+    width, _height = struct.unpack(">II", data[16:24])
+    assert 6.4 * 125 < width < 6.4 * 145, width  # ~135 dpi, not 100
+
+
+def test_plot_per_algorithm_file_names(tmp_path):
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import file_name, plot_files
+
+    assert file_name("d/bench-{algorithm}.svg", "ADIANTUM(XCHACHA12,AES)") == (
+        "d/bench-adiantum-xchacha12-aes.svg")
+    records = _points("CHACHA20-POLY1305") + _points("POLY1305")
+    written = plot_files(records, LONG_HEADER, str(tmp_path / "b-{algorithm}.svg"))
+    assert written == [str(tmp_path / "b-chacha20-poly1305.svg"),
+                       str(tmp_path / "b-poly1305.svg")]
+    for name, algo in zip(written, ("CHACHA20-POLY1305", "POLY1305"), strict=True):
+        labels = re.findall(r"<!-- (.*?) -->", open(name, encoding="utf-8").read())
+        assert algo in labels and {"CHACHA20-POLY1305", "POLY1305"} - {algo} - set(labels)
+    assert plot_files(records, LONG_HEADER, str(tmp_path / "all.svg")) == [
+        str(tmp_path / "all.svg")]
+
+
+def test_bench_plot_per_algorithm(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", "salsa20r12-generic",
+                 "--impl", "salsa20-generic", "--plot", str(tmp_path / "p-{algorithm}.png"),
+                 "salsa20r12", "salsa20"]) == 0
+    err = capsys.readouterr().err
+    for algo in ("salsa20r12", "salsa20"):
+        path = tmp_path / f"p-{algo}.png"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"wrote {path}" in err
+
+
 # -- the data path, the out= buffer call style, the thread rows ------------------------
 
 
