@@ -439,8 +439,9 @@ def test_peer_note_only_under_the_algorithms_it_offers(capsys, monkeypatch):
     module under CHACHA20 and POLY1305."""
     from gcrylike._bench.peers import pycryptodome
 
-    for pkg in ("Crypto", "Cryptodome"):
-        monkeypatch.setitem(sys.modules, pkg, None)  # import fails: not installed
+    for pkg in ("Crypto", "Cryptodome"):  # import fails, even if imported before
+        monkeypatch.setitem(sys.modules, pkg, None)
+        monkeypatch.setitem(sys.modules, f"{pkg}.Cipher", None)
     fresh = _peers.Peer("pycryptodome", "its own C binding", pycryptodome._load_pycryptodome,
                         pycryptodome.PEER.offers)
     monkeypatch.setattr(_peers, "PEERS", (fresh,))

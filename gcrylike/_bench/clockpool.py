@@ -1,13 +1,14 @@
 """One core clock from many noisy estimates of it.
 
-Each estimate times a chain of one-cycle adds (or reads the kernel's
-current "cpu MHz").  On a machine shared with other work the run can only
-be slowed, by another process taking the core or an interrupt, never sped
-up, so every estimate is at most the clock and the highest is the nearest;
-one estimate alone swung from 1194 to 3486 MHz between the table's rows.
-The highest is trusted once a few estimates agree with it, so that a
-clock the core does not hold (a single lucky reading, a short boost) does
-not set every row's cycles/byte.
+An estimate times a chain of one-cycle adds: on a machine shared with other
+work that loop can only be slowed (another process takes the core, an
+interrupt), never sped up, so every estimate is at most the clock and the
+highest is the nearest; one estimate alone swings widely between rows
+(docs/cli.rst, "The clock for cycles/byte").  The kernel's "cpu MHz"
+readings, where there is no such loop, are pooled alike: they read low
+while the core idles between rows.  The highest is trusted once a few
+estimates agree with it, so that a clock the core does not hold (a single
+lucky reading, a short boost) does not set every row's cycles/byte.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from collections.abc import Callable
 AGREE = 0.03
 #: Agreeing estimates (the highest included) before the clock is trusted.
 QUORUM = 3
-#: Estimates taken before the first row at most (about 35 ms each): enough
-#: for the quorum on a busy machine; later rows add one each.
+#: Estimates taken before the first row at most (each costs a few tens of
+#: milliseconds, gcrylike.core_mhz): enough for the quorum on a busy
+#: machine; later rows add one each.
 FIRST = 12
 
 

@@ -57,9 +57,9 @@ def call_cost(fit: Fit, short_call_ns: float) -> CallCost:
     """The fit's intercept when it can be the fixed cost of a call (at least
     0, at most the measured time of a whole ``CALL_SIZE``-byte call), else
     that measured call.  An intercept outside those bounds is an artefact of
-    extrapolating noisy points far below the fit's sizes (it went as low as
-    -434 ns on a shared machine); the short call is an upper bound of the
-    fixed cost that is off by only ``CALL_SIZE`` bytes of work."""
+    extrapolating noisy points far below the fit's sizes (docs/cli.rst,
+    "Benchmarks"); the short call is an upper bound of the fixed cost that
+    is off by only ``CALL_SIZE`` bytes of work."""
     if 0.0 <= fit.intercept <= short_call_ns:
         return CallCost(fit.intercept, True)
     return CallCost(max(short_call_ns, 0.0), False)
