@@ -11,6 +11,8 @@ from typing import Any
 
 import gcrylike
 
+from ._cli_errors import Parser, UsageError, report_exception
+
 # gcrylike._bench (the benchmark, some 27 modules) is imported by the bench
 # command only: list, selftest and config do not pay for loading it.
 
@@ -121,19 +123,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     try:
         return run_bench(args)
-    except BenchError as exc:
-        return _failed(exc)
-
-
-def _failed(exc: Exception) -> int:
-    print(f"gcrylike: error: {exc}", file=sys.stderr)
-    return 2
+    except BenchError as exc:  # refused before measuring anything
+        raise UsageError(str(exc)) from None
 
 
 def build_parser(bench_options: bool = True) -> argparse.ArgumentParser:
     """The command line parser; ``bench_options``: with the bench command's
     options (which imports the benchmark), else that command takes none."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="gcrylike", description=__doc__,
         epilog="gcrylike COMMAND --help describes each command's options.")
     p.add_argument("--version", action="version", version=f"gcrylike {gcrylike.__version__}")
@@ -170,17 +167,21 @@ def main(argv: list[str] | None = None) -> int:
     # value, which costs only the import); any other command lacks nothing
     args = build_parser(bench_options="bench" in typed).parse_args(typed)
     args.argv = ["gcrylike", *typed]  # the command as typed, for the bench's reports
-    try:
-        if args.hwf_deny:
+    if args.hwf_deny:
+        try:
             gcrylike.set_hwf_deny(args.hwf_deny)
+        except gcrylike.GcryError as exc:  # a global option: `gcrylike --help` has it
+            return report_exception("gcrylike", exc)
+    try:
         handler = {"list": _cmd_list, "selftest": _cmd_selftest,
                    "config": _cmd_config, "bench": _cmd_bench}[args.command]
         return handler(args)
-    except gcrylike.GcryError as exc:
-        return _failed(exc)
     except BrokenPipeError:  # `gcrylike list | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except (UsageError, gcrylike.GcryError, OSError) as exc:
+        # see gcrylike._cli_errors: usage errors exit 2, failures 1
+        return report_exception(f"gcrylike {args.command}", exc)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,10 @@ that the peers compute the same thing we do.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
 import random
 import re
 import struct
@@ -26,7 +29,8 @@ from gcrylike.selftests import vectors_chacha
 KEY = bytes(range(0x80, 0xA0))
 DATA = bytes((7 * i + 3) & 0xFF for i in range(1000))  # not a multiple of 64
 
-ROW = r"(?:[\d.]+|-) ns/B\s+(?:[\d.]+|-) MiB/s\s+(?:[\d.]+|-) c/B\s+(?:\d+|-)\s+-?\d+"
+#: A slope row's figures; "call ns" is never negative ("*": a measured short call).
+ROW = r"(?:[\d.]+|-) ns/B\s+(?:[\d.]+|-) MiB/s\s+(?:[\d.]+|-) c/B\s+(?:\d+|-)\s+\d+\*?"
 
 
 #: The slope rows of one of our drivers, by kind of algorithm.
@@ -38,6 +42,11 @@ ROWS_BY_KIND = {
     "tweakable": ("SECTOR enc", "SECTOR dec"),
     "secretbox": ("SECRETBOX enc", "SECRETBOX dec"),
 }
+
+
+def _unwrapped(out: str) -> str:
+    """The bench's output with each wrapped ``#`` note back on one line."""
+    return re.sub(r"\n *#   ", " ", out)
 
 
 def _runnable(algo: str) -> list[str]:
@@ -101,6 +110,33 @@ def test_fit_flat_and_negative_intercept():
     fit = fit_slope([100, 200], [50.0, 150.0])
     assert fit.slope == pytest.approx(1.0)
     assert fit.intercept == pytest.approx(-50.0)
+
+
+#: Medians of a shared machine's run (ns per call at 1..16 KiB): the points
+#: bend upwards, so the line through them meets the y axis below zero.
+BENT_SIZES = [1024 * k for k in range(1, 17)]
+BENT_TIMES = [300.0 + 0.5 * x + 2e-5 * x * x for x in BENT_SIZES]
+
+
+def test_call_ns_is_never_negative():
+    from gcrylike._bench.fit import CALL_SIZE, call_cost
+    from gcrylike._bench.report.table import MEASURED_MARK, row
+
+    fit = fit_slope(BENT_SIZES, BENT_TIMES)
+    assert fit.intercept < 0  # the case the column must not show
+    call = call_cost(fit, 310.0)  # one measured 64-byte call
+    assert (call.ns, call.fitted) == (310.0, False)
+    line = row("STREAM enc", fit, call, 3000.0, 3000.0, 16)
+    assert not re.search(r"-\d", line), line
+    assert line.rstrip().endswith(f"310{MEASURED_MARK}"), line
+    # an intercept above a whole short call is no fixed cost either
+    high = fit_slope([1024, 2048], [900.0, 1400.0])
+    assert call_cost(high, 320.0) == type(call)(320.0, False)
+    # one that can be the fixed cost is shown as it is, unmarked
+    fine = call_cost(fit_slope([1024, 2048], [700.0, 1200.0]), 250.0)
+    assert fine.fitted and fine.ns == pytest.approx(200.0)
+    assert not row("MAC", fit, fine, None, None, 16).rstrip().endswith(MEASURED_MARK)
+    assert CALL_SIZE == 64  # the footnote and the records name it
 
 
 @pytest.mark.parametrize("xs, ys", [([1], [1.0]), ([4, 4, 4], [1.0, 2.0, 3.0]),
@@ -395,6 +431,70 @@ def test_bench_peers_missing_is_a_note(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert re.search(r"# peer nosuchlib: not available \(ImportError: No module", out)
     assert "# no peer library in gcrylike._bench.peers offers SALSA20R12" in out
+
+
+def test_peer_note_only_under_the_algorithms_it_offers(capsys, monkeypatch):
+    """A missing peer is a note under each algorithm it offers, naming
+    nothing of another's: pycryptodome's reason once named its Salsa20
+    module under CHACHA20 and POLY1305."""
+    from gcrylike._bench.peers import pycryptodome
+
+    for pkg in ("Crypto", "Cryptodome"):  # import fails, even if imported before
+        monkeypatch.setitem(sys.modules, pkg, None)
+        monkeypatch.setitem(sys.modules, f"{pkg}.Cipher", None)
+    fresh = _peers.Peer("pycryptodome", "its own C binding", pycryptodome._load_pycryptodome,
+                        pycryptodome.PEER.offers)
+    monkeypatch.setattr(_peers, "PEERS", (fresh,))
+    assert main(["bench", "--quick", "--repeats", "1", "--peers", "--impl",
+                 _runnable("CHACHA20")[-1], "chacha20"]) == 0
+    out = _unwrapped(capsys.readouterr().out)
+    assert "# peer pycryptodome: not available (not installed" in out
+    assert "salsa" not in out.lower()
+
+
+def test_peer_offer_check_is_per_algorithm():
+    """A library that loads but lacks one offer's module is unavailable for
+    that algorithm only."""
+    def lacks_salsa(lib):
+        raise _peers.PeerUnavailable("this lib has no Salsa20")
+
+    peer = _peers.Peer("somelib", "ctypes", lambda: (object(), "1.0"), (
+        _peers.Offer("SALSA20", _peers.STREAM, (32,), (8,), None,  # type: ignore[arg-type]
+                     check=lacks_salsa),
+        _peers.Offer("CHACHA20", _peers.STREAM, (32,), (12,), None),  # type: ignore[arg-type]
+        _peers.Offer("ADIANTUM", _peers.STREAM, (32,), (8,), None,  # type: ignore[arg-type]
+                     reference="SALSA20"),
+    ))
+    assert peer.unavailable_reason() is None
+    assert peer.unavailable_reason("chacha20") is None
+    assert peer.unavailable_reason("SALSA20") == "this lib has no Salsa20"
+    assert peer.unavailable_reason("ADIANTUM") == "this lib has no Salsa20"  # runs Salsa20
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_notes_wrap_to_the_terminal_or_100_columns(monkeypatch):
+    from gcrylike._bench.console import PLAIN_WIDTH, Console
+
+    words = " ".join(f"word{i}" for i in range(200))
+    text = f"peer x: not available ({words}) chacha20-amd64-avx512-with-a-long-name end"
+    plain = io.StringIO()
+    Console(out=plain, progress=False).note(text, indent=" ")
+    lines = plain.getvalue().splitlines()
+    assert PLAIN_WIDTH == 100 and len(lines) > 5
+    assert max(map(len, lines)) <= 100 and max(map(len, lines)) > 90
+    assert lines[0].startswith(" # peer x") and all(ln.startswith(" #   ") for ln in lines[1:])
+    assert _unwrapped(plain.getvalue()).strip() == f"# {text}"
+    assert any("chacha20-amd64-avx512-with-a-long-name" in ln for ln in lines)  # not split
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((60, 24)))
+    tty = _Tty()
+    Console(out=tty, progress=False).note(text)
+    lines = tty.getvalue().splitlines()
+    assert max(map(len, lines)) <= 60 and max(map(len, lines)) > 50
 
 
 # -- the peer adapters compute what we compute ----------------------------------
@@ -730,8 +830,55 @@ def test_core_clock_estimate_is_plausible():
         return
     assert mhz is not None and 200 < mhz < 10000
     clock = cpuclock.detect_clock(None)
-    assert clock.auto and clock.mhz and "one-cycle adds" in clock.source
+    assert clock.auto and clock.pool is not None and clock.pool.samples
+    assert "one-cycle adds" in clock.source
     assert cpuclock.detect_clock(1234.0).mhz == 1234.0
+
+
+#: Estimates of one core on a shared machine: most slowed by other work.
+SWINGING = [1194.0, 3486.0, 2210.0, 1850.0, 3460.0, 2900.0, 3479.0, 3001.0, 1500.0]
+
+
+def test_clock_pool_takes_the_highest_estimate_that_others_agree_with():
+    from gcrylike._bench.clockpool import FIRST, QUORUM, ClockPool
+
+    pool = ClockPool()
+    for mhz in SWINGING[:2]:
+        pool.add(mhz)
+    assert pool.highest == 3486.0 and pool.mhz is None  # one estimate alone is not trusted
+    for mhz in SWINGING[2:]:
+        pool.add(mhz)
+    assert pool.agreeing == 3 >= QUORUM and pool.mhz == 3486.0
+    assert "highest of 9 estimates (1194 to 3486 MHz; 3 within 3% of it)" in pool.describe()
+    pool.add(None)  # a failed estimate
+    pool.add(0.0)
+    assert len(pool.samples) == 9
+
+    # a lucky reading far above the rest is not trusted until the clock holds there
+    odd = ClockPool()
+    for mhz in (2400.0, 2410.0, 2395.0, 5000.0):
+        odd.add(mhz)
+    assert odd.mhz is None and "did not agree" in odd.describe()
+
+    # filling stops once the estimates agree, or after FIRST of them
+    readings = iter(SWINGING)
+    filled = ClockPool()
+    filled.fill(lambda: next(readings))
+    assert filled.samples == SWINGING[:7] and filled.mhz == 3486.0
+    never = ClockPool()
+    never.fill(lambda: 1000.0 + 500 * len(never.samples))
+    assert len(never.samples) == FIRST and never.mhz is None
+
+
+def test_pooled_clock_holds_between_rows():
+    """The clock of c/B is the pooled one: a slow estimate after a row does
+    not pull the next row's cycles/byte down."""
+    readings = iter([*SWINGING[:7], 1200.0, 1300.0])  # 7: until three agree
+    clock = cpuclock.pooled_clock(lambda: next(readings), "injected")
+    assert clock.mhz == 3486.0
+    assert clock.reading() == 3486.0 and clock.mhz == 3486.0  # 1200 came in
+    assert clock.reading() == 3486.0 and clock.mhz == 3486.0  # 1300 came in
+    assert "injected: the highest of 9 estimates" in clock.describe()
 
 
 def test_adiantum_sector_batches(capsys):
@@ -864,7 +1011,7 @@ def test_boxer_checks_its_offer():
 
 #: A table row: label | ns/B MiB/s c/B auto-Mhz call-ns
 TABLE_ROW = re.compile(r"^ +(\S.*?) \|\s+([\d.]+|-) ns/B\s+([\d.]+|-) MiB/s\s+([\d.]+|-) c/B"
-                       r"\s+(\d+|-)\s+(-?\d+)")
+                       r"\s+(\d+|-)\s+(\d+)\*?(?:$|  )")
 
 
 def _table_rows(out: str) -> list[tuple[str, str, str, str, str]]:
@@ -887,8 +1034,11 @@ def _check_record_numbers(rec: dict) -> None:
         if rec[key] is not None:
             assert isinstance(rec[key], (int, float)) and rec[key] > 0, (key, rec)
     if rec["record"] == "slope":
-        # the intercept is a fitted value: noise can push it below zero
-        assert isinstance(rec["call_ns"], float) and rec["r2"] <= 1.0, rec
+        # the intercept is a fitted value: noise can push it below zero, but
+        # the call cost shown never goes there
+        assert isinstance(rec["intercept_ns"], float) and rec["r2"] <= 1.0, rec
+        assert rec["call_ns"] >= 0 and rec["call_from"] in ("fit", "64-byte call"), rec
+        assert (rec["call_from"] == "fit") == (rec["call_ns"] == rec["intercept_ns"]), rec
         assert rec["size_min"] < rec["size_max"] and isinstance(rec["noisy"], bool)
         assert (rec["ns_per_byte"] is None) == (rec["mib_per_s"] is None), rec
     if rec["record"] == "point":
@@ -906,7 +1056,7 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
     out = captured.out
     assert f"wrote {jpath}" in captured.err and f"wrote {cpath}" in captured.err
     doc = json.loads(jpath.read_text())
-    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 2
+    assert doc["format"] == "gcrylike-bench" and doc["schema"] == 3
     assert doc["fields"] == list(FIELDS)
     assert doc["settings"]["sizes"] == list(options.QUICK_SIZES)
     assert doc["command"][-2:] == ["salsa20", "poly1305"]
@@ -956,18 +1106,20 @@ def test_bench_json_and_csv_hold_every_table_row(capsys, tmp_path):
     assert m["data_path"] == gcrylike.config().data_path
     assert m["threads_default"] == gcrylike._fast.DEFAULT_THREADS
 
-    # the CSV: the same header and records, as strings
-    header, rows = read_csv(str(cpath))
-    assert header["machine"] == m and header["versions"] == v
-    assert header["command"] == doc["command"]
+    # the CSV: a plain one (header row first) holding the same records as
+    # strings; the run's header is the JSON's alone
+    with open(cpath, encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    assert reader.fieldnames == list(FIELDS)
+    assert rows == read_csv(str(cpath))
     assert len(rows) == len(records)
     for row, rec in zip(rows, records, strict=True):
-        assert list(row) == list(FIELDS)
+        assert list(row) == list(FIELDS) and None not in row  # no stray cells
         assert row["driver"] == rec["driver"] and row["operation"] == rec["operation"]
         assert row["ns_per_call"] == ("" if rec["ns_per_call"] is None
                                       else str(rec["ns_per_call"]))
-    data_lines = [ln for ln in cpath.read_text().splitlines() if not ln.startswith("# ")]
-    assert all("#" not in ln for ln in data_lines)  # pandas.read_csv(comment="#") is safe
+    assert not cpath.read_text().startswith("#")
 
 
 def test_bench_records_of_the_storage_call(tmp_path, capsys):
@@ -1065,6 +1217,73 @@ def test_plot_has_one_line_per_driver_and_peer(tmp_path):
     assert "peers" not in fig.get_suptitle()
 
 
+#: A run's header as the records hold it, with a long CPU name and peers.
+LONG_HEADER = {
+    "machine": {"cpu_model": "AMD EPYC 9R14 96-Core Processor with a long model name",
+                "mhz": 3675.2, "mhz_source": "timed chains", "data_path": "fastcall"},
+    "versions": {"gcrylike": "0.1.0"}, "settings": {"stat": "min", "repeats": 11,
+                                                   "clock": "cpu"},
+    "date": "2026-12-06T10:00:00+00:00"}
+
+
+def _points(algorithm: str, role: str = "impl", driver: str = "x-generic") -> list[dict]:
+    return [{"record": "point", "algorithm": algorithm, "role": role, "driver": driver,
+             "target": f"{driver} (ours)" if role != "peer" else "lib 1.0 (peer, ctypes: f)",
+             "operation": "STREAM enc", "primary": True, "size": size, "mib_per_s": mib}
+            for size, mib in ((64, 100.0), (1024, 900.0), (65536, 3000.0))]
+
+
+def test_plot_of_one_algorithm_keeps_its_caption_inside_the_figure(tmp_path):
+    """A one-panel figure's caption is wrapped to the figure's width (at
+    its "; " first), and the file is saved at 135 dpi with a tight box."""
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import plot
+
+    records = _points("CHACHA20") + _points("CHACHA20", "peer", "peer lib 1.0 via ctypes")
+    path = tmp_path / "one.png"
+    fig = plot(records, LONG_HEADER, str(path))
+    title = fig.get_suptitle()
+    assert "\n" in title and "; solid: ours" not in title  # broken at its "; "
+    assert any(line.startswith("solid: ours, dashed: peers") for line in title.splitlines())
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)  # the constrained layout, as saving does it
+    box = fig._suptitle.get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (box, fig.bbox)  # not clipped
+    data = path.read_bytes()
+    width, _height = struct.unpack(">II", data[16:24])
+    assert 6.4 * 125 < width < 6.4 * 145, width  # ~135 dpi, not 100
+
+
+def test_plot_per_algorithm_file_names(tmp_path):
+    pytest.importorskip("matplotlib")
+    from gcrylike._bench.report.plot import file_name, plot_files
+
+    assert file_name("d/bench-{algorithm}.svg", "ADIANTUM(XCHACHA12,AES)") == (
+        "d/bench-adiantum-xchacha12-aes.svg")
+    records = _points("CHACHA20-POLY1305") + _points("POLY1305")
+    written = plot_files(records, LONG_HEADER, str(tmp_path / "b-{algorithm}.svg"))
+    assert written == [str(tmp_path / "b-chacha20-poly1305.svg"),
+                       str(tmp_path / "b-poly1305.svg")]
+    for name, algo in zip(written, ("CHACHA20-POLY1305", "POLY1305"), strict=True):
+        labels = re.findall(r"<!-- (.*?) -->", open(name, encoding="utf-8").read())
+        assert algo in labels and {"CHACHA20-POLY1305", "POLY1305"} - {algo} - set(labels)
+    assert plot_files(records, LONG_HEADER, str(tmp_path / "all.svg")) == [
+        str(tmp_path / "all.svg")]
+
+
+def test_bench_plot_per_algorithm(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", "salsa20r12-generic",
+                 "--impl", "salsa20-generic", "--plot", str(tmp_path / "p-{algorithm}.png"),
+                 "salsa20r12", "salsa20"]) == 0
+    err = capsys.readouterr().err
+    for algo in ("salsa20r12", "salsa20"):
+        path = tmp_path / f"p-{algo}.png"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"wrote {path}" in err
+
+
 # -- the data path, the out= buffer call style, the thread rows ------------------------
 
 
@@ -1076,7 +1295,7 @@ def test_bench_header_names_the_data_path(capsys):
     driver = _runnable("CHACHA20")[0]
     assert main(["bench", "--quick", "--repeats", "1", "--peers", "--impl", driver,
                  "chacha20"]) == 0
-    out = capsys.readouterr().out
+    out = _unwrapped(capsys.readouterr().out)
     path = gcrylike.config().data_path
     words = path_words()
     assert out.splitlines()[1] == f"# ours: data calls through {words}"

@@ -185,7 +185,7 @@ def test_bench_unknown_impl_is_an_error(capsys, argv):
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing printed before the error
-    assert captured.err.startswith("gcrylike: error: --impl ")
+    assert captured.err.startswith("gcrylike bench: error: --impl ")
     assert "no such driver" in captured.err and argv[2] in captured.err
 
 
@@ -207,7 +207,7 @@ def test_list_error_prints_no_partial_output(capsys, monkeypatch):
 
     real = gcrylike.algorithm_info
     monkeypatch.setattr(gcrylike, "algorithm_info", failing)
-    assert main(["list"]) == 2
+    assert main(["list"]) == 1  # a failure, not a usage error
     captured = capsys.readouterr()
     assert captured.out == "" and "registry broke" in captured.err
 
@@ -318,7 +318,7 @@ def test_selftest_json(capsys):
 def test_selftest_unknown_algorithm_is_an_error(capsys):
     assert main(["selftest", "chacha20", "nope"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith("gcrylike: error: ") and "nope" in err
+    assert out == "" and err.startswith("gcrylike selftest: error: ") and "nope" in err
 
 
 def test_list_shows_a_plugin_that_failed_with_its_reason(capsys, monkeypatch):
@@ -334,3 +334,74 @@ def test_list_says_what_untested_means(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "'untested' = not yet run in this process" in out and "gcrylike selftest" in out
+
+
+# -- issue 22: one error style ------------------------------------------------------------
+
+_ERROR = re.compile(r"^(gcrylike(?: \w+)?): error: (\S.*)$")
+
+
+def _error_lines(err: str) -> tuple[str, str, list[str]]:
+    """(prog, message, the lines after it) of an error on stderr, in the
+    command's one form: no argparse usage block above it."""
+    lines = err.splitlines()
+    m = _ERROR.match(lines[0])
+    assert m, err
+    return m[1], m[2], lines[1:]
+
+
+@pytest.mark.parametrize("argv, prog, words", [
+    # argparse's own refusals
+    ([], "gcrylike", "required: COMMAND"),
+    (["nosuchcommand"], "gcrylike", "invalid choice"),
+    (["list", "--nosuch"], "gcrylike", "unrecognized arguments"),
+    (["bench", "--sizes", "x", "salsa20"], "gcrylike bench", "bad size list"),
+    (["bench", "--format", "x"], "gcrylike bench", "invalid choice"),
+    # the tool's: unknown names, options that do not go together
+    (["selftest", "nope"], "gcrylike selftest", "nope"),
+    (["bench", "--quick", "nope"], "gcrylike bench", "nope"),
+    (["bench", "--impl", "nosuch", "salsa20"], "gcrylike bench", "no such driver"),
+    (["bench", "--format", "tcrypt", "--csv", "x.csv", "salsa20"], "gcrylike bench",
+     "do not go with --format tcrypt"),
+    (["--hwf-deny", "nonsense", "config"], "gcrylike", "nonsense"),
+])
+def test_usage_errors_have_one_form_and_status_2(capsys, argv, prog, words):
+    prev = gcrylike.set_hwf_deny([])
+    try:
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse's, through the same report
+            status = exc.code
+    finally:
+        gcrylike.set_hwf_deny(prev)
+    assert status == 2
+    out, err = capsys.readouterr()
+    shown, message, rest = _error_lines(err)
+    assert out == "" and shown == prog and words in message
+    assert rest == [f"see '{prog} --help'"]  # one hint line, no usage block
+    assert not message.endswith("]"), message  # no "[INV_NAME]" code for a typo
+
+
+def test_failures_have_the_same_form_and_status_1(capsys, monkeypatch, tmp_path):
+    def broken(name):
+        raise gcrylike.GcryError("registry broke")
+
+    monkeypatch.setattr(gcrylike, "algorithm_info", broken)
+    assert main(["list"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and _error_lines(err) == ("gcrylike list", "registry broke [INV_ARG]", [])
+    monkeypatch.undo()
+
+    # an output file that cannot be written once the run is done
+    from gcrylike._bench.report import records
+
+    def unwritable(rec, path):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(records, "write_json", unwritable)
+    monkeypatch.setattr("gcrylike._bench.runner.write_json", unwritable)
+    path = str(tmp_path / "r.json")
+    assert main(["bench", "--quick", "--repeats", "1", "--impl", "salsa20r12-generic",
+                 "--json", path, "salsa20r12"]) == 1
+    prog, message, rest = _error_lines(capsys.readouterr().err)
+    assert (prog, rest) == ("gcrylike bench", []) and "Permission denied" in message

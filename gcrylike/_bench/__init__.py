@@ -38,8 +38,9 @@ throughput plot (:mod:`.report`).
 
 The modules, by concern:
 
-* :mod:`.fit`, :mod:`.timing`, :mod:`.cpuclock`: the slope fit, the timing
-  loops and clocks, the core clock for cycles/byte;
+* :mod:`.fit`, :mod:`.timing`, :mod:`.cpuclock`, :mod:`.clockpool`: the
+  slope fit (and the call cost it shows), the timing loops and clocks, the
+  core clock for cycles/byte and how its estimates are pooled;
 * :mod:`.targets` (what a measured thing is), :mod:`.ours` (our drivers and
   one-shot API), :mod:`.peers` (one module per peer library),
   :mod:`.theirs` (a peer offer as a target), :mod:`.selection` (which

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import gcrylike
 
+from .clockpool import ClockPool
+
 
 def cpus() -> list[int]:
     try:
@@ -73,20 +75,36 @@ def measure_tsc_mhz(duration_ns: int = 20_000_000) -> float | None:
 class Clock:
     """The core clock used for cycles/byte, and where it came from."""
 
-    mhz: float | None
     source: str
     #: True when estimated here (shown in the "auto Mhz" column).
     auto: bool
-    #: Re-read after each row (``/proc/cpuinfo`` shows the current clock).
-    reread: Callable[[], float | None] | None = None
+    #: A clock given (--cpu-mhz) or read once (cpufreq's maximum).
+    fixed: float | None = None
+    #: Estimates that move (timed adds, /proc/cpuinfo): every one of the
+    #: run, see :mod:`.clockpool`; :attr:`mhz` is what they agree on.
+    pool: ClockPool | None = None
+    #: One more estimate for the pool, taken after each row.
+    sample: Callable[[], float | None] | None = None
     tsc_mhz: float | None = None
 
+    @property
+    def mhz(self) -> float | None:
+        """The clock for cycles/byte now; None: unknown, or not yet stable."""
+        return self.pool.mhz if self.pool is not None else self.fixed
+
     def reading(self) -> float | None:
-        if self.reread is not None:
-            value = self.reread()
-            if value:
-                self.mhz = value
-        return self.mhz
+        """After a row: one more estimate, and the highest so far (the
+        table's "auto Mhz")."""
+        if self.pool is None or self.sample is None:
+            return self.fixed
+        self.pool.add(self.sample())
+        return self.pool.highest
+
+    def describe(self) -> str:
+        """Where :attr:`mhz` came from (the records' ``mhz_source``)."""
+        if self.pool is None:
+            return self.source
+        return f"{self.source}: {self.pool.describe()}"
 
 
 def estimate_mhz() -> float | None:
@@ -95,20 +113,29 @@ def estimate_mhz() -> float | None:
     return gcrylike.core_mhz()
 
 
+def pooled_clock(sample: Callable[[], float | None], source: str,
+                 first: float | None = None) -> Clock:
+    """A clock from estimates by ``sample()`` (after ``first``, one already
+    taken), taken until they agree (:meth:`ClockPool.fill`) before the first
+    row and once after each."""
+    pool = ClockPool()
+    pool.add(first)
+    pool.fill(sample)
+    return Clock(source, auto=True, pool=pool, sample=sample)
+
+
 def detect_clock(cpu_mhz: float | None) -> Clock:
     tsc = measure_tsc_mhz()
     if cpu_mhz:
-        return Clock(cpu_mhz, "--cpu-mhz", auto=False, tsc_mhz=tsc)
-    mhz = estimate_mhz()
-    if mhz:
-        return Clock(mhz, "a timed chain of dependent one-cycle adds (re-estimated after "
-                     "each row)", auto=True, reread=estimate_mhz, tsc_mhz=tsc)
-    found = sysfs_max_mhz()
-    if found:
-        return Clock(found[0], f"{found[1]} (the highest clock cpufreq allows)", auto=True,
-                     tsc_mhz=tsc)
-    mhz = cpuinfo_mhz()
-    if mhz:
-        return Clock(mhz, '/proc/cpuinfo "cpu MHz" (read after each row)', auto=True,
-                     reread=cpuinfo_mhz, tsc_mhz=tsc)
-    return Clock(None, "none (no cpufreq, no /proc/cpuinfo)", auto=False, tsc_mhz=tsc)
+        return Clock("--cpu-mhz", auto=False, fixed=cpu_mhz, tsc_mhz=tsc)
+    if first := estimate_mhz():
+        clock = pooled_clock(estimate_mhz, "timed chains of dependent one-cycle adds", first)
+    elif found := sysfs_max_mhz():
+        clock = Clock(f"{found[1]} (the highest clock cpufreq allows)", auto=True,
+                      fixed=found[0])
+    elif first := cpuinfo_mhz():
+        clock = pooled_clock(cpuinfo_mhz, '/proc/cpuinfo "cpu MHz" readings', first)
+    else:
+        clock = Clock("none (no cpufreq, no /proc/cpuinfo)", auto=False)
+    clock.tsc_mhz = tsc
+    return clock

@@ -43,7 +43,7 @@ def machine(clock: Clock | None) -> dict[str, Any]:
         "data_path_reason": cfg.data_path_reason or None,
         "threads_default": cfg.threads_default,
         "mhz": clock.mhz if clock else None,
-        "mhz_source": clock.source if clock else None,
+        "mhz_source": clock.describe() if clock else None,
         "tsc_mhz": clock.tsc_mhz if clock else None,
     }
 

@@ -133,11 +133,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write every figure of the table to FILE as JSON "
                              "records, with the machine and the versions measured")
     parser.add_argument("--csv", metavar="FILE",
-                        help="the same records as CSV rows, the header in '#' comment "
-                             "lines at the top")
+                        help="the same records as a plain CSV file, the header row first "
+                             "(the machine and the versions are in the JSON only)")
     parser.add_argument("--plot", metavar="FILE",
                         help="draw throughput against message size (one line per driver "
-                             "and peer) into FILE, .png, .svg or .pdf; needs matplotlib: "
+                             "and peer) into FILE, .png, .svg or .pdf, one panel per "
+                             "algorithm, or with {algorithm} in FILE one file per algorithm "
+                             "(bench-{algorithm}.png); needs matplotlib: "
                              "pip install 'gcrylike[plot]'")
     parser.add_argument("--quick", action="store_true",
                         help="3 sizes, 3 short batches, 0.01 s tcrypt steps: a smoke test, "

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 from .console import Console
 from .cpuclock import detect_clock
@@ -66,11 +65,11 @@ def run_bench(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace, recorder: Recorder) -> None:
-    writers: dict[str, Any] = {
-        "json": lambda path: write_json(recorder, path),
-        "csv": lambda path: write_csv(recorder, path),
-        "plot": lambda path: plot_report.plot(recorder.records, recorder.header(), path),
-    }
     for option, path in _outputs(args).items():
-        writers[option](path)
-        print(f"gcrylike bench: wrote {path}", file=sys.stderr)
+        if option == "plot":
+            written = plot_report.plot_files(recorder.records, recorder.header(), path)
+        else:
+            {"json": write_json, "csv": write_csv}[option](recorder, path)
+            written = [path]
+        for name in written:
+            print(f"gcrylike bench: wrote {name}", file=sys.stderr)

@@ -17,7 +17,8 @@ from .theirs import peer_target
 
 class BenchError(Exception):
     """A bench request that cannot be run (bad option combination, unknown
-    driver, missing extra); the command prints it and exits with status 2."""
+    driver, missing extra); the command reports it as a usage error
+    (gcrylike._cli_errors: exit status 2)."""
 
 
 def resolve(names: Sequence[str]) -> list[gcrylike.AlgorithmInfo]:
@@ -110,7 +111,7 @@ def iter_targets(spec: Any, drivers: list[str], with_peers: bool, bufs: Buffers,
             except gcrylike.GcryError as exc:
                 note(f"{driver} one-shot: skipped ({exc})")
     for peer, offer in offered:
-        reason = peer.unavailable_reason()
+        reason = peer.unavailable_reason(spec.name)
         if reason:
             note(f"peer {peer.name}: not available ({reason})")
             continue

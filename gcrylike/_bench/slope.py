@@ -12,7 +12,7 @@ import gcrylike
 from . import peers
 from .console import Console
 from .cpuclock import Clock
-from .fit import Fit, fit_slope
+from .fit import CALL_SIZE, Fit, call_cost, fit_slope
 from .options import Settings
 from .ours import keyed_tweakable
 from .selection import iter_targets, measure_errors, our_drivers, unsupported
@@ -75,13 +75,16 @@ class _Fanout:
 
 
 def measure(target: Target, st: Settings) -> Result:
-    fits, points = {}, {}
+    fits, points, calls = {}, {}, {}
     for label in target.ops:
-        fns = {n: target.bind(n, label) for n in st.sizes}
+        # the short call is timed turn about with the fit's sizes, but is
+        # not one of the fit's points (unless --sizes names it)
+        fns = {n: target.bind(n, label) for n in dict.fromkeys([*st.sizes, CALL_SIZE])}
         med = time_per_call(fns, st.repeats, st.batch_ns, st.stat_fn, st.clock_fn)
-        fits[label] = fit_slope(list(med), list(med.values()))
-        points[label] = med
-    return Result(target, fits, points)
+        points[label] = {n: med[n] for n in st.sizes}
+        fits[label] = fit_slope(list(points[label]), list(points[label].values()))
+        calls[label] = call_cost(fits[label], med[CALL_SIZE])
+    return Result(target, fits, points, calls)
 
 
 #: Call styles of the ours/peer comparison -> the Target attribute binding
@@ -260,7 +263,7 @@ class SlopeRun:
             reference = None
             if self.with_peers:
                 for peer, offer in peers.peers_for(spec.name):
-                    if offer.reference and not peer.unavailable_reason():
+                    if offer.reference and not peer.unavailable_reason(spec.name):
                         crypter = peer.crypter(offer.reference, key_for(offer.key_sizes),
                                                NONCE[:offer.nonce_sizes[0]])
                         handles.append(crypter)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import peers
-from .fit import Fit
+from .fit import CallCost, Fit
 
 #: Where ``--peers`` compares directly measured time per call.
 POINT_SIZES = (64, 1024, 8192, 65536)
@@ -91,6 +91,8 @@ class Result:
     fits: dict[str, Fit]
     #: row label -> {size: ns per call}, the points the fit went through
     points: dict[str, dict[int, float]] = field(default_factory=dict)
+    #: row label -> the fixed cost per call shown as "call ns"
+    calls: dict[str, CallCost] = field(default_factory=dict)
 
     @property
     def main(self) -> Fit:

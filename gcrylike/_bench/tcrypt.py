@@ -26,13 +26,13 @@ def run_tcrypt(specs: list[Any], impls: Sequence[str], with_peers: bool, st: Set
                console: Console) -> None:
     bufs = Buffers(max(*TCRYPT_SIZES, *SECTOR_SIZES, *(b for b, _ in TCRYPT_MAC_TEMPLATE)))
     clock = "this thread's CPU time" if st.clock == "cpu" else "elapsed time"
-    console.line(f"# gcrylike {gcrylike.__version__} bench, tcrypt format: ~{st.seconds:g} s "
+    console.note(f"gcrylike {gcrylike.__version__} bench, tcrypt format: ~{st.seconds:g} s "
                  f"per block size, seconds are {clock}")
     for i, spec in enumerate(specs):
         name = spec.name.lower()
 
         def note(text: str, name: str = name) -> None:
-            console.line(f"# {name} {text}")
+            console.note(f"{name} {text}")
 
         reason = unsupported(spec)
         if reason:

@@ -203,6 +203,11 @@ class Offer:
     #: Not this algorithm but a yardstick for it: the name of the algorithm
     #: the peer really runs (Adiantum is compared with plain ChaCha20).
     reference: str = ""
+    #: ``check(lib)`` raises :class:`PeerUnavailable` when the installed
+    #: library lacks this offer (a module of its own); None: the library
+    #: loading is enough.  Kept per offer so that a missing piece is
+    #: reported under the algorithms that need it only.
+    check: Callable[[Any], None] | None = None
 
 
 class Peer:
@@ -232,10 +237,17 @@ class Peer:
                 raise PeerUnavailable(self._error) from exc
         return self._loaded
 
-    def unavailable_reason(self) -> str | None:
-        """None when the library loads, else a one-line reason."""
+    def unavailable_reason(self, algorithm: str | None = None) -> str | None:
+        """None when the library loads (and offers ``algorithm``, our name,
+        where given), else a one-line reason."""
         try:
-            self._load()
+            lib, _ = self._load()
+            offer = self.offer(algorithm) if algorithm else None
+            # the offer, and the one it runs instead where it is a reference
+            runs = self.offer(offer.reference) if offer and offer.reference else None
+            for o in (offer, runs):
+                if o is not None and o.check is not None:
+                    o.check(lib)
         except PeerUnavailable as exc:
             return str(exc)
         return None

@@ -24,15 +24,16 @@ from .base import (
 
 
 def _load_pycryptodome() -> tuple[Any, str]:
+    # the package only: each offer checks its own module (Offer.check), so a
+    # missing piece is reported under the algorithms that need it
     for pkg in ("Crypto", "Cryptodome"):  # pycryptodome, or pycryptodomex
         try:
-            root = importlib.import_module(pkg)
-            importlib.import_module(f"{pkg}.Cipher.Salsa20")
-            importlib.import_module(f"{pkg}.Cipher.ChaCha20")
+            importlib.import_module(f"{pkg}.Cipher")
         except ImportError:
             continue
+        root = importlib.import_module(pkg)
         return root, getattr(root, "__version__", "?")
-    raise PeerUnavailable("not installed (no module Crypto.Cipher.Salsa20)")
+    raise PeerUnavailable("not installed (no module Crypto.Cipher or Cryptodome.Cipher)")
 
 
 def _pycryptodome_module(root: Any, name: str) -> Any:
@@ -40,6 +41,14 @@ def _pycryptodome_module(root: Any, name: str) -> Any:
         return importlib.import_module(f"{root.__name__}.{name}")
     except ImportError as exc:
         raise PeerUnavailable(f"this pycryptodome has no {name} ({exc})") from exc
+
+
+def _needs(name: str) -> Callable[[Any], None]:
+    """An Offer.check: the installed pycryptodome has module ``name``."""
+    def check(root: Any) -> None:
+        _pycryptodome_module(root, name)
+
+    return check
 
 
 def _pycryptodome(module: str) -> Factory:
@@ -103,13 +112,18 @@ def _pycryptodome_aead(root: Any, key: bytes) -> Sealer:
 
 PEER = Peer("pycryptodome", "its own C binding", _load_pycryptodome, (
     # pycryptodome's Salsa20 is 20 rounds only: no SALSA20R12.
-    Offer("SALSA20", STREAM, (16, 32), (8,), _pycryptodome("Salsa20"), "Salsa20"),
-    Offer("CHACHA20", STREAM, (32,), (8, 12), _pycryptodome("ChaCha20"), "ChaCha20"),
-    Offer("XCHACHA20", STREAM, (32,), (24,), _pycryptodome("ChaCha20"), "ChaCha20"),
+    Offer("SALSA20", STREAM, (16, 32), (8,), _pycryptodome("Salsa20"), "Salsa20",
+          check=_needs("Cipher.Salsa20")),
+    Offer("CHACHA20", STREAM, (32,), (8, 12), _pycryptodome("ChaCha20"), "ChaCha20",
+          check=_needs("Cipher.ChaCha20")),
+    Offer("XCHACHA20", STREAM, (32,), (24,), _pycryptodome("ChaCha20"), "ChaCha20",
+          check=_needs("Cipher.ChaCha20")),
     Offer("POLY1305", MAC, (32,), (), _pycryptodome_poly1305,
-          "Hash.Poly1305.Poly1305_MAC(r, s, data).digest()"),
+          "Hash.Poly1305.Poly1305_MAC(r, s, data).digest()", check=_needs("Hash.Poly1305")),
     Offer("CHACHA20-POLY1305", AEAD, (32,), (12,), _pycryptodome_aead,
-          "ChaCha20_Poly1305.new().encrypt_and_digest()"),
+          "ChaCha20_Poly1305.new().encrypt_and_digest()",
+          check=_needs("Cipher.ChaCha20_Poly1305")),
     Offer("XCHACHA20-POLY1305", AEAD, (32,), (24,), _pycryptodome_aead,
-          "ChaCha20_Poly1305.new().encrypt_and_digest()"),
+          "ChaCha20_Poly1305.new().encrypt_and_digest()",
+          check=_needs("Cipher.ChaCha20_Poly1305")),
 ))

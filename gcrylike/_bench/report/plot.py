@@ -1,5 +1,6 @@
 """``--plot FILE``: throughput against message size, one line per driver and
-peer, one panel per algorithm, drawn from the records' points.
+peer, one panel per algorithm, drawn from the records' points; with
+``{algorithm}`` in FILE, one file per algorithm (:func:`plot_files`).
 
 matplotlib is an optional extra (``pip install 'gcrylike[plot]'``);
 :func:`require_matplotlib` says so before a run starts rather than after it.
@@ -8,11 +9,23 @@ matplotlib is an optional extra (``pip install 'gcrylike[plot]'``);
 from __future__ import annotations
 
 import math
+import re
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
 #: File types --plot writes, by suffix.
 FORMATS = ("png", "svg", "pdf")
+#: In a --plot file name: one file per algorithm, this replaced by its name.
+PER_ALGORITHM = "{algorithm}"
+#: Resolution of a bitmap: at 100 dpi the legend's 7.5 pt text is about 10
+#: px high, unreadable on a docs page at the figure's own size; 135 dpi
+#: makes a one-panel figure about 900 px wide.
+DPI = 135
+#: Font size of the caption (points), and the width of an average glyph of
+#: matplotlib's default font in ems, digits and capitals included: how many
+#: characters make a line of the figure's width.
+CAPTION_PT, GLYPH_EM = 9, 0.6
 EXTRA_HINT = "pip install 'gcrylike[plot]' (or pip install 'matplotlib>=3.7')"
 
 
@@ -98,9 +111,45 @@ def plot(records: list[dict[str, Any]], header: dict[str, Any], path: str) -> An
     for ax in axes[len(data):]:
         ax.set_visible(False)
     peers = any(role == "peer" for lines in data.values() for role, _ in lines.values())
-    fig.suptitle(_caption(header, peers), fontsize=9)
-    fig.savefig(path, dpi=100)
+    width_pt = fig.get_figwidth() * 72
+    fig.suptitle(wrap_caption(_caption(header, peers), int(width_pt / (CAPTION_PT * GLYPH_EM))),
+                 fontsize=CAPTION_PT)
+    # a tight box: the legends under the panels and the caption are never cut
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
     return fig
+
+
+def wrap_caption(text: str, width: int) -> str:
+    """``text`` in lines of at most ``width`` characters, broken first at
+    its "; " (between its clauses), then at spaces: a centred title wider
+    than the figure is clipped at both ends."""
+    lines = []
+    for line in text.split("\n"):
+        parts = line.split("; ") if len(line) > width else [line]
+        lines += [wrapped for part in parts for wrapped in textwrap.wrap(part, width)]
+    return "\n".join(lines)
+
+
+def file_name(path: str, algorithm: str) -> str:
+    """``path`` with :data:`PER_ALGORITHM` replaced by ``algorithm`` in a
+    file-name-safe form: lower case, runs of anything but letters and digits
+    as one "-" ("ADIANTUM(XCHACHA12,AES)" -> "adiantum-xchacha12-aes")."""
+    slug = re.sub(r"[^a-z0-9]+", "-", algorithm.lower()).strip("-")
+    return path.replace(PER_ALGORITHM, slug)
+
+
+def plot_files(records: list[dict[str, Any]], header: dict[str, Any], path: str) -> list[str]:
+    """Draw ``records`` into ``path``, or with :data:`PER_ALGORITHM` in it
+    into one file per algorithm; return the files written."""
+    if PER_ALGORITHM not in path or not series(records):  # none: plot() says why
+        plot(records, header, path)
+        return [path]
+    written = []
+    for algorithm in series(records):
+        out = file_name(path, algorithm)
+        plot([r for r in records if r["algorithm"] == algorithm], header, out)
+        written.append(out)
+    return written
 
 
 def _caption(header: dict[str, Any], peers: bool) -> str:

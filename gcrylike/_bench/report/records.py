@@ -6,9 +6,9 @@ time per call at one size, what ``--plot`` draws), per ratio the table shows
 (``"ratio"``: ours/peer at one size, or an ``encrypt_sectors`` ratio) and per
 ``encrypt_sectors`` line (``"sectors"``).  Every record has every key of
 :data:`FIELDS`; a figure a record does not have is None (null in JSON, an
-empty cell in CSV).  The JSON file and the CSV file's ``#`` comment lines
-carry the same header: the command, the settings, the machine and the
-versions.
+empty cell in CSV).  Only the JSON file has the run's header: the command,
+the settings, the machine and the versions; the CSV file is the records
+alone, header row first.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from typing import Any
 
 from .. import machine as host
 from ..cpuclock import Clock
-from ..fit import NOISY_R2
+from ..fit import CALL_SIZE, NOISY_R2
 from ..options import Settings
 from ..slope import SECTIONS
 from ..targets import Result, Target
 
 #: Schema name and version written into both formats.
-FORMAT, SCHEMA = "gcrylike-bench", 2
+FORMAT, SCHEMA = "gcrylike-bench", 3
 
 FIELDS = (
     "record",  # slope | point | ratio | sectors | threads
@@ -43,9 +43,11 @@ FIELDS = (
     "size",  # bytes per call (point, ratio, sectors)
     "size_min", "size_max",  # the sizes of the fit (slope)
     "ns_per_byte", "mib_per_s", "cycles_per_byte",
-    "mhz",  # the core clock used for cycles/byte
-    "auto_mhz",  # the clock estimated after this row (the table's "auto Mhz")
-    "call_ns",  # the fit's intercept: fixed cost per call (may be < 0 by noise)
+    "mhz",  # the core clock used for cycles/byte (None: no estimate trusted yet)
+    "auto_mhz",  # the highest clock estimate after this row (the table's "auto Mhz")
+    "call_ns",  # the table's "call ns": fixed cost per call, never < 0
+    "call_from",  # "fit" (call_ns is the intercept) or "64-byte call" (measured)
+    "intercept_ns",  # the fit's intercept itself (noise can make it < 0)
     "r2", "noisy",
     "ns_per_call",  # point: one call; ratio: the peer's call; sectors: one sector
     "ratio",  # ratio: time of theirs over time of ours at size (x > 1: ours faster)
@@ -106,14 +108,16 @@ class Recorder:
         t = res.target
         who = {"role": t.role, "driver": t.driver, "target": t.title}
         for label, fit in res.fits.items():
-            primary = label == t.main
+            primary, call = label == t.main, res.calls[label]
             per_byte = fit.slope if fit.slope > 0 else None
             self._add(spec, record="slope", **who, operation=label, primary=primary,
                       size_min=min(res.points[label]), size_max=max(res.points[label]),
                       ns_per_byte=per_byte,
                       mib_per_s=1e9 / per_byte / 2**20 if per_byte else None,
                       cycles_per_byte=per_byte * mhz / 1000 if per_byte and mhz else None,
-                      mhz=mhz, auto_mhz=auto_mhz, call_ns=fit.intercept, r2=fit.r2,
+                      mhz=mhz, auto_mhz=auto_mhz, call_ns=call.ns,
+                      call_from="fit" if call.fitted else f"{CALL_SIZE}-byte call",
+                      intercept_ns=fit.intercept, r2=fit.r2,
                       noisy=fit.r2 < NOISY_R2)
             for size, ns in res.points[label].items():
                 self._add(spec, record="point", **who, operation=label, primary=primary,
@@ -180,32 +184,19 @@ def write_json(rec: Recorder, path: str) -> None:
 
 
 def write_csv(rec: Recorder, path: str) -> None:
-    """The records as CSV rows under ``# key: JSON value`` comment lines
-    holding the header (read it with ``pandas.read_csv(path, comment="#")``
-    or skip the lines that start with ``#``)."""
+    """The records as a plain CSV file: the header row of :data:`FIELDS`,
+    then one row per record, so that ``csv.DictReader`` (or any CSV reader)
+    takes it as it is.  The run's header (machine, versions, settings) is
+    the JSON file's alone: comment lines above the header row made
+    ``DictReader`` read the first comment as the column names."""
     with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(f"# {FORMAT} schema {SCHEMA}: the header as '# key: JSON value' lines, "
-                "then one CSV row per record\n")
-        for key, value in rec.header().items():
-            if key not in ("format", "schema"):
-                f.write(f"# {key}: {json.dumps(value)}\n")
         w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
         w.writeheader()
         for r in rec.records:
             w.writerow({k: "" if v is None else v for k, v in r.items()})
 
 
-def read_csv(path: str) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """(header, rows as strings) of a file :func:`write_csv` wrote."""
-    header: dict[str, Any] = {}
+def read_csv(path: str) -> list[dict[str, str]]:
+    """The rows of a file :func:`write_csv` wrote, as strings by field."""
     with open(path, encoding="utf-8", newline="") as f:
-        lines = f.read().splitlines()
-    body = []
-    for line in lines:
-        if line.startswith("# "):
-            key, sep, value = line[2:].partition(": ")
-            if sep and not key.startswith(FORMAT):
-                header[key] = json.loads(value)
-        else:
-            body.append(line)
-    return header, list(csv.DictReader(body))
+        return list(csv.DictReader(f))

@@ -11,9 +11,10 @@ from typing import Any
 
 import gcrylike
 
+from ..clockpool import QUORUM
 from ..console import Console
 from ..cpuclock import Clock
-from ..fit import NOISY_R2, Fit
+from ..fit import CALL_SIZE, NOISY_R2, CallCost, Fit
 from ..options import Settings
 from ..targets import IMPL, PEER, Result, Target
 from ..threads import why_no_threads
@@ -48,7 +49,12 @@ def describe_sizes(sizes: Sequence[int]) -> str:
     return ", ".join(str(s) for s in sizes) + " B"
 
 
-def row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None, width: int) -> str:
+#: After "call ns": that figure is one measured short call, not the intercept.
+MEASURED_MARK = "*"
+
+
+def row(label: str, fit: Fit, call: CallCost, mhz: float | None, auto_mhz: float | None,
+        width: int) -> str:
     if fit.slope > 0:
         ns = f"{fit.slope:10.3f} ns/B"
         mib = f"{1e9 / fit.slope / 2**20:10.1f} MiB/s"
@@ -56,7 +62,8 @@ def row(label: str, fit: Fit, mhz: float | None, auto_mhz: float | None, width: 
     else:  # timing noise swamped the per-byte cost
         ns, mib, cpb = f"{'-':>10} ns/B", f"{'-':>10} MiB/s", f"{'-':>10} c/B"
     auto = f"{auto_mhz:10.0f}" if auto_mhz else f"{'-':>10}"
-    line = f" {label:>{width}} |{ns}{mib}{cpb}{auto}{fit.intercept:11.0f}"
+    mark = "" if call.fitted else MEASURED_MARK
+    line = f" {label:>{width}} |{ns}{mib}{cpb}{auto}{call.ns:11.0f}{mark}"
     if fit.r2 < NOISY_R2:
         line += f"  (noisy fit, r2={fit.r2:.3f})"
     return line
@@ -80,12 +87,14 @@ class TableReport:
         self.width = width
         #: N of the thread rows printed (0: none)
         self.thread_count = 0
+        #: Whether a row's "call ns" is a measured short call (footnoted)
+        self.measured_calls = False
 
     def begin(self, st: Settings) -> None:
-        self.console.line(f"# gcrylike {gcrylike.__version__} bench-slope: sizes "
+        self.console.note(f"gcrylike {gcrylike.__version__} bench-slope: sizes "
                           f"{describe_sizes(st.sizes)}, {st.stat} of {st.repeats} batches of "
                           f"~{st.batch_ns / 1e6:g} ms per size, {st.clock} clock")
-        self.console.line(f"# ours: data calls through {path_words()}")
+        self.console.note(f"ours: data calls through {path_words()}")
 
     def section(self, name: str) -> None:
         self.console.line(f"{name}:")
@@ -94,13 +103,15 @@ class TableReport:
         self.console.line(f" {spec.name:<{self.width}} |{HEADER}")
 
     def note(self, spec: Any, text: str) -> None:
-        self.console.line(f" # {text}")
+        self.console.note(text, indent=" ")
 
     def result(self, spec: Any, res: Result, mhz: float | None,
                auto_mhz: float | None) -> None:
         self.console.line(f" {res.target.title}")
         for label, fit in res.fits.items():
-            self.console.line(row(label, fit, mhz, auto_mhz, self.width))
+            call = res.calls[label]
+            self.measured_calls |= not call.fitted
+            self.console.line(row(label, fit, call, mhz, auto_mhz, self.width))
 
     def ratio(self, spec: Any, ours: Target, peer: Target,
               points: dict[int, tuple[float, float]], style: str) -> None:
@@ -155,6 +166,12 @@ class TableReport:
                  "call ns: the fit's intercept, the fixed cost of one call from Python "
                  "(argument checks, buffer views, the timing loop) apart from the per-byte work;"
                  f" (noisy fit) marks r2 < {NOISY_R2:.2f}."]
+        if self.measured_calls:
+            lines.append(f"call ns {MEASURED_MARK}: the fit's intercept came out below zero or "
+                         f"above the time of a whole {CALL_SIZE}-byte call (noise, extrapolated "
+                         f"far below the fit's sizes), so the measured time of one {CALL_SIZE}-"
+                         f"byte call is shown instead: the fixed cost plus {CALL_SIZE} bytes of "
+                         "work.")
         if "mac" in kinds:
             lines.append("MAC: one message per call on a keyed handle: reset(); update(data); "
                          "digest() (bench-slope's gcry_mac_reset/write/read), data a bytes object.")
@@ -181,7 +198,15 @@ class TableReport:
         elif ("cipher", IMPL) in shown or ("tweakable", IMPL) in shown:
             lines.append(f"threads: no thread rows, {why_no_threads()}.")
         if clock.mhz:
-            src = f"clock: {clock.mhz:.0f} MHz from {clock.source}"
+            src = f"clock: {clock.mhz:.0f} MHz from {clock.describe()}"
+            if clock.pool is not None:
+                src += (": every estimate is at most the clock (other work only slows the "
+                        "timed loop down), so the highest is the nearest, trusted once "
+                        f"{QUORUM} agree; after each row one more is taken (auto Mhz: the "
+                        "highest so far), and a row shows c/B with the clock trusted then")
+        elif clock.pool is not None:
+            src = (f"clock: not trusted, {clock.describe()}: no cycles/byte (give "
+                   "--cpu-mhz N)")
         else:
             src = f"clock: unknown, {clock.source}: no cycles/byte (give --cpu-mhz N)"
         if clock.tsc_mhz:
@@ -229,4 +254,4 @@ class TableReport:
                              "our ChaCha20Poly1305 and cryptography's keep one keyed object and "
                              "copy its state per call.  AEAD data has no associated data.")
         for line in lines:
-            self.console.line(f"# {line}")
+            self.console.note(line)
