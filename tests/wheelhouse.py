@@ -4,8 +4,8 @@ takes them from a folder (``--no-index --find-links``) as from an index.
 
 An installed distribution is its wheel unpacked: its RECORD lists every
 file, and its WHEEL file keeps the tag.  Repacked, the files are the same
-and the RECORD is written anew; console scripts are left out (pip makes
-them again from entry_points.txt)."""
+and the RECORD is written anew; console scripts and bytecode are left out
+(pip makes them again)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,10 @@ def with_requirements(names: list[str]) -> list[str]:
 def repack(name: str, into: Path) -> Path:
     """The installed distribution NAME as a wheel in the folder INTO."""
     dist = importlib.metadata.distribution(name)
-    files = [f for f in dist.files or () if f.parts[0] != ".." and "__pycache__" not in f.parts]
+    # no bytecode: pip compiles anew (and virtualenv's seeded setuptools
+    # lists .pyc files it never wrote)
+    files = [f for f in dist.files or ()
+             if f.parts[0] != ".." and f.suffix != ".pyc" and "__pycache__" not in f.parts]
     (info,) = {f.parts[0] for f in files if f.parts[0].endswith(".dist-info")}
     tag = next(line.split(":", 1)[1].strip() for line in dist.read_text("WHEEL").splitlines()
                if line.startswith("Tag:"))
