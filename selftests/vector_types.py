@@ -17,8 +17,9 @@ class StreamVector:
     """Keystream of one key and nonce (hex), as hex blocks by block number.
 
     ``rounds`` only labels the vector, so that variants sharing one list
-    (Salsa20 and Salsa20/12) can pick theirs; ``block_size`` is the size of
-    one keystream block, the unit of ``setctr``.
+    (Salsa20 and Salsa20/12) can pick theirs: no check reads it, and a
+    cipher without a round count leaves the default.  ``block_size`` is the
+    size of one keystream block, the unit of ``setctr``.
     """
 
     key: str

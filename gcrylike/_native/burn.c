@@ -4,8 +4,8 @@
 #include "common.h"
 
 #ifdef GCRY_TEST_HOOKS
-/* Only in the test-only copies of each module (tests/native/): 0 switches
- * burning off, so the stack-residue test can show that it sees secrets. */
+/* Only in the test-only copies of gcrylike's own modules (built by its test
+ * suite, in its source tree): 0 switches burning off, so the stack-residue test can show that it sees secrets. */
 int gcry_burn_enabled = 1;
 #endif
 

@@ -54,14 +54,14 @@ void gcry_copy_secret (void *dst, const void *src, size_t n);
 int gcry_ct_memcmp (const uint8_t *a, const uint8_t *b, size_t n);
 
 /* Wipe at least BYTES of stack below the caller's frame, rounded up to 64.
- * Does nothing when BYTES is 0 (or, in a test-only build, when burning is
- * switched off: tests/native/testhooks.h). */
+ * Does nothing when BYTES is 0 (or, in a test-only build of gcrylike's own
+ * modules, when its test suite switched burning off). */
 void gcry_burn_stack (unsigned int bytes);
 
 /* Mark N bytes at P public from here on: a result that depends on secrets
- * but is meant to be known (whether a tag matched).  Only the ct test env's
- * build (GCRY_CT_CHECK, tests/native/ct_hooks.c) makes it a valgrind client
- * request, so memcheck stops tracing the secret through it; elsewhere it
+ * but is meant to be known (whether a tag matched).  Only a build with
+ * GCRY_CT_CHECK defined (gcrylike's constant-time test build) makes it a
+ * valgrind client request, so memcheck stops tracing the secret through it; elsewhere it
  * is nothing. */
 #ifdef GCRY_CT_CHECK
 # include <valgrind/memcheck.h>

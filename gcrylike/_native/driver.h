@@ -2,7 +2,8 @@
  * cra_priority): one row per implementation compiled into the module,
  * declared beside the component's routine table and read by Python
  * (gcrylike._spec.native_drivers), `gcrylike list`, the composites' rules
- * and the native check (tests/asmcheck/rows.c).  Each component exports
+ * and gcrylike's native check of its assembly (in its source tree).  Each
+ * component exports
  *   const gcry_driver *gcry_<component>_drivers (size_t *n);
  * giving its rows compiled in (no assembly: the portable ones alone). */
 #ifndef GCRYLIKE_DRIVER_H
@@ -23,7 +24,8 @@ typedef struct {
 } gcry_driver;
 
 /* A row's tag: a name, which may be spelled like a CPU feature (the AES-NI
- * driver's aesni tag; tests/test_ids_written_once.py lets it through). */
+ * driver's aesni tag): the macro tells gcrylike's own check that each
+ * feature name is written once (in its source tree) that this is a tag. */
 #define GCRY_TAG(name) name
 
 /* The ids of the N rows ROWS as a mask (bit IMPL set): the ids built. */

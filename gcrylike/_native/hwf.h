@@ -1,6 +1,6 @@
 /* hwf.h - hardware feature bits: the one list of the CPU features gcrylike
  * detects.  A feature's place in GCRY_HWF_LIST is its bit in
- * gcry_hwf_detect() (core.c), and its name there is the one Python uses
+ * gcry_hwf_detect() (in gcrylike's core module), and its name there is the one Python uses
  * (gcry_hwf_name, read by gcrylike/_hwf.py into FEATURES) and the native
  * check prints.  Add a feature at the end: the bits of the others stay.
  * x86-64's features come first, then aarch64's (neon: Advanced SIMD,

@@ -11,7 +11,7 @@
  *   composite glue:  GCRY_IMPORT (chacha, gcry_chacha_exports)
  *                    ... chacha_api->crypt_noburn (...) ...
  *
- * The build helper (build_tools/gcrylike_build.py) finds both macros in a
+ * gcrylike's own build helper (in its source tree) finds both macros in a
  * module's sources and declares their functions to cffi. */
 #ifndef GCRYLIKE_LINKAGE_H
 #define GCRYLIKE_LINKAGE_H

@@ -4,16 +4,19 @@
  * one wider call into a stack buffer, a partial last block kept in pad, and
  * the end of the counter.  Each cipher describes itself in one
  * gcry_stream_cipher (portable core, counter position, a table of SIMD
- * tiers by implementation id); the rules live here once.
+ * tiers by implementation id); the rules live here once.  What those
+ * ciphers share is assumed: 64-byte blocks, a state of 16 32-bit words,
+ * and a block counter in two consecutive words of it (low word first).
  *
  * Adding a SIMD tier to a stream cipher = one routine + one table row:
  *   1. the routine, with the gcry_stream_blocks_fn ABI: NBLOCKS blocks (a
  *      multiple of its width, a power of two up to GCRY_STREAM_MAX_WIDTH)
  *      of STATE's keystream xored from SRC into DST, the 64-bit block
- *      counter in the state advanced, its stack burn depth returned (and a
- *      row in tests/asmcheck/rows.c, which checks it and proves that depth);
+ *      counter in the state advanced, its stack burn depth returned (each
+ *      of gcrylike's own routines also has a row in its native check, in
+ *      its source tree, which checks it and proves that depth);
  *   2. a row at the tier's implementation id in the cipher's table
- *      (chacha_glue.c, salsa20_glue.c), e.g. a 16-wide tier:
+ *      (as in gcrylike's own ChaCha and Salsa20 glue), e.g. a 16-wide tier:
  *        [CHACHA_IMPL_AVX512] = {
  *          .blocks = { { avx512_blocks16, 16 }, { avx512_blocks8, 8 },
  *                      { avx512_blocks4, 4 }, { avx2_blocks2, 2 },
@@ -30,8 +33,8 @@
  *   3. gcry_driver row beside the table (driver.h: name, priority, the
  *      GCRY_HWF_* bits it needs, id) lists the driver for Python, the
  *      composites and the native check, and the build script its .S file.
- * tests/test_stream_tiers.py checks every row against these rules, and
- * the driver itself at widths up to 16 (chacha_driver_check.c). */
+ * gcry_stream_check_tiers below is these rules as code: gcrylike's own
+ * tests run it on every table, and test the driver at widths up to 16. */
 #ifndef GCRYLIKE_STREAM_DRIVER_H
 #define GCRYLIKE_STREAM_DRIVER_H
 

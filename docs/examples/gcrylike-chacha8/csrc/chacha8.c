@@ -134,6 +134,7 @@ c8_crypt (void *c, uint8_t *dst, const uint8_t *src, size_t n)
 
   if (gcry_bad_overlap (dst, src, n))
     return GCRY_ERR_INV_ARG;
+  /* 64 here and below: all 64 bits of words 12-13 count */
   if (gcry_stream_past_end (&ctx->pos, gcry_stream_blocks_needed (&ctx->pos, n), ctr, 64))
     return GCRY_ERR_TOO_LARGE;  /* before writing anything */
   if (n)
