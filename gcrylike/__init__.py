@@ -46,7 +46,7 @@ from ._errors import (
 )
 from ._fast import set_threads
 from ._handle import CipherHandle, HandleInfo, cipher_open
-from ._mac import MacHandle, MacInfo, mac, mac_open
+from ._mac import MacHandle, MacInfo, mac, mac_open, mac_verify
 from ._nacl_aead import Aead
 from ._nacl_message import EncryptedMessage
 from ._registry import (
@@ -179,6 +179,7 @@ __all__ = [
     "ReadOnlyBuffer", "PluginWarning", "SelftestFailed", "HandleBusy",
     "SelftestReport", "UnknownAlgorithm", "UnknownName", "__version__", "algorithms",
     "cipher_open", "config", "hchacha", "hw_features", "implementations", "mac", "mac_open",
+    "mac_verify",
     "plugin_errors", "register", "selftest", "set_hwf_deny", "set_threads", "unregister",
     "PLUGIN_API_VERSION", "PLUGIN_API_VERSIONS", "set_plugins", "get_include",
     "SecretBox", "SecretBoxSpec", "hsalsa20", "EncryptedMessage", "BytesLike", "Encoder",
