@@ -119,6 +119,7 @@ def secretbox() -> None:
 def macs() -> None:
     tag = gcrylike.mac("poly1305", KEY, b"message")
     assert_type(tag, bytes)
+    assert_type(gcrylike.mac_verify("poly1305", KEY, b"message", tag), None)
     with gcrylike.mac_open("poly1305", impl=None) as h:
         assert_type(h, MacHandle)
         h.setkey(KEY)
