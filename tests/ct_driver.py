@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testhooks  # noqa: E402
 
 import gcrylike  # noqa: E402
-from gcrylike import _registry  # noqa: E402
+from gcrylike import _fast, _registry  # noqa: E402
 
 #: message lengths: below, at and past each SIMD width (1, 2, 4, 8 blocks
 #: of 64 bytes), the 512-byte stitched groups, and a long one
@@ -50,13 +50,21 @@ class Copies:
             mod = testhooks.copy(key, ct=True)
             package = importlib.import_module(entry["installed"].rsplit(".", 1)[0])
             package.lib = mod.lib  # the spec closures look ``lib`` up when called
-            self.libs[package.__name__] = mod
+            self.libs[package.__name__] = self.libs[entry["installed"]] = mod
         self.any = next(iter(self.libs.values()))
         self.ffi = self.any.ffi
 
     def raw(self, spec, fn):
         """The ct copy's entry point named as FN (an installed lib function)."""
         return getattr(self.libs[spec.setkey.__module__].lib, fn.__name__)
+
+    def setkey(self, spec, ctx, key, impl) -> None:
+        """SPEC's setkey hook on the ct copy: a native one (a C function,
+        called with the key's length and the token) or a Python one."""
+        if _fast.is_native(spec.setkey):
+            ok(self.raw(spec, spec.setkey)(ctx, key, len(key), impl.token), spec.name)
+        else:
+            spec.setkey(ctx, key, impl)
 
     def buf(self, data: bytes):
         """A C copy of DATA, public (exactly len(data) bytes: no terminator)."""
@@ -91,7 +99,7 @@ def run_cipher(c: Copies, spec, impl) -> None:
     for keylen in spec.key_sizes:
         for ivlen in spec.iv_sizes:
             ctx, _keep = c.context(spec.context_size)
-            spec.setkey(ctx, c.secret(os.urandom(keylen)), impl)
+            c.setkey(spec, ctx, c.secret(os.urandom(keylen)), impl)
             spec.setiv(ctx, c.buf(os.urandom(ivlen)))
             for n in STREAM_LENGTHS:  # one stream, calls of these lengths
                 dst = c.ffi.new("uint8_t[]", n)
@@ -108,7 +116,7 @@ def run_mac(c: Copies, spec, impl) -> None:
         tags = []
         for step in ("read", "verify-good", "verify-bad"):
             ctx, _keep = c.context(spec.context_size)
-            spec.setkey(ctx, c.secret(key), impl)
+            c.setkey(spec, ctx, c.secret(key), impl)
             ok(update(ctx, c.secret(msg), n), spec.name)
             tag = c.ffi.new("uint8_t[]", spec.digest_size)
             if step == "read":
@@ -134,7 +142,7 @@ def run_aead(c: Copies, spec, impl) -> None:
     for n in (0, 1, 64, 513, 1537, 4096 + 7):
         aad, msg = os.urandom(n % 37), os.urandom(n)
         ctx, _keep = c.context(spec.context_size)
-        spec.setkey(ctx, c.secret(key), impl)
+        c.setkey(spec, ctx, c.secret(key), impl)
         # streaming: encrypt and tag, then decrypt and check (good, bad)
         ok(spec.setiv(ctx, c.buf(nonce)), spec.name)
         ok(r["authenticate"](ctx, c.secret(aad), len(aad)), spec.name)
@@ -172,7 +180,7 @@ def run_secretbox(c: Copies, spec, impl) -> None:
     key, nonce, tagn = os.urandom(32), os.urandom(24), spec.tag_size
     for n in (0, 1, 31, 32, 33, 64 * 9 + 1, 32 + 4 * 512 + 7):
         ctx, _keep = c.context(spec.context_size)
-        spec.setkey(ctx, c.secret(key), impl)
+        c.setkey(spec, ctx, c.secret(key), impl)
         box = c.ffi.new("uint8_t[]", n + tagn)
         ok(seal(ctx, c.buf(nonce), 24, c.secret(os.urandom(n)), n, box),
            spec.name)
@@ -189,7 +197,7 @@ def run_secretbox(c: Copies, spec, impl) -> None:
 def run_block(c: Copies, spec, impl) -> None:
     enc, dec = c.raw(spec, spec.encrypt_blocks), c.raw(spec, spec.decrypt_blocks)
     ctx, _keep = c.context(spec.context_size)
-    spec.setkey(ctx, c.secret(os.urandom(spec.key_sizes[0])), impl)
+    c.setkey(spec, ctx, c.secret(os.urandom(spec.key_sizes[0])), impl)
     for blocks in AES_BLOCKS:
         n = blocks * spec.block_size
         for fn in (enc, dec):
@@ -202,7 +210,7 @@ def run_tweakable(c: Copies, spec, impl) -> None:
     enc, dec = c.raw(spec, spec.encrypt), c.raw(spec, spec.decrypt)
     sectors = c.raw(spec, spec.crypt_sectors)
     ctx, _keep = c.context(spec.context_size)
-    spec.setkey(ctx, c.secret(os.urandom(spec.key_sizes[0])), impl)
+    c.setkey(spec, ctx, c.secret(os.urandom(spec.key_sizes[0])), impl)
     for n in ADIANTUM_LENGTHS:
         tweak = c.buf(os.urandom(32))
         for fn in (enc, dec):
@@ -230,7 +238,7 @@ def run_leaky(c: Copies) -> None:
                 if i.driver in {x.driver for x in gcrylike.implementations(spec.name)
                                 if x.available})
     ctx, _keep = c.context(spec.context_size)
-    spec.setkey(ctx, c.secret(os.urandom(32)), impl)
+    c.setkey(spec, ctx, c.secret(os.urandom(32)), impl)
     spec.setiv(ctx, c.buf(bytes(12)))
     out = c.ffi.new("uint8_t[]", 512)
     ok(c.raw(spec, spec.encrypt_stream)(ctx, out, c.buf(bytes(512)), 512), spec.name)

@@ -428,6 +428,7 @@ begin_oneshot_noburn (const aead_ctx *keyed, oneshot_ctx *one, const uint8_t *no
   one->kslen = keystream_blocks (&keyed->chacha, one->head) * CHACHA_BLOCK;
   /* setiv keys the MAC afresh: only the cipher state is copied */
   work->poly_impl = keyed->poly_impl;
+  work->join = keyed->join;
   work->phase = AEAD_NEED_IV;
   work->mac.table_ready = 0;
   work->stitched = 0;
