@@ -60,7 +60,7 @@ CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 #: Every driver the amd64 build has; those missing from this build are
 #: reported as skipped rather than silently absent.
 KNOWN_DRIVERS = ("nhpoly1305-amd64-avx512", "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2",
-                 "nhpoly1305-generic")
+                 "nhpoly1305-aarch64-neon", "nhpoly1305-generic")
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "adiantum"
 H = bytes.fromhex

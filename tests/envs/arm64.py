@@ -10,7 +10,7 @@ As root on a Debian x86-64 host:
    ROOT, once: later runs reuse it (delete ROOT to start afresh);
 3. copies the source tree into ROOT/src (the files git tracks, else the
    tree without build products) and, in a chroot with /proc, /dev and the
-   host's resolv.conf: a venv with the suite's dependencies (once), the
+   host's resolv.conf and CA bundle (for pip): a venv with the suite's dependencies (once), the
    package built and installed from the copy with ``GCRYLIKE_WERROR=1``
    (``USE_AARCH64``: the NEON and Crypto Extensions drivers), then
    ``gcrylike list``, ``gcrylike selftest`` and pytest from /tmp, as the
@@ -42,6 +42,8 @@ ROOT_PACKAGES = "python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates"
 SUITE = "pip setuptools wheel cffi pytest pycryptodome cryptography pynacl hypothesis numpy " \
         "matplotlib"
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
+#: where the root gets the host's CA bundle
+HOST_CA = Path("/etc/ssl/certs/host-ca-bundle.crt")
 
 
 def sh(*cmd: str, **kw) -> None:
@@ -88,13 +90,17 @@ def in_root(root: Path, script: str) -> None:
               ("dev", root / "dev", ["--bind", "/dev"])]
     done = []
     shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
+    # the host's CA bundle, the one its pip trusts: where an intercepting
+    # proxy signs the traffic, Debian's own certificates do not verify it
+    shutil.copy2(os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
+                 or "/etc/ssl/certs/ca-certificates.crt", root / HOST_CA.relative_to("/"))
     try:
         for _, where, how in mounts:
             sh("mount", *how, str(where))
             done.append(where)
         sh("chroot", str(root), "/bin/sh", "-ec", script,
            env={"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/root",
-                "LANG": "C.UTF-8"})
+                "LANG": "C.UTF-8", "PIP_CERT": str(HOST_CA)})
     finally:
         for where in reversed(done):
             subprocess.run(["umount", str(where)], check=False)
