@@ -70,8 +70,10 @@ VARIANTS = ("xchacha12", "xchacha20")
 ROUNDS = {"xchacha12": 12, "xchacha20": 20}
 SPEC_NAME = {"xchacha12": "ADIANTUM(XCHACHA12,AES)", "xchacha20": "ADIANTUM(XCHACHA20,AES)"}
 VARIANT_OF = {name: variant for variant, name in SPEC_NAME.items()}
+#: every build's tiers, best first (one architecture's at a time)
 TIERS = ("amd64-avx512-aesni", "amd64-avx512", "amd64-avx2-aesni", "amd64-avx2",
-         "amd64-sse2-aesni", "amd64-sse2", "generic-aesni", "generic")
+         "amd64-sse2-aesni", "amd64-sse2", "aarch64-neon-ce", "aarch64-neon", "generic-aesni",
+         "generic-ce", "generic")
 BLOCK = 16
 MAX_TWEAK = 32
 

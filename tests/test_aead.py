@@ -61,12 +61,12 @@ class Algo:
 CHACHA = Algo("CHACHA20-POLY1305", "chacha20", gcrylike.ChaCha20Poly1305, 12,
               "chacha20_poly1305_test.json",
               ("chacha20-poly1305-amd64-avx512-ifma", "chacha20-poly1305-amd64-avx2",
-               "chacha20-poly1305-amd64-ssse3",
+               "chacha20-poly1305-amd64-ssse3", "chacha20-poly1305-aarch64-neon",
                "chacha20-poly1305-generic"))
 XCHACHA = Algo("XCHACHA20-POLY1305", "xchacha20", gcrylike.XChaCha20Poly1305, 24,
                "xchacha20_poly1305_test.json",
                ("xchacha20-poly1305-amd64-avx512-ifma", "xchacha20-poly1305-amd64-avx2",
-                "xchacha20-poly1305-amd64-ssse3",
+                "xchacha20-poly1305-amd64-ssse3", "xchacha20-poly1305-aarch64-neon",
                 "xchacha20-poly1305-generic"))
 ALGOS = {a.name: a for a in (CHACHA, XCHACHA)}
 

@@ -56,7 +56,8 @@ H = bytes.fromhex
 
 #: Every driver the amd64 build has; those missing from this build are
 #: reported as skipped rather than silently absent.
-KNOWN_DRIVERS = ("aes256-amd64-aesni", "aes256-generic")
+#: every build's drivers, best first (one architecture's at a time)
+KNOWN_DRIVERS = ("aes256-amd64-aesni", "aes256-aarch64-ce", "aes256-generic")
 
 
 def rng_for(*tags: object) -> random.Random:

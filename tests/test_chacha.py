@@ -360,7 +360,7 @@ def test_lookup(name, canonical):
 @pytest.mark.parametrize("algo", ALGOS)
 def test_implementations_listing(algo):
     allowed = [f"{algo}-amd64-avx512", f"{algo}-amd64-avx2", f"{algo}-amd64-ssse3",
-               f"{algo}-generic"]
+               f"{algo}-aarch64-neon", f"{algo}-generic"]
     by_name = check_implementations_listing(algo, allowed, f"{algo}-generic")
     if f"{algo}-amd64-ssse3" in by_name:
         assert by_name[f"{algo}-amd64-ssse3"].features == {"ssse3"}

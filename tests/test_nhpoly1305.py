@@ -60,7 +60,7 @@ CLAMP = 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
 #: Every driver the amd64 build has; those missing from this build are
 #: reported as skipped rather than silently absent.
 KNOWN_DRIVERS = ("nhpoly1305-amd64-avx512", "nhpoly1305-amd64-avx2", "nhpoly1305-amd64-sse2",
-                 "nhpoly1305-generic")
+                 "nhpoly1305-aarch64-neon", "nhpoly1305-generic")
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "adiantum"
 H = bytes.fromhex
@@ -218,7 +218,8 @@ def _nh_impls():
     return {"generic": (lib.NH_IMPL_GENERIC, frozenset()),
             "sse2": (lib.NH_IMPL_SSE2, frozenset({"sse2"})),
             "avx2": (lib.NH_IMPL_AVX2, frozenset({"avx2"})),
-            "avx512": (lib.NH_IMPL_AVX512, frozenset({"avx512f"}))}
+            "avx512": (lib.NH_IMPL_AVX512, frozenset({"avx512f"})),
+            "neon": (lib.NH_IMPL_NEON, frozenset({"neon"}))}
 
 
 #: NH implementation tokens (nhpoly1305.h's ids, as the installed module
@@ -233,7 +234,7 @@ def _nh_impl_param(name: str):
     marks = []
     if not lib.gcry_nh_impls() >> token & 1:
         marks.append(pytest.mark.skip(reason=f"NH {name} is not in this build (GCRYLIKE_NO_ASM "
-                                             "or not x86-64)"))
+                                             "or another architecture's)"))
     elif needs - gcrylike.hw_features():
         marks.append(pytest.mark.skip(reason=f"NH {name}: CPU lacks or denies "
                                              f"{', '.join(sorted(needs))}"))

@@ -1,17 +1,19 @@
 /* aes.h - AES-256 (FIPS-197) block cipher cores: ECB over N blocks, the
  * building block for Adiantum.
  *
- * Two implementations:
+ * Three implementations:
  *   - aes_generic.c: portable C, constant time.  Bitsliced: four blocks at
  *     a time in eight 64-bit words (one word per bit of a byte), the S-box
  *     as the Boyar-Peralta Boolean circuit, no secret-dependent table
  *     look-ups or branches anywhere (key schedule included).
  *   - asm/aes-amd64-aesni.S: AES-NI (SSE + AES, no VEX), eight blocks in
  *     flight per iteration, then four, then single blocks.
+ *   - asm/aes-aarch64-ce.S: the ARMv8 Crypto Extensions, the same groups,
+ *     on the AES-NI key layout.
  *
  * Every routine returns a burn depth: for the assembly, the exact number of
- * stack bytes it wrote below the stack pointer at entry (0 for all three,
- * they use registers only); for the C code, an upper-bound estimate
+ * stack bytes it wrote below the stack pointer at entry (0 for all of
+ * them, they use registers only); for the C code, an upper-bound estimate
  * (GCRY_C_FRAME plus its locals).  The caller wipes that much stack once.
  * dst and src may have any alignment and may be equal (in-place); partial
  * overlap is not supported.  nblocks may be 0.
@@ -65,7 +67,8 @@ unsigned int _gcry_aes256_amd64_aesni_decrypt (const aes256_aesni_key *k,
 #endif
 
 #ifdef USE_AARCH64
-/* asm/aes-aarch64-ce.S (needs the CPU's AES feature, GCRY_HWF_AES). */
+/* asm/aes-aarch64-ce.S (needs the Crypto Extensions' AES instructions: the
+ * aarch64-ce driver row in aes_glue.c names the features). */
 unsigned int _gcry_aes256_aarch64_ce_setkey (aes256_aesni_key *k,
                                              const uint8_t key[AES256_KEY_BYTES]);
 unsigned int _gcry_aes256_aarch64_ce_encrypt (const aes256_aesni_key *k,

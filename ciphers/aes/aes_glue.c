@@ -1,16 +1,54 @@
 /* aes_glue.c - AES-256 block cipher glue: dispatch to the bitsliced C or
- * AES-NI implementation chosen at setkey, one stack burn per call. */
+ * the AES instructions' implementation chosen at setkey (AES-NI, the ARMv8
+ * Crypto Extensions), one stack burn per call. */
 #include "aes_glue.h"
 
 /* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
- * they need, id, the AES-NI one's mark in a composite's name, description. */
+ * they need, id, the AES instructions' mark in a composite's name,
+ * description. */
 static const gcry_driver aes_drivers[] = {
   { "generic", 100, 0, AES_IMPL_GENERIC, "", "bitsliced portable C, four blocks at a time" },
 #ifdef USE_AMD64
   { "amd64-aesni", 400, GCRY_HWF_AESNI | GCRY_HWF_SSE2, AES_IMPL_AESNI, GCRY_TAG ("aesni"),
     "AES-NI, eight blocks in flight" },
 #endif
+#ifdef USE_AARCH64
+  { "aarch64-ce", 400, GCRY_HWF_AES | GCRY_HWF_NEON, AES_IMPL_CE, GCRY_TAG ("ce"),
+    "ARMv8 Crypto Extensions (aese/aesmc), eight blocks in flight" },
+#endif
 };
+
+#ifdef AES_HAVE_HW
+/* The AES instructions' routines by implementation id: all take the AES-NI
+ * key layout (aes.h), held in the context's key.aesni. */
+typedef struct {
+  unsigned int (*setkey) (aes256_aesni_key *k, const uint8_t key[AES256_KEY_BYTES]);
+  unsigned int (*encrypt) (const aes256_aesni_key *k, uint8_t *dst, const uint8_t *src,
+                           size_t nblocks);
+  unsigned int (*decrypt) (const aes256_aesni_key *k, uint8_t *dst, const uint8_t *src,
+                           size_t nblocks);
+} aes_hw_routines;
+
+static const aes_hw_routines aes_hw[] = {
+#ifdef USE_AMD64
+  [AES_IMPL_AESNI] = { _gcry_aes256_amd64_aesni_setkey, _gcry_aes256_amd64_aesni_encrypt,
+                       _gcry_aes256_amd64_aesni_decrypt },
+#endif
+#ifdef USE_AARCH64
+  [AES_IMPL_CE] = { _gcry_aes256_aarch64_ce_setkey, _gcry_aes256_aarch64_ce_encrypt,
+                    _gcry_aes256_aarch64_ce_decrypt },
+#endif
+};
+
+/* IMPL's AES instructions' routines, or NULL for the portable C. */
+static const aes_hw_routines *
+hw_routines (unsigned int impl)
+{
+  if (impl >= sizeof aes_hw / sizeof aes_hw[0] || !aes_hw[impl].setkey)
+    return NULL;
+  return &aes_hw[impl];
+}
+#endif
 
 GCRY_DRIVERS_ACCESSOR (gcry_aes_drivers, aes_drivers)
 
@@ -31,9 +69,9 @@ aes256_setkey_noburn (aes256_ctx *ctx, const uint8_t key[32], unsigned int impl)
 {
   gcry_wipememory (ctx, sizeof *ctx);
   ctx->impl = impl;
-#ifdef USE_AMD64
-  if (impl == AES_IMPL_AESNI)
-    return _gcry_aes256_amd64_aesni_setkey (&ctx->key.aesni, key);
+#ifdef AES_HAVE_HW
+  if (hw_routines (impl))
+    return hw_routines (impl)->setkey (&ctx->key.aesni, key);
 #endif
   return aes256_generic_setkey (&ctx->key.generic, key);
 }
@@ -41,9 +79,9 @@ aes256_setkey_noburn (aes256_ctx *ctx, const uint8_t key[32], unsigned int impl)
 unsigned int
 aes256_encrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-#ifdef USE_AMD64
-  if (ctx->impl == AES_IMPL_AESNI)
-    return _gcry_aes256_amd64_aesni_encrypt (&ctx->key.aesni, dst, src, nblocks);
+#ifdef AES_HAVE_HW
+  if (hw_routines (ctx->impl))
+    return hw_routines (ctx->impl)->encrypt (&ctx->key.aesni, dst, src, nblocks);
 #endif
   return aes256_generic_encrypt (&ctx->key.generic, dst, src, nblocks);
 }
@@ -51,9 +89,9 @@ aes256_encrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src, 
 unsigned int
 aes256_decrypt_noburn (const aes256_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-#ifdef USE_AMD64
-  if (ctx->impl == AES_IMPL_AESNI)
-    return _gcry_aes256_amd64_aesni_decrypt (&ctx->key.aesni, dst, src, nblocks);
+#ifdef AES_HAVE_HW
+  if (hw_routines (ctx->impl))
+    return hw_routines (ctx->impl)->decrypt (&ctx->key.aesni, dst, src, nblocks);
 #endif
   return aes256_generic_decrypt (&ctx->key.generic, dst, src, nblocks);
 }

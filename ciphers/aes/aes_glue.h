@@ -8,14 +8,22 @@
 
 enum aes_impl {
   AES_IMPL_GENERIC = 0,   /* bitsliced portable C */
-  AES_IMPL_AESNI = 1
+  AES_IMPL_AESNI = 1,
+  AES_IMPL_CE = 2         /* ARMv8 Crypto Extensions (aarch64) */
 };
+
+/* Whether the build has AES instructions' routines, which all take the
+ * AES-NI key layout (aes.h): AES-NI on x86-64, the Crypto Extensions on
+ * aarch64. */
+#if defined (USE_AMD64) || defined (USE_AARCH64)
+# define AES_HAVE_HW 1
+#endif
 
 typedef struct {
   union {
     aes256_generic_key generic;
-#ifdef USE_AMD64
-    aes256_aesni_key aesni;
+#ifdef AES_HAVE_HW
+    aes256_aesni_key aesni;     /* AES-NI's or the Crypto Extensions' */
 #endif
   } key;
   unsigned int impl;

@@ -23,6 +23,15 @@ GCRY_IMPORT (poly1305, gcry_poly1305_exports)
 /* A 32-bit block counter from 1: at most 2^32 - 1 blocks of data. */
 #define AEAD_MAX_CT (((uint64_t)1 << 38) - 64)
 
+/* Whether N bytes of data are more than the counter reaches.  A function
+ * of a 64-bit N: where size_t is 32 bits the comparison of a size_t
+ * is always false, which -Wextra (-Wtype-limits) reports. */
+static inline int
+too_long (uint64_t n)
+{
+  return n > AEAD_MAX_CT;
+}
+
 /* The joins, the composite's drivers beside its stitched routine: name
  * suffix, priority (its hundreds the SIMD level of the pair it joins), the
  * GCRY_HWF_* bits it needs, its id, description.  The rule
@@ -420,7 +429,7 @@ begin_oneshot_noburn (const aead_ctx *keyed, oneshot_ctx *one, const uint8_t *no
       *rc = GCRY_ERR_INV_ARG;
       return 0;
     }
-  if (n > AEAD_MAX_CT)
+  if (too_long (n))
     {
       *rc = GCRY_ERR_TOO_LARGE;
       return 0;

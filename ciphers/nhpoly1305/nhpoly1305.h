@@ -13,7 +13,8 @@ enum nh_impl {
   NH_IMPL_GENERIC = 0,
   NH_IMPL_SSE2 = 1,
   NH_IMPL_AVX2 = 2,
-  NH_IMPL_AVX512 = 3                   /* nhkey held arranged (nh_key_arrange) */
+  NH_IMPL_AVX512 = 3,                  /* nhkey held arranged (nh_key_arrange) */
+  NH_IMPL_NEON = 4                     /* aarch64 Advanced SIMD */
 };
 
 typedef struct {

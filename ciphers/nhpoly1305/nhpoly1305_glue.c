@@ -15,6 +15,9 @@ static const gcry_driver nh_drivers[] = {
   { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F, NH_IMPL_AVX512, "",
     "AVX-512 NH (512-bit vpmuludq, key held pre-arranged)" },
 #endif
+#ifdef USE_AARCH64
+  { "aarch64-neon", 300, GCRY_HWF_NEON, NH_IMPL_NEON, "", "NEON NH (umlal, umlal2)" },
+#endif
 };
 
 GCRY_DRIVERS_ACCESSOR (gcry_nh_drivers, nh_drivers)
@@ -44,6 +47,10 @@ nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
   if (impl == NH_IMPL_SSE2)
     return _gcry_nh_amd64_sse2 (key, msg, len, hash);
 #endif
+#ifdef USE_AARCH64
+  if (impl == NH_IMPL_NEON)
+    return _gcry_nh_aarch64_neon (key, msg, len, hash);
+#endif
   (void)impl;
   return nh_generic (key, msg, len, hash);
 }
@@ -59,6 +66,10 @@ nh_units (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t nun
     return _gcry_nh_amd64_avx2_units (key, msg, nunits, hashes);
   if (impl == NH_IMPL_SSE2)
     return _gcry_nh_amd64_sse2_units (key, msg, nunits, hashes);
+#endif
+#ifdef USE_AARCH64
+  if (impl == NH_IMPL_NEON)
+    return _gcry_nh_aarch64_neon_units (key, msg, nunits, hashes);
 #endif
   (void)impl;
   return nh_generic_units (key, msg, nunits, hashes);

@@ -18,7 +18,8 @@ enum poly1305_impl {
   POLY1305_IMPL_GENERIC32 = 1,  /* five 26-bit limbs, 64-bit products */
   POLY1305_IMPL_SSE2 = 2,
   POLY1305_IMPL_AVX2 = 3,
-  POLY1305_IMPL_AVX512IFMA = 4
+  POLY1305_IMPL_AVX512IFMA = 4,
+  POLY1305_IMPL_AARCH64 = 5     /* 64-bit limbs in aarch64 assembly (MUL/UMULH) */
 };
 
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,

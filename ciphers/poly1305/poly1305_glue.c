@@ -8,6 +8,7 @@
 #ifdef USE_AMD64
 # include "poly1305_amd64.h"
 #endif
+#include "poly1305_aarch64.h"
 
 /* Below this many blocks in one update (with no table of powers yet) the
  * scalar code is faster than computing the table and entering the SIMD
@@ -43,6 +44,11 @@ static const gcry_driver poly1305_drivers[] = {
   { "amd64-avx512ifma", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512IFMA,
     POLY1305_IMPL_AVX512IFMA, GCRY_TAG ("ifma"),
     "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16" },
+#endif
+#ifdef USE_AARCH64
+  /* integer only (baseline ARMv8-A): no feature; above generic64 */
+  { "aarch64", 300, 0, POLY1305_IMPL_AARCH64, "",
+    "one block at a time, 64-bit limbs in assembly (mul/umulh)" },
 #endif
 };
 
@@ -96,9 +102,10 @@ poly1305_impl_ok (unsigned int impl)
   return impl < 32 && (gcry_poly1305_impls () & (1u << impl));
 }
 
-/* One block at a time: the SIMD drivers' scalar assembly for full blocks
- * (it always adds the 2^128 bit), else the portable function for this
- * build and implementation. */
+/* One block at a time: the SIMD drivers' scalar assembly, or the aarch64
+ * driver's, for full blocks (they always add the 2^128 bit), else the
+ * portable function for this build and implementation (the padded last
+ * block included). */
 static unsigned int
 scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
                const uint8_t *m, size_t nblocks, unsigned int hibit)
@@ -106,6 +113,10 @@ scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
 #ifdef USE_AMD64
   if (simd_tier (impl) && hibit)
     return _gcry_poly1305_amd64_scalar_blocks (h, r, m, nblocks);
+#endif
+#ifdef USE_AARCH64
+  if (impl == POLY1305_IMPL_AARCH64 && hibit)
+    return _gcry_poly1305_aarch64_scalar_blocks (h, r, m, nblocks);
 #endif
 #ifdef __SIZEOF_INT128__
   if (impl != POLY1305_IMPL_GENERIC32)

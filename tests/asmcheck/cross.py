@@ -4,14 +4,27 @@
 For each target the check (tests/asmcheck/build.py) is built statically
 with that target's cross compiler, so it holds only what the target has:
 
-  aarch64  the NEON routines (asm/*-aarch64-*.S) against the portable C,
-           under qemu-aarch64's default CPU, -cpu cortex-a53 and -cpu max;
-           then with --mutant, where the planted wrong routines
-           (tests/asmcheck/mutant-aarch64.S) must each fail
+  aarch64  the NEON and Crypto Extensions routines (asm/*-aarch64-*.S)
+           against the portable C, under qemu-aarch64's default CPU,
+           -cpu cortex-a53 and -cpu max; then with --mutant, where the
+           planted wrong routines (tests/asmcheck/mutant-aarch64.S) must
+           each fail; then tests/cross/run_aarch64_parts.sh, the AES, NH
+           and Poly1305 routines' own check on five CPU models with nine
+           planted faults (each a one-line change of a routine's .S) it
+           must catch
   s390x    the portable C on a big-endian target (qemu-s390x)
   armhf    the portable C on a 32-bit target (qemu-arm)
 
-and prints "N passed, M failed" per run; exits non-zero on any failure.
+Before each target's check, every C file of the Python-facing glue
+(ciphers/*/*.c, gcrylike/_native/core.c) is compiled for it with the
+target's macro (USE_AARCH64 on aarch64), -Wall -Wextra -Werror, as a
+GCRYLIKE_WERROR=1 wheel build would, and once more with GCRY_TEST_HOOKS
+as the test copies are: the Python modules themselves are not built here
+(no Python for the target), so this is what says they would compile.
+
+Each prints "N passed, M failed" (the glue: one per file and flavour; the
+parts script: one per CPU model and caught fault); the script exits
+non-zero on any failure.
 Windows is not a target here: the check itself needs POSIX (mmap guard
 pages, signals), and wine is not installed by this script.
 
@@ -46,18 +59,32 @@ NEEDS = {
     "/usr/arm-linux-gnueabihf/lib/libc.a": "libc6-dev-armhf-cross",
 }
 
-#: (target, compiler, the runs: each a qemu command line, and whether the
-#: target has assembly whose mutants must be caught)
+#: the aarch64 routines' own check under several CPU models, with its
+#: planted faults (sh script; its last line sums runs and caught faults)
+PARTS = HERE.parent / "cross" / "run_aarch64_parts.sh"
+
+#: (target, compiler, the runs: each a qemu command line, whether the
+#: target has assembly whose mutants must be caught, and the target's own
+#: check scripts run after the native check)
 TARGETS = [
     ("aarch64", "aarch64-linux-gnu-gcc",
      [["qemu-aarch64"], ["qemu-aarch64", "-cpu", "cortex-a53"], ["qemu-aarch64", "-cpu", "max"]],
-     True),
-    ("s390x", "s390x-linux-gnu-gcc", [["qemu-s390x"]], False),
-    ("armhf", "arm-linux-gnueabihf-gcc", [["qemu-arm"]], False),
+     True, (PARTS,)),
+    ("s390x", "s390x-linux-gnu-gcc", [["qemu-s390x"]], False, ()),
+    ("armhf", "arm-linux-gnueabihf-gcc", [["qemu-arm"]], False, ()),
 ]
 
 #: the planted wrong routines of mutant-aarch64.S, each of which must fail
 MUTANTS = ("asmcheck_mutant_underreports", "asmcheck_mutant_chacha_rounds")
+
+#: what the wheel's modules compile from C (fastcall.c aside: it needs the
+#: target's Python headers), and how: the warnings of a GCRYLIKE_WERROR=1
+#: build (gcrylike/build.py warning_flags), position independent as an
+#: extension; plain, then as the test copies (tests/native/build_hooks.py)
+GLUE_SOURCES = (*sorted((HERE.parent.parent / "ciphers").glob("*/*.c")),
+                HERE.parent.parent / "gcrylike/_native/core.c")
+GLUE_FLAGS = ["-c", "-fPIC", "-Wall", "-Wextra", "-Werror"]
+GLUE_FLAVOURS = ((), ("-DGCRY_TEST_HOOKS",))
 
 
 def missing() -> list[str]:
@@ -110,6 +137,41 @@ def check_mutants(label: str, code: int, out: str) -> bool:
     return code == 1 and len(caught) == len(MUTANTS)
 
 
+def check_glue(target: str, build, tmp: str) -> bool:
+    """Compile every glue file for the compiler's target, each flavour."""
+    arch = build.target_arch()
+    base = [*build.compiler(), *build.flags(arch), *GLUE_FLAGS,
+            *(f"-I{d}" for d in build.include_dirs())]
+    failed = []
+    for flavour in GLUE_FLAVOURS:
+        for src in GLUE_SOURCES:
+            code, out = run([*base, *flavour, str(src), "-o", str(Path(tmp, "glue.o"))])
+            if code:
+                failed.append(f"FAIL {src.relative_to(HERE.parent.parent)} "
+                              f"{' '.join(flavour)}:\n{out[-1500:]}")
+    total = len(GLUE_SOURCES) * len(GLUE_FLAVOURS)
+    print(f"{target} glue (-Werror): {total - len(failed)} passed, {len(failed)} failed",
+          flush=True)
+    for line in failed:
+        print(f"  {line}")
+    return not failed
+
+
+def check_script(target: str, script: Path, cc: str) -> bool:
+    """A target's own check script (sh, with CC the target's compiler), its
+    last "N passed, M failed" line as this run's."""
+    res = subprocess.run(["sh", str(script)], capture_output=True, text=True, timeout=600,
+                         check=False, env=dict(os.environ, CC=cc))
+    out = res.stdout + res.stderr
+    found = SUMMARY.findall(out)
+    passed, failed = map(int, found[-1]) if found else (0, 1)
+    print(f"{target} ({script.name}): {passed} passed, {failed} failed", flush=True)
+    for line in out.splitlines():
+        if "FAIL" in line or "STALE" in line or "NOT CAUGHT" in line:
+            print(f"  {line}")
+    return bool(found) and res.returncode == 0 and failed == 0 and passed > 0
+
+
 def main() -> int:
     need = missing()
     if need:
@@ -117,8 +179,9 @@ def main() -> int:
     build = builder()
     ok = True
     with tempfile.TemporaryDirectory(prefix="asmcheck-cross-") as tmp:
-        for target, cc, runs, has_asm in TARGETS:
+        for target, cc, runs, has_asm, scripts in TARGETS:
             os.environ["CC"] = cc
+            ok &= check_glue(target, build, tmp)
             out = Path(tmp, f"asmcheck-{target}")
             res = build.build(out)
             if res.returncode:
@@ -136,6 +199,8 @@ def main() -> int:
             if has_asm:
                 ok &= check_mutants(target, *run([*runs[0], str(out), "--mutant", "--only",
                                                   "asmcheck_mutant"]))
+            for script in scripts:
+                ok &= check_script(target, script, cc)
     print("cross: all passed" if ok else "cross: FAILED", flush=True)
     return 0 if ok else 1
 

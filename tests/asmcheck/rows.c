@@ -20,6 +20,7 @@
 #include "aes_glue.h"
 #include "chacha.h"
 #include "nhpoly1305.h"
+#include "poly1305_aarch64.h"
 #include "poly1305_amd64.h"
 #include "salsa20.h"
 #include "secretbox.h"
@@ -136,6 +137,20 @@ const row asmcheck_rows[] = {
   ROW (_gcry_chacha_aarch64_neon_blocks1, CHACHA (NEON), 1, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_aarch64_neon_blocks4, CHACHA (NEON), 4, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_aarch64_neon, CHACHA (NEON), 1, kind_hchacha, NULL),
+
+  /* Poly1305: asm/poly1305-aarch64-scalar.S (integer only: no feature) */
+  ROW (_gcry_poly1305_aarch64_scalar_blocks, POLY1305 (AARCH64), 1, kind_poly1305_scalar, NULL),
+
+  /* NH: asm/nh-aarch64-neon.S (width: 16 bytes) */
+  ROW (_gcry_nh_aarch64_neon, NH (NEON), 16, kind_nh, NULL),
+  ROW (_gcry_nh_aarch64_neon_units, NH (NEON), 1, kind_nh_units, NULL),
+
+  /* AES-256: asm/aes-aarch64-ce.S (the AES-NI key layout) */
+  ROW (_gcry_aes256_aarch64_ce_setkey, AES (CE), 1, kind_aes_setkey, NULL),
+  ROW (_gcry_aes256_aarch64_ce_encrypt, AES (CE), 1, kind_aes_encrypt,
+       _gcry_aes256_aarch64_ce_setkey),
+  ROW (_gcry_aes256_aarch64_ce_decrypt, AES (CE), 1, kind_aes_decrypt,
+       _gcry_aes256_aarch64_ce_setkey),
 
   ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
   ROW_MUTANT_OF (asmcheck_mutant_chacha_rounds, CHACHA (NEON), 4, kind_chacha_blocks),
