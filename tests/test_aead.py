@@ -1114,7 +1114,7 @@ def test_deny_list_routing(algo, hwf_deny):
         hwf_deny("avx2")
         assert _chosen(algo) == (f"{prefix}-amd64-ssse3",) * 2
     # (the AVX-512 ChaCha needs no SSSE3: denying ssse3 alone leaves it)
-    for deny in ("ssse3,avx512f", "sse2,ssse3,avx2", "all"):
+    for deny in ("ssse3,avx512f,neon", "sse2,ssse3,avx2,neon", "all"):
         hwf_deny(deny)
         assert _chosen(algo) == (f"{prefix}-generic",) * 2, deny
         for name in (f"{prefix}-amd64-avx512-ifma", f"{prefix}-amd64-avx2",

@@ -23,6 +23,7 @@ it leave it there long enough for a resolver to spill it."""
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -138,5 +139,8 @@ def test_no_key_left_in_registers_by_a_context_copy(scenario):
 @pytest.mark.parametrize("scenario", child.PLANTED)
 def test_planted_leak_is_found(scenario):
     skip_where_meaningless()
+    if scenario == "planted-register-residue" and platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("the register plant relies on x86-64 glibc's memmove leaving the bytes in "
+                    "vector registers; measured to find nothing on aarch64 (under qemu)")
     key = os.urandom(child.PLANTED[scenario][0])
     assert scan_after(scenario, key)
