@@ -15,7 +15,8 @@ enum salsa20_impl {
   SALSA20_IMPL_GENERIC = 0,
   SALSA20_IMPL_SSE2 = 1,
   SALSA20_IMPL_AVX2 = 2,
-  SALSA20_IMPL_AVX512 = 3
+  SALSA20_IMPL_AVX512 = 3,
+  SALSA20_IMPL_NEON = 4
 };
 
 /* input[] is the standard Salsa20 state: constants in words 0, 5, 10, 15,
@@ -98,6 +99,15 @@ unsigned int _gcry_salsa20_amd64_avx512_blocks8 (uint32_t *state, uint8_t *dst,
                                                  unsigned int rounds);
 unsigned int _gcry_hsalsa20_amd64_avx512 (const uint32_t *state, uint8_t *out32,
                                           unsigned int rounds);
+#endif
+
+#ifdef USE_AARCH64
+/* asm/salsa20-aarch64-neon.S: the same contracts (gcry_stream_blocks_fn,
+ * gcry_stream_hcore_fn); blocks4 takes a multiple of four blocks, blocks1
+ * any count (and makes the partial last block). */
+unsigned int _gcry_salsa20_aarch64_neon_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_salsa20_aarch64_neon_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_hsalsa20_aarch64_neon (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 #endif
 
 #endif

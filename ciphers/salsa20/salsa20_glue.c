@@ -62,7 +62,10 @@ gcry_salsa20_avx512_gpr (int set)
  * there are at least two (AVX2: 5-8 eight-wide, 2-4 four-wide in SSE2;
  * AVX-512: 9-16 from one 16-block call, 2-8 from one 8-block ymm call,
  * which takes about one portable block's time); a single one is cheaper in
- * portable code, so no tier has a width-1 routine. */
+ * portable code, so no amd64 tier has a width-1 routine.  NEON (aarch64):
+ * groups of four; the 2-4 blocks left (whole and partial) from one more
+ * four-block call, a last single one in diagonal form (its width-1
+ * routine, which also makes the partial last block). */
 static const gcry_stream_tier salsa20_tiers[] = {
   [SALSA20_IMPL_GENERIC] = { .hcore = NULL },
 #ifdef USE_AMD64
@@ -82,6 +85,13 @@ static const gcry_stream_tier salsa20_tiers[] = {
                { _gcry_salsa20_amd64_avx512_blocks8, 8, 2 } },
     .hcore = _gcry_hsalsa20_amd64_avx512 },
 #endif
+#ifdef USE_AARCH64
+  [SALSA20_IMPL_NEON] = {
+    .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 },
+                { _gcry_salsa20_aarch64_neon_blocks1, 1 } },
+    .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } },
+    .hcore = _gcry_hsalsa20_aarch64_neon },
+#endif
 };
 
 /* The drivers, one per tier compiled in: name suffix, priority, the
@@ -96,6 +106,11 @@ static const gcry_driver salsa20_drivers[] = {
   { "amd64-avx512", 500, GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL, SALSA20_IMPL_AVX512, "",
     "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
     "last 2-16 from one 16- or 8-block call, a single block in C" },
+#endif
+#ifdef USE_AARCH64
+  { "aarch64-neon", 300, GCRY_HWF_NEON, SALSA20_IMPL_NEON, "",
+    "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
+    "partial) in one more such call, a last single one in diagonal form" },
 #endif
 };
 
