@@ -128,6 +128,11 @@ def test_drivers_listed(algo):
     infos = {i.driver: i for i in gcrylike.implementations(algo)}
     generic = infos[f"{algo}-generic"]
     assert generic.priority == 100 and not generic.features and generic.available
+    if gcrylike.config().asm_arch == "aarch64":
+        assert list(infos) == [f"{algo}-aarch64-neon", f"{algo}-generic"]
+        assert infos[f"{algo}-aarch64-neon"].priority == 300
+        assert infos[f"{algo}-aarch64-neon"].features == {"neon"}
+        return
     if not gcrylike.config().use_amd64:
         assert list(infos) == [f"{algo}-generic"]
         return
