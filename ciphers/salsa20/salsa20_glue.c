@@ -86,11 +86,14 @@ static const gcry_stream_tier salsa20_tiers[] = {
     .hcore = _gcry_hsalsa20_amd64_avx512 },
 #endif
 #ifdef USE_AARCH64
+  /* four blocks only: the single-block NEON routine and HSalsa20 (the
+   * same diagonal form, one dependent chain) model slower than the
+   * portable C, whose rotations fold into its eors (figures: the commit
+   * adding docs/models/salsa20_aarch64_mca.py), so single blocks, partial
+   * ones and the subkey stay portable */
   [SALSA20_IMPL_NEON] = {
-    .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 },
-                { _gcry_salsa20_aarch64_neon_blocks1, 1 } },
-    .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } },
-    .hcore = _gcry_hsalsa20_aarch64_neon },
+    .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 } },
+    .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } } },
 #endif
 };
 
@@ -110,7 +113,7 @@ static const gcry_driver salsa20_drivers[] = {
 #ifdef USE_AARCH64
   { "aarch64-neon", 300, GCRY_HWF_NEON, SALSA20_IMPL_NEON, "",
     "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
-    "partial) in one more such call, a last single one in diagonal form" },
+    "partial) in one more such call, a last single one and HSalsa20 portable" },
 #endif
 };
 
