@@ -33,6 +33,7 @@
  * zeroed before returning.  No stack: each returns 0 (its burn depth).
  */
 #include "asm-common-aarch64.h"
+#include "lanes-aarch64-neon.h"
 
 GCRY_RODATA
 .balign 16
@@ -45,13 +46,7 @@ GCRY_RODATA
 
 /* ---- vertical form: four quarter rounds on four lane groups -------- */
 
-/* one step of four quarter rounds: op on each of the four triples */
-.macro ADD4 a0,b0, a1,b1, a2,b2, a3,b3
-	add	\a0\().4s, \a0\().4s, \b0\().4s
-	add	\a1\().4s, \a1\().4s, \b1\().4s
-	add	\a2\().4s, \a2\().4s, \b2\().4s
-	add	\a3\().4s, \a3\().4s, \b3\().4s
-.endm
+/* d_i ^= a_i on four registers (ADD4: lanes-aarch64-neon.h) */
 .macro EOR4 d0,a0, d1,a1, d2,a2, d3,a3
 	eor	\d0\().16b, \d0\().16b, \a0\().16b
 	eor	\d1\().16b, \d1\().16b, \a1\().16b
@@ -100,39 +95,6 @@ GCRY_RODATA
 	ROT8_4	\d0, \d1, \d2, \d3
 	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
 	XROT4	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-.endm
-
-/* Word 12 (LO) and 13 (HI) of the four lanes' blocks: the state's 64-bit
- * counter plus 0..3 (lane offsets in LANES), the carry into word 13 where
- * word 12 wrapped (cmhi gives all ones there: subtracting it adds 1). */
-.macro CTR_LANES lo, hi, lanes, t0, t1
-	add	\t0\().4s, \lo\().4s, \lanes\().4s
-	cmhi	\t1\().4s, \lo\().4s, \t0\().4s
-	sub	\hi\().4s, \hi\().4s, \t1\().4s
-	mov	\lo\().16b, \t0\().16b
-.endm
-
-/* x0..x3 (four lanes' words 4g..4g+3) to block order in place: x_j
- * then holds words 4g..4g+3 of block j; v0-v3 are the temporaries. */
-.macro TRANSPOSE4 x0, x1, x2, x3
-	zip1	v0.4s, \x0\().4s, \x1\().4s
-	zip2	v1.4s, \x0\().4s, \x1\().4s
-	zip1	v2.4s, \x2\().4s, \x3\().4s
-	zip2	v3.4s, \x2\().4s, \x3\().4s
-	zip1	\x0\().2d, v0.2d, v2.2d
-	zip2	\x1\().2d, v0.2d, v2.2d
-	zip1	\x2\().2d, v1.2d, v3.2d
-	zip2	\x3\().2d, v1.2d, v3.2d
-.endm
-
-/* One block of the four: src xored with rows K0..K3 into dst. */
-.macro XOR_BLOCK k0, k1, k2, k3
-	ld1	{v0.16b-v3.16b}, [x2], #64
-	eor	v0.16b, v0.16b, \k0\().16b
-	eor	v1.16b, v1.16b, \k1\().16b
-	eor	v2.16b, v2.16b, \k2\().16b
-	eor	v3.16b, v3.16b, \k3\().16b
-	st1	{v0.16b-v3.16b}, [x1], #64
 .endm
 
 GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)

@@ -102,12 +102,9 @@ unsigned int _gcry_hsalsa20_amd64_avx512 (const uint32_t *state, uint8_t *out32,
 #endif
 
 #ifdef USE_AARCH64
-/* asm/salsa20-aarch64-neon.S: the same contracts (gcry_stream_blocks_fn,
- * gcry_stream_hcore_fn); blocks4 takes a multiple of four blocks, blocks1
- * any count (and makes the partial last block). */
-unsigned int _gcry_salsa20_aarch64_neon_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+/* asm/salsa20-aarch64-neon.S: the same contract (gcry_stream_blocks_fn),
+ * a multiple of four blocks. */
 unsigned int _gcry_salsa20_aarch64_neon_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_hsalsa20_aarch64_neon (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 #endif
 
 #endif

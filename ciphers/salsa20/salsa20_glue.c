@@ -86,11 +86,8 @@ static const gcry_stream_tier salsa20_tiers[] = {
     .hcore = _gcry_hsalsa20_amd64_avx512 },
 #endif
 #ifdef USE_AARCH64
-  /* four blocks only: the single-block NEON routine and HSalsa20 (the
-   * same diagonal form, one dependent chain) model slower than the
-   * portable C, whose rotations fold into its eors (figures: the commit
-   * adding docs/models/salsa20_aarch64_mca.py), so single blocks, partial
-   * ones and the subkey stay portable */
+  /* four blocks only (asm/salsa20-aarch64-neon.S says why): single
+   * blocks, partial ones and the subkey are portable C */
   [SALSA20_IMPL_NEON] = {
     .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 } },
     .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } } },

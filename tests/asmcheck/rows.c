@@ -139,9 +139,7 @@ const row asmcheck_rows[] = {
   ROW (_gcry_hchacha_aarch64_neon, CHACHA (NEON), 1, kind_hchacha, NULL),
 
   /* Salsa20: asm/salsa20-aarch64-neon.S */
-  ROW (_gcry_salsa20_aarch64_neon_blocks1, SALSA20 (NEON), 1, kind_salsa20_blocks, NULL),
   ROW (_gcry_salsa20_aarch64_neon_blocks4, SALSA20 (NEON), 4, kind_salsa20_blocks, NULL),
-  ROW (_gcry_hsalsa20_aarch64_neon, SALSA20 (NEON), 1, kind_hsalsa20, NULL),
 
   /* Poly1305: asm/poly1305-aarch64-scalar.S (integer only: no feature) */
   ROW (_gcry_poly1305_aarch64_scalar_blocks, POLY1305 (AARCH64), 1, kind_poly1305_scalar, NULL),

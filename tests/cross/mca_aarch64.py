@@ -15,9 +15,10 @@ The last rows estimate an Adiantum-XChaCha12 4 KiB sector from the parts:
 NH over the 4080-byte bulk twice (255 groups each), Poly1305 over the NH
 hashes and the tweak twice (20 blocks), one AES-256 block, and 65 ChaCha12
 blocks (the 4080-byte stream and HChaCha12).  The portable AES does four
-blocks for one.  ChaCha12 has no assembly on this branch: the "ours" row
-takes the portable block divided by CHACHA_NEON_GAIN (default 3, the 4-block
-NEON sketch of ../shared/notes/aarch64.md) until the NEON figure is known.
+blocks for one.  The "ours" row takes ChaCha12 as the portable block
+divided by CHACHA_NEON_GAIN (default 3, issue 21's estimate of a four-block
+NEON loop); docs/models/chacha_aarch64_mca.py models the NEON routine itself
+(its figures: docs/hardware.rst); set the variable from there.
 """
 from __future__ import annotations
 

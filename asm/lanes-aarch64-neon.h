@@ -1,0 +1,50 @@
+/* lanes-aarch64-neon.h - what the four-lane NEON stream routines
+ * (chacha-aarch64-neon.S, salsa20-aarch64-neon.S) share: word i of four
+ * consecutive blocks in the four 32-bit lanes of one register. */
+#ifndef GCRYLIKE_LANES_AARCH64_NEON_H
+#define GCRYLIKE_LANES_AARCH64_NEON_H
+
+/* a_i += b_i on four registers. */
+.macro ADD4 a0,b0, a1,b1, a2,b2, a3,b3
+	add	\a0\().4s, \a0\().4s, \b0\().4s
+	add	\a1\().4s, \a1\().4s, \b1\().4s
+	add	\a2\().4s, \a2\().4s, \b2\().4s
+	add	\a3\().4s, \a3\().4s, \b3\().4s
+.endm
+
+/* The block counter's low (LO) and high (HI) words of the four lanes'
+ * blocks: the state's 64-bit counter plus 0..3 (lane offsets in LANES),
+ * the carry into HI where LO wrapped (cmhi gives all ones there:
+ * subtracting it adds 1). */
+.macro CTR_LANES lo, hi, lanes, t0, t1
+	add	\t0\().4s, \lo\().4s, \lanes\().4s
+	cmhi	\t1\().4s, \lo\().4s, \t0\().4s
+	sub	\hi\().4s, \hi\().4s, \t1\().4s
+	mov	\lo\().16b, \t0\().16b
+.endm
+
+/* x0..x3 (four lanes' words 4g..4g+3) to block order in place: x_j
+ * then holds words 4g..4g+3 of block j; v0-v3 are the temporaries. */
+.macro TRANSPOSE4 x0, x1, x2, x3
+	zip1	v0.4s, \x0\().4s, \x1\().4s
+	zip2	v1.4s, \x0\().4s, \x1\().4s
+	zip1	v2.4s, \x2\().4s, \x3\().4s
+	zip2	v3.4s, \x2\().4s, \x3\().4s
+	zip1	\x0\().2d, v0.2d, v2.2d
+	zip2	\x1\().2d, v0.2d, v2.2d
+	zip1	\x2\().2d, v1.2d, v3.2d
+	zip2	\x3\().2d, v1.2d, v3.2d
+.endm
+
+/* One block of the four: src (x2) xored with rows K0..K3 into dst (x1),
+ * both advanced. */
+.macro XOR_BLOCK k0, k1, k2, k3
+	ld1	{v0.16b-v3.16b}, [x2], #64
+	eor	v0.16b, v0.16b, \k0\().16b
+	eor	v1.16b, v1.16b, \k1\().16b
+	eor	v2.16b, v2.16b, \k2\().16b
+	eor	v3.16b, v3.16b, \k3\().16b
+	st1	{v0.16b-v3.16b}, [x1], #64
+.endm
+
+#endif
