@@ -48,31 +48,6 @@ def build_ext() -> type:
     return _helper.build_ext
 
 
-def enum_members(header: str, tag: str) -> list[str]:
-    """The constants of ``enum TAG { ... };`` in HEADER (relative to the
-    repository), in order: what a module passes ``make_ffi`` as
-    ``constants``, so that Python reads each value from the compiled
-    header (``lib.CHACHA_IMPL_AVX2``) and the header stays its one place."""
-    with open(os.path.join(ROOT, header)) as f:
-        text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", f.read(), flags=re.S)
-    found = re.findall(r"\benum\s+" + re.escape(tag) + r"\s*\{([^}]*)\}", text)
-    if len(found) != 1:
-        raise ValueError(f"{header}: {len(found)} definitions of enum {tag}")
-    items = [item.strip() for item in found[0].split(",") if item.strip()]
-    names = [re.match(r"[A-Za-z_]\w*", item) for item in items]
-    if not names or None in names:
-        raise ValueError(f"{header}: cannot read the members of enum {tag}")
-    return [m.group(0) for m in names]
-
-
-#: The implementation ids of each component (its enum of ids), which the
-#: component's module declares to Python.
-CHACHA_IDS = enum_members("ciphers/chacha/chacha.h", "chacha_impl")
-SALSA20_IDS = enum_members("ciphers/salsa20/salsa20.h", "salsa20_impl")
-POLY1305_IDS = enum_members("ciphers/poly1305/poly1305.h", "poly1305_impl")
-NH_IDS = enum_members("ciphers/nhpoly1305/nhpoly1305.h", "nh_impl")
-AES_IDS = enum_members("ciphers/aes/aes_glue.h", "aes_impl")
-
 def drivers_cdef(*components: str) -> str:
     """The cdef of each component's driver accessor ``gcry_<component>_drivers``
     (rows of ``gcry_driver``, gcrylike/_native/driver.h), for the module
@@ -84,7 +59,7 @@ def drivers_cdef(*components: str) -> str:
 #: The driver row (gcrylike/_native/driver.h, which every component's header
 #: includes), declared to cffi alone: the header defines it.
 DRIVER_TYPES = ("typedef struct { const char *suffix; int priority; uint32_t hwf;"
-                " unsigned int impl; const char *tag; const char *description; } gcry_driver;\n")
+                " const char *tag; const char *description; const void *ops; } gcry_driver;\n")
 
 
 def asm_files(prefix: str) -> dict[str, list[str]]:
@@ -121,16 +96,14 @@ COMPONENT_DIRS = sorted(os.path.join("ciphers", d)
 def make_ffi(module: str, cdef: str, c_sources: list[str],
              asm_sources: dict[str, list[str]] | None = None, includes: str = "",
              arch_c_sources: dict[str, list[str]] | None = None,
-             macros: list[tuple[str, str]] = (), constants: list[str] = (),
-             absolute: bool = False):
+             macros: list[tuple[str, str]] = (), absolute: bool = False):
     """One of gcrylike's cffi extensions through the helper's make_ffi: its
     C glue, and the decided architecture's own ``.S`` files from ``asm/``
     (``asm_sources``, by architecture as :func:`asm_files` gives them,
     named without the folder) and the C side of its assembly
     (``arch_c_sources``, by architecture).
 
-    ``constants`` are the integer constants of its headers Python reads
-    (the ``*_IDS`` of its components).  ``macros`` are defined for every
+    ``macros`` are defined for every
     source (the test-only build's GCRY_TEST_HOOKS).  Paths are relative to
     the repository, as setuptools wants them, unless ``absolute`` (the
     test-only build compiles from its own directory)."""
@@ -139,5 +112,5 @@ def make_ffi(module: str, cdef: str, c_sources: list[str],
     return _helper.make_ffi(
         module, cdef + linkage_cdef(c_sources), c_sources, arch_sources=per_arch,
         includes=includes, include_dirs=[ASM_DIR, *COMPONENT_DIRS],
-        macros=macros, constants=constants, root=ROOT if absolute else None,
+        macros=macros, root=ROOT if absolute else None,
         types=DRIVER_TYPES if "gcry_driver" in cdef else "")

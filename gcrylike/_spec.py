@@ -100,8 +100,9 @@ class Driver(NamedTuple):
 def native_drivers(ffi: Any, accessor: Callable[[Any], Any]) -> tuple[Driver, ...]:
     """The rows of a component's C driver table (``gcry_driver``,
     gcrylike/_native/driver.h) that its module compiled in, through its
-    accessor ``lib.gcry_<component>_drivers``; the features are the names
-    of the mask's GCRY_HWF_* bits (:data:`gcrylike._hwf.FEATURES`)."""
+    accessor ``lib.gcry_<component>_drivers``; a row's place is its token
+    (the component's implementation id), the features are the names of the
+    mask's GCRY_HWF_* bits (:data:`gcrylike._hwf.FEATURES`)."""
     from ._hwf import FEATURES
 
     count = ffi.new("size_t *")
@@ -115,7 +116,7 @@ def native_drivers(ffi: Any, accessor: Callable[[Any], Any]) -> tuple[Driver, ..
         drivers.append(Driver(
             suffix, row.priority,
             frozenset(name for bit, name in enumerate(FEATURES) if row.hwf >> bit & 1),
-            row.impl, ffi.string(row.tag).decode("ascii"),
+            i, ffi.string(row.tag).decode("ascii"),
             ffi.string(row.description).decode("utf-8")))
     return tuple(drivers)
 

@@ -1,11 +1,9 @@
-"""Implementation ids and CPU feature bits are written once, in C.
+"""Implementation ids are written nowhere (a row's place), CPU feature bits once, in C.
 
-An implementation id is a member of its component's C enum
-(``enum chacha_impl`` in ``ciphers/chacha/chacha.h``, ...).  Each module
-declares its components' enums to cffi (``constants=`` of ``make_ffi``,
-``build_tools/gcrylike_build.py``'s ``*_IDS``, read from the header), so
-Python writes ``lib.CHACHA_IMPL_AVX2`` and a composite reads its
-components' ids through its own compiled header.  The CPU features are the
+An implementation id is its driver row's place in its component's table
+(``chacha_glue.c``'s ``chacha_drivers``, ...): Python reads the rows
+(``gcrylike._spec.native_drivers``), the composites and the native check
+find a driver by its name, and no id is written anywhere.  The CPU features are the
 list of ``gcrylike/_native/hwf.h``: a feature's place there is its bit,
 and Python (``gcrylike._hwf.FEATURES``) and the native check
 (``tests/asmcheck``) read the names from ``gcry_hwf_name`` (core.c).
@@ -15,8 +13,8 @@ sdist) and fail when an id or a feature's bit is written again in Python:
 an id-like name bound to an int literal (``_GENERIC, _AVX2 = 0, 2``), a
 table of tier or feature names to ints (``{"avx2": 2}``), a driver row
 whose token is a literal (``("generic", 100, frozenset(), 0, ...)``), or an
-ordered list of feature names; and when the ids the installed modules read
-differ from their headers'."""
+ordered list of feature names; and when an id is written in C (an enum or
+a constant) or a token is not a row's place."""
 
 from __future__ import annotations
 
@@ -216,43 +214,27 @@ def test_no_driver_priority_or_features_in_a_cipher_module():
 
 
 # ---------------------------------------------------------------------------
-# The ids the installed modules read are their headers'
+# An id is its driver row's place: no enum of ids, no id constant
 # ---------------------------------------------------------------------------
 
-#: enum tag -> (header, id prefix)
-ENUMS = {
-    "chacha_impl": ("ciphers/chacha/chacha.h", "CHACHA_IMPL_"),
-    "salsa20_impl": ("ciphers/salsa20/salsa20.h", "SALSA20_IMPL_"),
-    "poly1305_impl": ("ciphers/poly1305/poly1305.h", "POLY1305_IMPL_"),
-    "nh_impl": ("ciphers/nhpoly1305/nhpoly1305.h", "NH_IMPL_"),
-    "aes_impl": ("ciphers/aes/aes_glue.h", "AES_IMPL_"),
-    "aead_join": ("ciphers/chacha20poly1305/aead.h", "AEAD_JOIN_"),
-    "secretbox_join": ("ciphers/secretbox/secretbox.h", "SECRETBOX_JOIN_"),
-}
-
-#: module -> the enums it reads (its own, then its components')
+#: module -> its components' driver accessors, in the order its setkey
+#: takes their ids (its own join last)
 MODULES = {
-    "gcrylike.ciphers.chacha": ("chacha_impl",),
-    "gcrylike.ciphers.salsa20": ("salsa20_impl",),
-    "gcrylike.ciphers.poly1305": ("poly1305_impl",),
-    "gcrylike.ciphers.aes": ("aes_impl",),
-    "gcrylike.ciphers.chacha20poly1305": ("chacha_impl", "poly1305_impl", "aead_join"),
-    "gcrylike.ciphers.secretbox": ("salsa20_impl", "poly1305_impl", "secretbox_join"),
-    "gcrylike.ciphers.nhpoly1305": ("nh_impl", "poly1305_impl"),
-    "gcrylike.ciphers.adiantum": ("chacha_impl", "nh_impl", "poly1305_impl", "aes_impl"),
+    "gcrylike.ciphers.chacha": ("chacha",),
+    "gcrylike.ciphers.salsa20": ("salsa20",),
+    "gcrylike.ciphers.poly1305": ("poly1305",),
+    "gcrylike.ciphers.aes": ("aes",),
+    "gcrylike.ciphers.chacha20poly1305": ("chacha", "poly1305", "aead"),
+    "gcrylike.ciphers.secretbox": ("salsa20", "poly1305", "secretbox"),
+    "gcrylike.ciphers.nhpoly1305": ("nh", "poly1305"),
+    "gcrylike.ciphers.adiantum": ("chacha", "nh", "poly1305", "aes"),
 }
 
-
-def header_enum(tag: str) -> dict[str, int]:
-    """NAME -> value of ``enum TAG`` in its header (every member is given
-    its value there)."""
-    header, _ = ENUMS[tag]
-    text = re.sub(r"/\*.*?\*/", " ", (ROOT / header).read_text(), flags=re.S)
-    body = re.search(r"\benum\s+" + tag + r"\s*\{([^}]*)\}", text)
-    assert body, f"{header}: no enum {tag}"
-    members = dict(re.findall(r"(\w+)\s*=\s*(\d+)", body.group(1)))
-    assert len(members) == body.group(1).count(",") + 1, f"{header}: a member without a value"
-    return {name: int(value) for name, value in members.items()}
+#: the module that compiles each component's rows
+OWNER = {"chacha": "gcrylike.ciphers.chacha", "salsa20": "gcrylike.ciphers.salsa20",
+         "poly1305": "gcrylike.ciphers.poly1305", "aes": "gcrylike.ciphers.aes",
+         "nh": "gcrylike.ciphers.nhpoly1305", "aead": "gcrylike.ciphers.chacha20poly1305",
+         "secretbox": "gcrylike.ciphers.secretbox"}
 
 
 def test_every_module_is_listed():
@@ -260,37 +242,40 @@ def test_every_module_is_listed():
     assert {m.rsplit(".", 1)[1] for m in MODULES} == found
 
 
-#: The module that compiles each component, the one whose ``lib`` has its ids.
-OWNER = {"chacha_impl": "gcrylike.ciphers.chacha", "salsa20_impl": "gcrylike.ciphers.salsa20",
-         "poly1305_impl": "gcrylike.ciphers.poly1305", "aes_impl": "gcrylike.ciphers.aes",
-         "nh_impl": "gcrylike.ciphers.nhpoly1305",
-         "aead_join": "gcrylike.ciphers.chacha20poly1305",
-         "secretbox_join": "gcrylike.ciphers.secretbox"}
+def test_no_id_is_written_in_c():
+    """No enum of implementation or join ids and no id constant
+    (``CHACHA_IMPL_AVX2``) in the C: a driver's id is its row's place."""
+    enum = re.compile(r"\benum\s+\w*(impl|join)\w*\s*\{")
+    constant = re.compile(r"\b[A-Z0-9]+_(IMPL|JOIN)_[A-Z0-9_]+\b")
+    found = [f"{p.relative_to(ROOT)}: {m.group(0)}" for entry in ("ciphers", "gcrylike/_native",
+                                                                "tests/asmcheck", "tests/native")
+             for p in sorted((ROOT / entry).rglob("*")) if p.suffix in (".c", ".h")
+             for m in [*enum.finditer(p.read_text()), *constant.finditer(p.read_text())]]
+    assert found == []
+
+
+def _count(component: str) -> int:
+    mod = importlib.import_module(OWNER[component])
+    n = mod.ffi.new("size_t *")
+    getattr(mod.lib, f"gcry_{component}_drivers")(n)
+    return n[0]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
-def test_only_the_owner_declares_a_components_ids(module):
-    """The module compiling a component has every id of its enum, with the
-    header's value; any other module (a composite, which reaches the
-    component through its exported table) has none of them."""
-    lib = importlib.import_module(module).lib
-    for tag, (_, prefix) in ENUMS.items():
-        got = {n: getattr(lib, n) for n in dir(lib) if n.startswith(prefix)}
-        assert got == (header_enum(tag) if OWNER[tag] == module else {}), (module, tag)
-
-
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_every_token_is_an_id_of_the_module(module):
-    """Each built-in implementation's token is made of the module's ids, one
-    per component, in the order its setkey takes them."""
+def test_every_token_is_a_row_of_its_components(module):
+    """Each built-in implementation's token is one row's place per
+    component, in the order its setkey takes them; a component's own
+    drivers are its rows in order."""
     mod = importlib.import_module(module)
-    ids = [set(header_enum(tag).values()) for tag in MODULES[module]]
+    counts = [_count(c) for c in MODULES[module]]
     for spec in mod.SPECS:
         for impl in spec.implementations:
             token = impl.token if isinstance(impl.token, tuple) else (impl.token,)
-            assert len(token) == len(ids), impl.driver
-            assert all(type(t) is int and t in i for t, i in zip(token, ids, strict=True)), (
+            assert len(token) == len(counts), impl.driver
+            assert all(type(t) is int and 0 <= t < n for t, n in zip(token, counts, strict=True)), (
                 impl.driver, impl.token)
+        if len(counts) == 1:
+            assert sorted(i.token for i in spec.implementations) == list(range(counts[0]))
 
 
 # ---------------------------------------------------------------------------

@@ -213,29 +213,20 @@ def test_reference_zero_padding():
 # ---------------------------------------------------------------------------
 
 def _nh_impls():
-    from gcrylike.ciphers.nhpoly1305 import lib
+    from gcrylike.ciphers.nhpoly1305 import NH_DRIVERS
 
-    return {"generic": (lib.NH_IMPL_GENERIC, frozenset()),
-            "sse2": (lib.NH_IMPL_SSE2, frozenset({"sse2"})),
-            "avx2": (lib.NH_IMPL_AVX2, frozenset({"avx2"})),
-            "avx512": (lib.NH_IMPL_AVX512, frozenset({"avx512f"})),
-            "neon": (lib.NH_IMPL_NEON, frozenset({"neon"}))}
+    return {d.suffix: (d.token, d.features) for d in NH_DRIVERS}
 
 
-#: NH implementation tokens (nhpoly1305.h's ids, as the installed module
-#: reads them) and the CPU features each needs.
+#: NH's drivers in this build (nhpoly1305_glue.c's rows, as the installed
+#: module reads them): suffix -> (token, the CPU features it needs).
 NH_IMPLS = _nh_impls()
 
 
 def _nh_impl_param(name: str):
-    from gcrylike.ciphers.nhpoly1305 import lib
-
-    token, needs = NH_IMPLS[name]
+    _, needs = NH_IMPLS[name]
     marks = []
-    if not lib.gcry_nh_impls() >> token & 1:
-        marks.append(pytest.mark.skip(reason=f"NH {name} is not in this build (GCRYLIKE_NO_ASM "
-                                             "or another architecture's)"))
-    elif needs - gcrylike.hw_features():
+    if needs - gcrylike.hw_features():
         marks.append(pytest.mark.skip(reason=f"NH {name}: CPU lacks or denies "
                                              f"{', '.join(sorted(needs))}"))
     return pytest.param(name, id=f"nh-{name}", marks=marks)

@@ -8,7 +8,7 @@ in a subprocess) into a cache directory named by a hash of the sources,
 flags and interpreter, then imports the one asked for.  A copy runs on
 contexts keyed by the installed module (same headers, same USE_AMD64: the
 layout is the same, which ``copy`` checks through the ``*_ctxsize`` and
-``*_impls`` entries both have).
+``*_drivers`` entries both have: the context sizes and the driver rows).
 
 The cache lives under ``GCRYLIKE_TESTHOOKS_DIR`` or the system temp dir.
 """
@@ -112,6 +112,16 @@ def manifest(ct: bool = False) -> dict[str, dict]:
 
 
 @functools.cache
+def _fact(ffi, lib, name: str) -> object:
+    """What a module and its test copy must agree on: a context size, or a
+    table of driver rows (names and features: the ids are their places)."""
+    if name.endswith("_ctxsize"):
+        return getattr(lib, name)()
+    count = ffi.new("size_t *")
+    rows = getattr(lib, name)(count)
+    return [(ffi.string(rows[i].suffix), rows[i].hwf) for i in range(count[0])]
+
+
 def copy(key: str, ct: bool = False) -> types.ModuleType:
     """The test copy of module KEY ("salsa20", "aead", ...): ``.ffi``, ``.lib``."""
     path = build_dir(ct)
@@ -120,9 +130,10 @@ def copy(key: str, ct: bool = False) -> types.ModuleType:
         sys.path.insert(0, path)
     mod = importlib.import_module(entry["module"])
     installed = importlib.import_module(entry["installed"]).lib
+    installed_ffi = importlib.import_module(entry["installed"]).ffi
     for name in dir(installed):
-        if name.endswith(("_ctxsize", "_impls")):
-            theirs, ours = getattr(installed, name)(), getattr(mod.lib, name)()
+        if name.endswith(("_ctxsize", "_drivers")):
+            theirs, ours = _fact(installed_ffi, installed, name), _fact(mod.ffi, mod.lib, name)
             if theirs != ours:
                 raise RuntimeError(f"test copy of {key} differs from the installed module: "
                                    f"{name}() is {ours}, installed {theirs}")

@@ -28,7 +28,7 @@ GCRY_IMPORT (aes, gcry_aes_exports)
 #endif
 
 /* The stack the table set-up of the lanes routine may leave key material
- * in (as poly1305_glue.c's POLY1305_SETUP_BURN for its siblings). */
+ * in (as the setup_burn of poly1305_glue.c's amd64 rows). */
 #define ADIANTUM_LANES_SETUP_BURN 1024
 
 /* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise
@@ -67,12 +67,16 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
   uint8_t polykey[POLY1305_KEY];
   chacha_ctx kdf;
   unsigned int burn;
-  int rc;
+  size_t nh_count, chacha_count, poly_count;
+  const gcry_driver *chacha = chacha_api->drivers (&chacha_count);
+  const gcry_driver *poly = poly1305_api->drivers (&poly_count);
+  int rc, lanes;
 
+  (void)nhpoly1305_api->nh_drivers (&nh_count);
   if (keylen != ADIANTUM_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!aes_api->impl_ok (aes_impl) || !poly1305_api->impl_ok (poly_impl)
-      || nh_impl > 31 || !(nhpoly1305_api->nh_impls () & (1u << nh_impl)))
+  if (!aes_api->impl_ok (aes_impl) || poly_impl >= poly_count || nh_impl >= nh_count
+      || chacha_impl >= chacha_count)
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = chacha_api->setkey (&ctx->stream, key, keylen, rounds, chacha_impl, 1);
@@ -94,14 +98,20 @@ gcry_adiantum_setkey (void *c, const uint8_t *key, size_t keylen, unsigned int r
 #ifdef ADIANTUM_SECTOR_TWEAK_FORM
   burn = gcry_max_burn (burn, poly1305_api->r_squared (&ctx->tweak, ctx->tweak_r2));
 #endif
+  /* the eight-message Poly1305 beside a SIMD Poly1305 and a ChaCha driver
+   * whose features include the lanes' (the AVX-512 one) */
+  lanes = gcry_driver_level (&poly[poly_impl]) >= 3 && poly1305_api->lanes_hwf
+          && (chacha[chacha_impl].hwf & poly1305_api->lanes_hwf) == poly1305_api->lanes_hwf;
 #ifdef USE_AMD64
-  if (chacha_impl == CHACHA_IMPL_AVX512 && poly_impl >= POLY1305_IMPL_SSE2)
+  if (lanes)
     {
       poly1305_api->lanes_setup (ctx->hash.poly.r, ctx->poly_powers);
       poly1305_api->lanes_setup (ctx->tweak.r, ctx->tweak_powers);
       ctx->poly_lanes = 1;
       burn = gcry_max_burn (burn, ADIANTUM_LANES_SETUP_BURN);
     }
+#else
+  (void)lanes;
 #endif
   gcry_wipememory (derived, sizeof derived);
   gcry_wipememory (polykey, sizeof polykey);

@@ -1,10 +1,9 @@
 """cffi build script for ``gcrylike.ciphers.aes._aes`` (not installed)."""
 
-from gcrylike_build import AES_IDS, asm_files, drivers_cdef, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_aes256_ctxsize(void);
-uint32_t gcry_aes_impls(void);
 int gcry_aes256_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_aes256_encrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
 int gcry_aes256_decrypt(void *ctx, uint8_t *dst, const uint8_t *src, size_t n);
@@ -16,5 +15,4 @@ ffibuilder = make_ffi(
     ["ciphers/aes/aes_glue.c", "ciphers/aes/aes_generic.c"],
     asm_sources=asm_files("aes"),
     includes='#include "aes_glue.h"',
-    constants=AES_IDS,
 )

@@ -54,29 +54,11 @@ unsigned int aes256_generic_decrypt (const aes256_generic_key *k,
                                      uint8_t *dst, const uint8_t *src,
                                      size_t nblocks);
 
-#ifdef USE_AMD64
-/* asm/aes-amd64-aesni.S (needs the CPU's AES and SSE2 features). */
-unsigned int _gcry_aes256_amd64_aesni_setkey (aes256_aesni_key *k,
-                                              const uint8_t key[AES256_KEY_BYTES]);
-unsigned int _gcry_aes256_amd64_aesni_encrypt (const aes256_aesni_key *k,
-                                               uint8_t *dst, const uint8_t *src,
-                                               size_t nblocks);
-unsigned int _gcry_aes256_amd64_aesni_decrypt (const aes256_aesni_key *k,
-                                               uint8_t *dst, const uint8_t *src,
-                                               size_t nblocks);
-#endif
-
-#ifdef USE_AARCH64
-/* asm/aes-aarch64-ce.S (needs the Crypto Extensions' AES instructions: the
- * aarch64-ce driver row in aes_glue.c names the features). */
-unsigned int _gcry_aes256_aarch64_ce_setkey (aes256_aesni_key *k,
-                                             const uint8_t key[AES256_KEY_BYTES]);
-unsigned int _gcry_aes256_aarch64_ce_encrypt (const aes256_aesni_key *k,
-                                              uint8_t *dst, const uint8_t *src,
-                                              size_t nblocks);
-unsigned int _gcry_aes256_aarch64_ce_decrypt (const aes256_aesni_key *k,
-                                              uint8_t *dst, const uint8_t *src,
-                                              size_t nblocks);
-#endif
+/* The AES instructions' routines (aes_glue.c's rows), as function types
+ * that declare them: all take the AES-NI key layout above. */
+typedef unsigned int aes256_hw_setkey_routine (aes256_aesni_key *k,
+                                               const uint8_t key[AES256_KEY_BYTES]);
+typedef unsigned int aes256_hw_crypt_routine (const aes256_aesni_key *k, uint8_t *dst,
+                                              const uint8_t *src, size_t nblocks);
 
 #endif /* GCRYLIKE_AES_H */

@@ -3,65 +3,64 @@
  * Crypto Extensions), one stack burn per call. */
 #include "aes_glue.h"
 
-/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
- * they need, id, the AES instructions' mark in a composite's name,
- * description. */
-static const gcry_driver aes_drivers[] = {
-  { "generic", 100, 0, AES_IMPL_GENERIC, "", "bitsliced portable C, four blocks at a time" },
+#ifdef AES_HAVE_HW
+/* The AES instructions' routines of a driver (its row's ops): all take
+ * the AES-NI key layout (aes.h), held in the context's key.aesni. */
+typedef struct {
+  aes256_hw_setkey_routine *setkey;
+  aes256_hw_crypt_routine *encrypt;
+  aes256_hw_crypt_routine *decrypt;
+} aes_hw_routines;
+#endif
 #ifdef USE_AMD64
-  { "amd64-aesni", 400, GCRY_HWF_AESNI | GCRY_HWF_SSE2, AES_IMPL_AESNI, GCRY_TAG ("aesni"),
-    "AES-NI, eight blocks in flight" },
+/* asm/aes-amd64-aesni.S */
+extern aes256_hw_setkey_routine _gcry_aes256_amd64_aesni_setkey;
+extern aes256_hw_crypt_routine _gcry_aes256_amd64_aesni_encrypt,
+  _gcry_aes256_amd64_aesni_decrypt;
 #endif
 #ifdef USE_AARCH64
-  { "aarch64-ce", 400, GCRY_HWF_AES | GCRY_HWF_NEON, AES_IMPL_CE, GCRY_TAG ("ce"),
-    "ARMv8 Crypto Extensions (aese/aesmc), eight blocks in flight" },
+/* asm/aes-aarch64-ce.S */
+extern aes256_hw_setkey_routine _gcry_aes256_aarch64_ce_setkey;
+extern aes256_hw_crypt_routine _gcry_aes256_aarch64_ce_encrypt,
+  _gcry_aes256_aarch64_ce_decrypt;
+#endif
+
+/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, the AES instructions' mark in a composite's name,
+ * description, their routines (NULL: the bitsliced C).  A row's place is
+ * its id. */
+static const gcry_driver aes_drivers[] = {
+  { "generic", 100, 0, "", "bitsliced portable C, four blocks at a time", NULL },
+#ifdef USE_AMD64
+  { "amd64-aesni", 400, GCRY_HWF_AESNI | GCRY_HWF_SSE2, GCRY_TAG ("aesni"),
+    "AES-NI, eight blocks in flight",
+    GCRY_OPS (aes_hw_routines, _gcry_aes256_amd64_aesni_setkey,
+              _gcry_aes256_amd64_aesni_encrypt, _gcry_aes256_amd64_aesni_decrypt) },
+#endif
+#ifdef USE_AARCH64
+  { "aarch64-ce", 400, GCRY_HWF_AES | GCRY_HWF_NEON, GCRY_TAG ("ce"),
+    "ARMv8 Crypto Extensions (aese/aesmc), eight blocks in flight",
+    GCRY_OPS (aes_hw_routines, _gcry_aes256_aarch64_ce_setkey,
+              _gcry_aes256_aarch64_ce_encrypt, _gcry_aes256_aarch64_ce_decrypt) },
 #endif
 };
 
 #ifdef AES_HAVE_HW
-/* The AES instructions' routines by implementation id: all take the AES-NI
- * key layout (aes.h), held in the context's key.aesni. */
-typedef struct {
-  unsigned int (*setkey) (aes256_aesni_key *k, const uint8_t key[AES256_KEY_BYTES]);
-  unsigned int (*encrypt) (const aes256_aesni_key *k, uint8_t *dst, const uint8_t *src,
-                           size_t nblocks);
-  unsigned int (*decrypt) (const aes256_aesni_key *k, uint8_t *dst, const uint8_t *src,
-                           size_t nblocks);
-} aes_hw_routines;
-
-static const aes_hw_routines aes_hw[] = {
-#ifdef USE_AMD64
-  [AES_IMPL_AESNI] = { _gcry_aes256_amd64_aesni_setkey, _gcry_aes256_amd64_aesni_encrypt,
-                       _gcry_aes256_amd64_aesni_decrypt },
-#endif
-#ifdef USE_AARCH64
-  [AES_IMPL_CE] = { _gcry_aes256_aarch64_ce_setkey, _gcry_aes256_aarch64_ce_encrypt,
-                    _gcry_aes256_aarch64_ce_decrypt },
-#endif
-};
-
-/* IMPL's AES instructions' routines, or NULL for the portable C. */
+/* IMPL's AES instructions' routines (IMPL checked at setkey), or NULL for
+ * the portable C. */
 static const aes_hw_routines *
 hw_routines (unsigned int impl)
 {
-  if (impl >= sizeof aes_hw / sizeof aes_hw[0] || !aes_hw[impl].setkey)
-    return NULL;
-  return &aes_hw[impl];
+  return aes_drivers[impl].ops;
 }
 #endif
 
 GCRY_DRIVERS_ACCESSOR (gcry_aes_drivers, aes_drivers)
 
-uint32_t
-gcry_aes_impls (void)
-{
-  return gcry_drivers_mask (aes_drivers, sizeof aes_drivers / sizeof aes_drivers[0]);
-}
-
 int
 aes_impl_ok (unsigned int impl)
 {
-  return impl < 32 && (gcry_aes_impls () & (1u << impl));
+  return GCRY_DRIVER_OK (aes_drivers, impl);
 }
 
 unsigned int

@@ -6,11 +6,6 @@
 #include "driver.h"
 #include "linkage.h"
 
-enum aes_impl {
-  AES_IMPL_GENERIC = 0,   /* bitsliced portable C */
-  AES_IMPL_AESNI = 1,
-  AES_IMPL_CE = 2         /* ARMv8 Crypto Extensions (aarch64) */
-};
 
 /* Whether the build has AES instructions' routines, which all take the
  * AES-NI key layout (aes.h): AES-NI on x86-64, the Crypto Extensions on
@@ -26,10 +21,9 @@ typedef struct {
     aes256_aesni_key aesni;     /* AES-NI's or the Crypto Extensions' */
 #endif
   } key;
-  unsigned int impl;
+  unsigned int impl;            /* the driver's id: its row in aes_glue.c */
 } aes256_ctx;
 
-uint32_t gcry_aes_impls (void);
 /* The drivers compiled in (aes_glue.c). */
 const gcry_driver *gcry_aes_drivers (size_t *n);
 int aes_impl_ok (unsigned int impl);

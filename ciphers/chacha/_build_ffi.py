@@ -1,10 +1,9 @@
 """cffi build script for ``gcrylike.ciphers.chacha._chacha`` (not installed)."""
 
-from gcrylike_build import CHACHA_IDS, asm_files, drivers_cdef, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_chacha_ctxsize(void);
-uint32_t gcry_chacha_impls(void);
 int gcry_chacha_setkey(void *ctx, const uint8_t *key, size_t keylen,
                        unsigned int rounds, unsigned int impl, int xchacha);
 int gcry_chacha_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
@@ -21,5 +20,4 @@ ffibuilder = make_ffi(
     ["ciphers/chacha/chacha_glue.c", "ciphers/chacha/chacha_generic.c"],
     asm_sources=asm_files("chacha"),
     includes='#include "chacha.h"',
-    constants=CHACHA_IDS,
 )

@@ -8,15 +8,6 @@
 
 #define CHACHA_BLOCK GCRY_STREAM_BLOCK
 
-/* Implementation ids (registry tokens); the glue dispatches on them. */
-enum chacha_impl {
-  CHACHA_IMPL_GENERIC = 0,
-  CHACHA_IMPL_SSSE3 = 1,
-  CHACHA_IMPL_AVX2 = 2,
-  CHACHA_IMPL_AVX512 = 3,
-  CHACHA_IMPL_NEON = 4
-};
-
 /* input[] is the RFC 8439 state: constants 0-3, key 4-11, words 12-15 the
  * counter and nonce.  With an 8-byte nonce (and for XChaCha) words 12-13
  * are a 64-bit counter; with a 12- or 16-byte IV word 12 alone is the
@@ -26,7 +17,7 @@ typedef struct {
   gcry_stream_pos pos;          /* leftover keystream, end of counter */
   uint32_t key[8];              /* XChaCha: the key HChaCha derives from */
   unsigned int rounds;
-  unsigned int impl;
+  unsigned int impl;            /* the driver's id: its row in chacha_glue.c */
   unsigned int ctr64;           /* words 12-13 are one 64-bit counter */
   unsigned int xchacha;         /* setiv takes a 24-byte nonce */
 } chacha_ctx;
@@ -54,8 +45,11 @@ unsigned int xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *con
 int gcry_chacha_setkey (void *c, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xchacha);
 int gcry_chacha_setiv (void *c, const uint8_t *iv, size_t ivlen);
-/* The drivers compiled in (chacha_glue.c, beside the tiers). */
+/* The drivers compiled in (chacha_glue.c), and how many blocks one call
+ * of driver IMPL should make when NEED are wanted in a buffer of MOST
+ * (gcry_stream_call_blocks). */
 const gcry_driver *gcry_chacha_drivers (size_t *n);
+size_t chacha_call_blocks (unsigned int impl, size_t need, size_t most);
 
 /* What the chacha module exports to the composites built on it
  * (gcrylike/_native/linkage.h): the functions above, by name. */
@@ -69,40 +63,8 @@ typedef struct {
                                              const uint8_t *const ivs[], size_t n);
   unsigned int (*crypt_noburn) (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n);
   void (*counter_done) (chacha_ctx *ctx, uint32_t nonce_word);
+  const gcry_driver *(*drivers) (size_t *n);
+  size_t (*call_blocks) (unsigned int impl, size_t need, size_t most);
 } gcry_chacha_exports;
-
-#ifdef USE_AMD64
-/* asm/chacha-amd64-{ssse3,avx2,avx512}.S: dst = src ^ keystream
- * for NBLOCKS blocks (a multiple of the routine's width), words 12-13
- * advanced as a 64-bit counter (gcry_stream_blocks_fn); each returns its
- * stack burn depth. */
-unsigned int _gcry_chacha_amd64_ssse3_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_ssse3_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx2_blocks2 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx2_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx2_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx512_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx512_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx512_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_amd64_avx512_blocks16 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_hchacha_amd64_ssse3 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
-unsigned int _gcry_hchacha_amd64_avx2 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
-unsigned int _gcry_hchacha_amd64_avx512 (const uint32_t *state, uint8_t *out32, unsigned int rounds);
-/* four HChaCha at once: 4 x 16 state words in, 4 x 32 bytes out */
-unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
-                                          unsigned int rounds);
-/* sixteen HChaCha sharing state words 0-11, word-major: nonce word w of
- * state j at nonces[16 w + j], output word k at out[16 k + j] */
-unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
-                                           uint32_t *out, unsigned int rounds);
-#endif
-
-#ifdef USE_AARCH64
-/* asm/chacha-aarch64-neon.S: the same contracts (gcry_stream_blocks_fn,
- * gcry_stream_hcore_fn); blocks4 takes a multiple of four blocks. */
-unsigned int _gcry_chacha_aarch64_neon_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_chacha_aarch64_neon_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
-unsigned int _gcry_hchacha_aarch64_neon (const uint32_t *state, uint8_t *out32, unsigned int rounds);
-#endif
 
 #endif

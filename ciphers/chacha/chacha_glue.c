@@ -5,70 +5,85 @@
  * and how to add a tier), with one stack burn per call. */
 #include "chacha.h"
 
-/* The SIMD tiers by implementation id: routines widest first, then the
- * wide-tail rules, then the tier's HChaCha.  AVX2: groups of eight; 5-8
- * blocks left (whole and partial) from one more eight-block call, fewer
- * four, two and one at a time.  SSSE3: groups of four, then single blocks;
- * both make a partial last block with the single-block routine.  AVX-512:
- * groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
- * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
- * 1-block routines are row form, with the shortest path through the
- * rounds), a last single one alone.  NEON (aarch64): groups of four; the
- * 2-4 blocks left (whole and partial) from one more four-block call, whose
- * rounds take hardly longer than one block's, a last single one alone. */
-static const gcry_stream_tier chacha_tiers[] = {
-  [CHACHA_IMPL_GENERIC] = { .hcore = NULL },
 #ifdef USE_AMD64
-  [CHACHA_IMPL_SSSE3] = {
-    .blocks = { { _gcry_chacha_amd64_ssse3_blocks4, 4 },
-                { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
-    .hcore = _gcry_hchacha_amd64_ssse3 },
-  [CHACHA_IMPL_AVX2] = {
-    .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 8 },
-                { _gcry_chacha_amd64_avx2_blocks4, 4 },
-                { _gcry_chacha_amd64_avx2_blocks2, 2 },
-                { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
-    .tails = { { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } },
-    .hcore = _gcry_hchacha_amd64_avx2 },
-  [CHACHA_IMPL_AVX512] = {
-    .blocks = { { _gcry_chacha_amd64_avx512_blocks16, 16 },
-                { _gcry_chacha_amd64_avx512_blocks8, 8 },
-                { _gcry_chacha_amd64_avx512_blocks4, 4 },
-                { _gcry_chacha_amd64_avx512_blocks1, 1 } },
-    .tails = { { _gcry_chacha_amd64_avx512_blocks16, 16, 9 },
-               { _gcry_chacha_amd64_avx512_blocks8, 8, 5 },
-               { _gcry_chacha_amd64_avx512_blocks4, 4, 2 } },
-    .hcore = _gcry_hchacha_amd64_avx512 },
+/* asm/chacha-amd64-{ssse3,avx2,avx512}.S */
+extern gcry_stream_blocks_routine _gcry_chacha_amd64_ssse3_blocks1, _gcry_chacha_amd64_ssse3_blocks4,
+  _gcry_chacha_amd64_avx2_blocks2, _gcry_chacha_amd64_avx2_blocks4,
+  _gcry_chacha_amd64_avx2_blocks8, _gcry_chacha_amd64_avx512_blocks1,
+  _gcry_chacha_amd64_avx512_blocks4, _gcry_chacha_amd64_avx512_blocks8,
+  _gcry_chacha_amd64_avx512_blocks16;
+extern gcry_stream_hcore_routine _gcry_hchacha_amd64_ssse3, _gcry_hchacha_amd64_avx2,
+  _gcry_hchacha_amd64_avx512;
+unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
+                                          unsigned int rounds);
+unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
+                                           uint32_t *out, unsigned int rounds);
 #endif
 #ifdef USE_AARCH64
-  [CHACHA_IMPL_NEON] = {
-    .blocks = { { _gcry_chacha_aarch64_neon_blocks4, 4 },
-                { _gcry_chacha_aarch64_neon_blocks1, 1 } },
-    .tails = { { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
-    .hcore = _gcry_hchacha_aarch64_neon },
+/* asm/chacha-aarch64-neon.S (blocks4: a multiple of four blocks) */
+extern gcry_stream_blocks_routine _gcry_chacha_aarch64_neon_blocks1, _gcry_chacha_aarch64_neon_blocks4;
+extern gcry_stream_hcore_routine _gcry_hchacha_aarch64_neon;
 #endif
-};
 
 /* The drivers, one per tier compiled in: name suffix, priority, the
- * GCRY_HWF_* bits its routines need, its id, description. */
+ * GCRY_HWF_* bits its routines need, tag, description, and its tier
+ * (stream_driver.h): routines widest first, then the wide-tail rules, then
+ * the tier's HChaCha.  A row's place is its id. */
 static const gcry_driver chacha_drivers[] = {
-  { "generic", 100, 0, CHACHA_IMPL_GENERIC, "", "portable C, one block at a time" },
+  { "generic", 100, 0, "", "portable C, one block at a time", NULL },
 #ifdef USE_AMD64
-  { "amd64-ssse3", 300, GCRY_HWF_SSSE3, CHACHA_IMPL_SSSE3, "",
-    "four blocks in parallel, single-block tail, pshufb rotates" },
-  { "amd64-avx2", 400, GCRY_HWF_SSSE3 | GCRY_HWF_AVX2, CHACHA_IMPL_AVX2, "",
+  /* groups of four, then single blocks, which also make a partial last
+   * block */
+  { "amd64-ssse3", 300, GCRY_HWF_SSSE3, "",
+    "four blocks in parallel, single-block tail, pshufb rotates",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_amd64_ssse3_blocks4, 4 },
+                  { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
+      .hcore = _gcry_hchacha_amd64_ssse3) },
+  /* groups of eight; 5-8 blocks left (whole and partial) from one more
+   * eight-block call, fewer four, two and one at a time */
+  { "amd64-avx2", 400, GCRY_HWF_SSSE3 | GCRY_HWF_AVX2, "",
     "eight blocks in parallel; tails of 5-8 blocks in one more such call, "
-    "shorter ones four/two/one blocks" },
-  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL,
-    CHACHA_IMPL_AVX512, "",
+    "shorter ones four/two/one blocks",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 8 },
+                  { _gcry_chacha_amd64_avx2_blocks4, 4 },
+                  { _gcry_chacha_amd64_avx2_blocks2, 2 },
+                  { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
+      .tails = { { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } },
+      .hcore = _gcry_hchacha_amd64_avx2) },
+  /* groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
+   * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
+   * 1-block routines are row form, with the shortest path through the
+   * rounds), a last single one alone */
+  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL, "",
     "sixteen blocks in parallel in zmm (two such groups interleaved from 32 "
     "blocks), vprold rotates; the 2-16 blocks left (whole and partial) in one "
-    "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone" },
+    "16-, 8- (ymm) or 4-block (row-form zmm) call, a last single one alone",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_amd64_avx512_blocks16, 16 },
+                  { _gcry_chacha_amd64_avx512_blocks8, 8 },
+                  { _gcry_chacha_amd64_avx512_blocks4, 4 },
+                  { _gcry_chacha_amd64_avx512_blocks1, 1 } },
+      .tails = { { _gcry_chacha_amd64_avx512_blocks16, 16, 9 },
+                 { _gcry_chacha_amd64_avx512_blocks8, 8, 5 },
+                 { _gcry_chacha_amd64_avx512_blocks4, 4, 2 } },
+      .hcore = _gcry_hchacha_amd64_avx512,
+      .hcore4 = _gcry_hchacha4_amd64_avx512,
+      .hcore16 = _gcry_hchacha16_amd64_avx512) },
 #endif
 #ifdef USE_AARCH64
-  { "aarch64-neon", 300, GCRY_HWF_NEON, CHACHA_IMPL_NEON, "",
+  /* groups of four; the 2-4 blocks left (whole and partial) from one more
+   * four-block call, whose rounds take hardly longer than one block's, a
+   * last single one alone */
+  { "aarch64-neon", 300, GCRY_HWF_NEON, "",
     "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
-    "partial) in one more such call, a last single one in row form" },
+    "partial) in one more such call, a last single one in row form",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_aarch64_neon_blocks4, 4 },
+                  { _gcry_chacha_aarch64_neon_blocks1, 1 } },
+      .tails = { { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
+      .hcore = _gcry_hchacha_aarch64_neon) },
 #endif
 };
 
@@ -76,20 +91,26 @@ GCRY_DRIVERS_ACCESSOR (gcry_chacha_drivers, chacha_drivers)
 
 /* ChaCha for the driver: block counter in words 12-13. */
 static const gcry_stream_cipher chacha_cipher = {
-  chacha_tiers, sizeof chacha_tiers / sizeof chacha_tiers[0],
-  chacha_generic_block, hchacha_generic, 12
+  NULL, 0, chacha_generic_block, hchacha_generic, 12
 };
+
+/* What driver IMPL (checked at setkey) runs. */
+static const gcry_stream_tier *
+tier_of (unsigned int impl)
+{
+  return gcry_stream_driver_tier (chacha_drivers, impl);
+}
+
+size_t
+chacha_call_blocks (unsigned int impl, size_t need, size_t most)
+{
+  return gcry_stream_call_blocks (tier_of (impl), need, most);
+}
 
 size_t
 gcry_chacha_ctxsize (void)
 {
   return sizeof (chacha_ctx);
-}
-
-uint32_t
-gcry_chacha_impls (void)
-{
-  return gcry_stream_impls (&chacha_cipher);
 }
 
 #ifdef GCRY_TEST_HOOKS
@@ -98,14 +119,15 @@ gcry_chacha_impls (void)
 int
 gcry_chacha_tiers_check (void)
 {
-  return gcry_stream_check_tiers (&chacha_cipher);
+  return gcry_stream_check_drivers (chacha_drivers,
+                                    sizeof chacha_drivers / sizeof chacha_drivers[0]);
 }
 #endif
 
 static int
 impl_ok (unsigned int impl)
 {
-  return impl < 32 && (gcry_chacha_impls () & (1u << impl));
+  return GCRY_DRIVER_OK (chacha_drivers, impl);
 }
 
 /* HChaCha of STATE (constants, key, 16-byte input) with the implementation's
@@ -114,7 +136,7 @@ static unsigned int
 hchacha_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                   unsigned int impl)
 {
-  return gcry_stream_hcore (&chacha_cipher, impl, state, out, rounds);
+  return gcry_stream_hcore_on (&chacha_cipher, tier_of (impl), state, out, rounds);
 }
 
 static void
@@ -242,11 +264,11 @@ xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
   return burn + sizeof (state) + sizeof (subkey) + GCRY_C_FRAME;
 }
 
-#ifdef USE_AMD64
 /* Subkeys of the N (2 to 4) contexts CTXS with nonces IVS from one HChaCha4
  * call (the states in rows). */
 static unsigned int
-xchacha_setiv4 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+xchacha_setiv4 (const gcry_stream_tier *tier, chacha_ctx *const ctxs[],
+                const uint8_t *const ivs[], size_t n)
 {
   uint32_t states[4][16] GCRY_ALIGNED(64);
   uint8_t subkeys[4][32];
@@ -255,7 +277,7 @@ xchacha_setiv4 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
 
   for (j = 0; j < 4; j++)             /* unused lanes: a copy of the first */
     xchacha_hstate (ctxs[j < n ? j : 0], ivs[j < n ? j : 0], states[j]);
-  burn = _gcry_hchacha4_amd64_avx512 (&states[0][0], &subkeys[0][0], ctxs[0]->rounds);
+  burn = tier->hcore4 (&states[0][0], &subkeys[0][0], ctxs[0]->rounds);
   for (j = 0; j < n; j++)
     xchacha_use_subkey (ctxs[j], ivs[j], subkeys[j]);
   gcry_wipememory (states, sizeof states);
@@ -266,7 +288,8 @@ xchacha_setiv4 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
 /* The same for N (up to 16) contexts from one HChaCha16 call: the nonce
  * words and the subkeys word-major (word w of context j at [w][j]). */
 static unsigned int
-xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
+xchacha_setiv16 (const gcry_stream_tier *tier, chacha_ctx *const ctxs[],
+                 const uint8_t *const ivs[], size_t n)
 {
   uint32_t state[16], nonces[4][16] GCRY_ALIGNED(64), out[8][16] GCRY_ALIGNED(64);
   unsigned int burn;
@@ -276,7 +299,7 @@ xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
   for (j = 0; j < 16; j++)            /* unused lanes: a copy of the first */
     for (w = 0; w < 4; w++)
       nonces[w][j] = gcry_load_le32 (ivs[j < n ? j : 0] + 4 * w);
-  burn = _gcry_hchacha16_amd64_avx512 (state, &nonces[0][0], &out[0][0], ctxs[0]->rounds);
+  burn = tier->hcore16 (state, &nonces[0][0], &out[0][0], ctxs[0]->rounds);
   for (j = 0; j < n; j++)            /* fresh contexts: no pad to wipe */
     {
       for (w = 0; w < 8; w++)
@@ -289,7 +312,6 @@ xchacha_setiv16 (chacha_ctx *const ctxs[], const uint8_t *const ivs[], size_t n)
   gcry_wipememory (state, sizeof state);
   return burn + sizeof (state) + sizeof (nonces) + sizeof (out) + GCRY_C_FRAME;
 }
-#endif
 
 /* The key, rounds and implementation of the XChaCha context KEYED into
  * CTX; the constants too (the rest of words 0-11 is the subkey's).  Its
@@ -319,23 +341,22 @@ unsigned int
 xchacha_setiv_many_noburn (const chacha_ctx *keyed, chacha_ctx *const ctxs[],
                            const uint8_t *const ivs[], size_t n)
 {
+  const gcry_stream_tier *tier = tier_of (keyed->impl);
   unsigned int burn = 0;
   size_t i;
 
   for (i = 0; i < n; i++)
     xchacha_keyed_like (ctxs[i], keyed);
   i = 0;                              /* the contexts whose subkeys are made */
-#ifdef USE_AMD64
-  if (n >= 2 && ctxs[0]->impl == CHACHA_IMPL_AVX512)
+  if (n >= 2 && tier->hcore16)
     while (n - i >= 2)
       {
         size_t k = n - i < 16 ? n - i : 16;
 
-        burn = gcry_max_burn (burn, (k > 4 ? xchacha_setiv16 : xchacha_setiv4) (ctxs + i,
-                                                                                ivs + i, k));
+        burn = gcry_max_burn (burn, (k > 4 ? xchacha_setiv16 : xchacha_setiv4) (
+                                      tier, ctxs + i, ivs + i, k));
         i += k;
       }
-#endif
   for (; i < n; i++)
     burn = gcry_max_burn (burn, xchacha_setiv (ctxs[i], ivs[i]));
   return burn + GCRY_C_FRAME;
@@ -431,7 +452,7 @@ chacha_counter_done (chacha_ctx *ctx, uint32_t nonce_word)
 GCRY_NOINLINE unsigned int
 chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  return gcry_stream_crypt (&chacha_cipher, ctx->impl, ctx->input, ctx->rounds,
+  return gcry_stream_crypt_on (&chacha_cipher, tier_of (ctx->impl), ctx->input, ctx->rounds,
                             ctx->ctr64 ? 64 : 32, &ctx->pos, dst, src, n);
 }
 
@@ -469,6 +490,7 @@ gcry_chacha_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
 
 static const gcry_chacha_exports chacha_exports = {
   sizeof (gcry_chacha_exports), gcry_chacha_setkey, gcry_chacha_setiv, chacha_setiv_noburn,
-  xchacha_setiv_many_noburn, chacha_crypt_noburn, chacha_counter_done
+  xchacha_setiv_many_noburn, chacha_crypt_noburn, chacha_counter_done, gcry_chacha_drivers,
+  chacha_call_blocks
 };
 GCRY_EXPORT (chacha, gcry_chacha_exports, chacha_exports)

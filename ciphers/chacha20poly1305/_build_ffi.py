@@ -5,7 +5,7 @@ and poly1305 modules' own, reached through what they export
 (gcrylike/_native/linkage.h), so each chunk is still one native call.
 """
 
-from gcrylike_build import asm_files, drivers_cdef, enum_members, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_aead_ctxsize(void);
@@ -32,5 +32,4 @@ ffibuilder = make_ffi(
     ["ciphers/chacha20poly1305/aead_glue.c"],
     asm_sources=asm_files("chacha20-poly1305"),
     includes='#include "aead.h"',
-    constants=enum_members("ciphers/chacha20poly1305/aead.h", "aead_join"),
 )

@@ -32,30 +32,39 @@ too_long (uint64_t n)
   return n > AEAD_MAX_CT;
 }
 
-/* The joins, the composite's drivers beside its stitched routine: name
- * suffix, priority (its hundreds the SIMD level of the pair it joins), the
- * GCRY_HWF_* bits it needs, its id, description.  The rule
- * (ciphers/chacha20poly1305/__init__.py) gives each ChaCha/Poly1305 pair
- * the join of its level, else the separate one. */
-static const gcry_driver aead_joins[] = {
-  { "separate", 100, 0, AEAD_JOIN_SEPARATE, "", "ChaCha20 and Poly1305 chunk by chunk" },
 #ifdef USE_AMD64
-  { "stitched", 400, GCRY_HWF_AVX2, AEAD_JOIN_STITCHED_AVX2, "",
-    "ChaCha20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time" },
+/* asm/chacha20-poly1305-amd64-avx2.S */
+extern poly1305_stitched_routine _gcry_chacha20_poly1305_amd64_avx2_blocks8;
+#endif
+
+/* The joins, the composite's drivers with its stitched routine: name
+ * suffix, priority (its hundreds the SIMD level of the pair it joins), the
+ * GCRY_HWF_* bits it needs, tag, description, the stitched routine (NULL:
+ * each part's own, chunk by chunk).  The rule (gcry_join_fits; in Python
+ * gcrylike._spec.joined) gives each ChaCha/Poly1305 pair the join of its
+ * level, else the separate one.  A row's place is its id. */
+static const gcry_driver aead_joins[] = {
+  { "separate", 100, 0, "", "ChaCha20 and Poly1305 chunk by chunk", NULL },
+#ifdef USE_AMD64
+  { "stitched", 400, GCRY_HWF_AVX2, "",
+    "ChaCha20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time",
+    GCRY_OPS (poly1305_join_ops, _gcry_chacha20_poly1305_amd64_avx2_blocks8) },
 #endif
 };
 
 GCRY_DRIVERS_ACCESSOR (gcry_aead_drivers, aead_joins)
 
-/* Whether JOIN may join ChaCha C and Poly1305 P: the separate join any
- * pair, a stitched one the pair its routine was written for. */
-#ifdef USE_AMD64
-# define JOIN_OK(join, c, p)                                                \
-  ((join) == AEAD_JOIN_SEPARATE                                             \
-   || ((join) == AEAD_JOIN_STITCHED_AVX2 && (c) == CHACHA_IMPL_AVX2 && (p) == POLY1305_IMPL_AVX2))
-#else
-# define JOIN_OK(join, c, p) ((join) == AEAD_JOIN_SEPARATE)
-#endif
+/* Whether JOIN may join ChaCha driver C and Poly1305 driver P (each id
+ * checked here). */
+static int
+join_ok (unsigned int join, unsigned int c, unsigned int p)
+{
+  size_t nc, np;
+  const gcry_driver *chacha = chacha_api->drivers (&nc), *poly = poly1305_api->drivers (&np);
+
+  return GCRY_DRIVER_OK (aead_joins, join) && c < nc && p < np
+         && gcry_join_fits (&aead_joins[join], &chacha[c], &poly[p]);
+}
 
 size_t
 gcry_aead_ctxsize (void)
@@ -73,7 +82,7 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != 32)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl) || !JOIN_OK (join, chacha_impl, poly_impl))
+  if (!join_ok (join, chacha_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = chacha_api->setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);
@@ -190,18 +199,18 @@ piece_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   return burn + GCRY_C_FRAME;
 }
 
-#ifdef USE_AMD64
 /* One group of the stitched routine: 8 ChaCha20 blocks, 32 Poly1305 blocks. */
 #define AEAD_STITCH 512
 
-/* Whether the stitched routine can take the data from here on: the
- * stitched join, with both streams at a block boundary (no keystream left
- * over from a partial block, no MAC bytes buffered). */
-static int
+/* The stitched routine of CTX's join if it can take the data from here on
+ * (both streams at a block boundary: no keystream left over from a partial
+ * block, no MAC bytes buffered), else NULL. */
+static poly1305_stitched_routine *
 stitch_ok (const aead_ctx *ctx)
 {
-  return ctx->join == AEAD_JOIN_STITCHED_AVX2
-         && ctx->chacha.pos.unused == 0 && ctx->mac.buflen == 0;
+  const poly1305_join_ops *join = aead_joins[ctx->join].ops;
+
+  return join && ctx->chacha.pos.unused == 0 && ctx->mac.buflen == 0 ? join->stitched : NULL;
 }
 
 /* N bytes (a positive multiple of AEAD_STITCH) with ChaCha20 and Poly1305
@@ -212,7 +221,8 @@ stitch_ok (const aead_ctx *ctx)
  * encrypted alone, group i (i >= 1) together with the ciphertext of group
  * i - 1, and the last group's ciphertext is absorbed alone. */
 static unsigned int
-stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int encrypting)
+stitched_noburn (poly1305_stitched_routine *stitched, aead_ctx *ctx, uint8_t *dst,
+                 const uint8_t *src, size_t n, int encrypting)
 {
   const uint32_t nonce_word = ctx->chacha.input[13];
   size_t groups = n / AEAD_STITCH;
@@ -223,7 +233,7 @@ stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int 
       burn = chacha_api->crypt_noburn (&ctx->chacha, dst, src, AEAD_STITCH);
       if (groups > 1)
         {
-          burn = gcry_max_burn (burn, _gcry_chacha20_poly1305_amd64_avx2_blocks8
+          burn = gcry_max_burn (burn, stitched
                                 (ctx->chacha.input, dst + AEAD_STITCH, src + AEAD_STITCH,
                                  (groups - 1) * (AEAD_STITCH / CHACHA_BLOCK),
                                  ctx->mac.h, ctx->mac.r, dst));
@@ -235,7 +245,7 @@ stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int 
     }
   else
     {
-      burn = _gcry_chacha20_poly1305_amd64_avx2_blocks8
+      burn = stitched
                (ctx->chacha.input, dst, src, groups * (AEAD_STITCH / CHACHA_BLOCK),
                 ctx->mac.h, ctx->mac.r, src);
       chacha_api->counter_done (&ctx->chacha, nonce_word);
@@ -244,12 +254,12 @@ stitched_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n, int 
   ctx->ctlen += n;
   return burn + GCRY_C_FRAME;
 }
-#endif
 
 static unsigned int
 crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
               int encrypting, int *rc)
 {
+  poly1305_stitched_routine *stitched;
   unsigned int burn;
 
   /* refuse bad requests before anything changes state */
@@ -266,18 +276,16 @@ crypt_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
   burn = enter_data (ctx, encrypting, rc);
   if (*rc)
     return burn;
-#ifdef USE_AMD64
   /* whole groups stitched when possible (the whole run in one pass: the
    * routine keeps its 512-byte groups in L1 itself); the rest in chunks */
-  if (n >= AEAD_STITCH && stitch_ok (ctx))
+  if (n >= AEAD_STITCH && (stitched = stitch_ok (ctx)))
     {
       size_t k = n - n % AEAD_STITCH;
-      burn = gcry_max_burn (burn, stitched_noburn (ctx, dst, src, k, encrypting));
+      burn = gcry_max_burn (burn, stitched_noburn (stitched, ctx, dst, src, k, encrypting));
       dst += k;
       src += k;
       n -= k;
     }
-#endif
   while (n)
     {
       size_t len = n < AEAD_CHUNK ? n : AEAD_CHUNK;
@@ -386,16 +394,8 @@ seal_head_noburn (aead_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n,
 static size_t
 keystream_blocks (const chacha_ctx *chacha, size_t n)
 {
-  size_t need = 1 + (n + CHACHA_BLOCK - 1) / CHACHA_BLOCK, width = 1;
-
-  if (chacha->impl == CHACHA_IMPL_GENERIC)
-    return need;
-  while (width < need)
-    width *= 2;
-  /* SSSE3 has 1- and 4-block routines only */
-  if (chacha->impl == CHACHA_IMPL_SSSE3 && width == 2)
-    width = 4;
-  return width;
+  return chacha_api->call_blocks (chacha->impl, 1 + (n + CHACHA_BLOCK - 1) / CHACHA_BLOCK,
+                                  1 + AEAD_HEAD / CHACHA_BLOCK);
 }
 
 /* What a one-shot call works on: a copy of the keyed context with the

@@ -1,10 +1,9 @@
 """cffi build script for ``gcrylike.ciphers.nhpoly1305._nhpoly1305`` (not installed)."""
 
-from gcrylike_build import NH_IDS, asm_files, drivers_cdef, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_nhpoly1305_ctxsize(void);
-uint32_t gcry_nh_impls(void);
 int gcry_nhpoly1305_setkey(void *ctx, const uint8_t *key, size_t keylen,
                            unsigned int nh_impl, unsigned int poly_impl);
 int gcry_nhpoly1305_update(void *ctx, const uint8_t *m, size_t n);
@@ -18,5 +17,4 @@ ffibuilder = make_ffi(
     ["ciphers/nhpoly1305/nhpoly1305_glue.c", "ciphers/nhpoly1305/nh_generic.c"],
     asm_sources=asm_files("nh"),
     includes='#include "nhpoly1305.h"',
-    constants=NH_IDS,
 )

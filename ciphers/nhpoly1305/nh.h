@@ -40,12 +40,21 @@
 #define NH_HASH_BYTES 32
 #define NH_MSG_GRAIN 16                 /* len is a multiple of this */
 
-typedef unsigned int (*nh_fn) (const uint32_t key[NH_KEY_WORDS],
-                               const uint8_t *msg, size_t len,
-                               uint8_t hash[NH_HASH_BYTES]);
-typedef unsigned int (*nh_units_fn) (const uint32_t key[NH_KEY_WORDS],
-                                     const uint8_t *msg, size_t nunits,
-                                     uint8_t *hashes);
+typedef unsigned int nh_routine (const uint32_t key[NH_KEY_WORDS], const uint8_t *msg,
+                                 size_t len, uint8_t hash[NH_HASH_BYTES]);
+typedef unsigned int nh_units_routine (const uint32_t key[NH_KEY_WORDS], const uint8_t *msg,
+                                       size_t nunits, uint8_t *hashes);
+typedef nh_routine *nh_fn;
+typedef nh_units_routine *nh_units_fn;
+
+/* What an NH driver runs (its row's ops in nhpoly1305_glue.c): one message
+ * of up to a unit, whole units, and whether they take the key arranged by
+ * nh_key_arrange. */
+typedef struct {
+  nh_fn one;
+  nh_units_fn units;
+  int arranged;
+} nh_ops;
 
 /* nh_generic.c: portable C. */
 unsigned int nh_generic (const uint32_t key[NH_KEY_WORDS], const uint8_t *msg,
@@ -72,39 +81,5 @@ nh_key_arrange (uint32_t key[NH_KEY_WORDS])
       key[i + 2] = w;
     }
 }
-
-#ifdef USE_AMD64
-/* asm/nh-amd64-sse2.S (SSE2, baseline amd64), asm/nh-amd64-avx2.S (AVX2)
- * and asm/nh-amd64-avx512.S (AVX512F, key arranged by nh_key_arrange);
- * the caller checks the CPU and OS support them. */
-unsigned int _gcry_nh_amd64_sse2 (const uint32_t key[NH_KEY_WORDS],
-                                  const uint8_t *msg, size_t len,
-                                  uint8_t hash[NH_HASH_BYTES]);
-unsigned int _gcry_nh_amd64_sse2_units (const uint32_t key[NH_KEY_WORDS],
-                                        const uint8_t *msg, size_t nunits,
-                                        uint8_t *hashes);
-unsigned int _gcry_nh_amd64_avx2 (const uint32_t key[NH_KEY_WORDS],
-                                  const uint8_t *msg, size_t len,
-                                  uint8_t hash[NH_HASH_BYTES]);
-unsigned int _gcry_nh_amd64_avx2_units (const uint32_t key[NH_KEY_WORDS],
-                                        const uint8_t *msg, size_t nunits,
-                                        uint8_t *hashes);
-unsigned int _gcry_nh_amd64_avx512 (const uint32_t key[NH_KEY_WORDS],
-                                    const uint8_t *msg, size_t len,
-                                    uint8_t hash[NH_HASH_BYTES]);
-unsigned int _gcry_nh_amd64_avx512_units (const uint32_t key[NH_KEY_WORDS],
-                                          const uint8_t *msg, size_t nunits,
-                                          uint8_t *hashes);
-#endif
-
-#ifdef USE_AARCH64
-/* asm/nh-aarch64-neon.S (Advanced SIMD: baseline ARMv8-A, little-endian). */
-unsigned int _gcry_nh_aarch64_neon (const uint32_t key[NH_KEY_WORDS],
-                                    const uint8_t *msg, size_t len,
-                                    uint8_t hash[NH_HASH_BYTES]);
-unsigned int _gcry_nh_aarch64_neon_units (const uint32_t key[NH_KEY_WORDS],
-                                          const uint8_t *msg, size_t nunits,
-                                          uint8_t *hashes);
-#endif
 
 #endif

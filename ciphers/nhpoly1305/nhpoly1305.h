@@ -9,20 +9,13 @@
 
 #define NHPOLY1305_KEY_BYTES (16 + NH_KEY_BYTES)  /* Poly1305 r, then the NH key */
 
-enum nh_impl {
-  NH_IMPL_GENERIC = 0,
-  NH_IMPL_SSE2 = 1,
-  NH_IMPL_AVX2 = 2,
-  NH_IMPL_AVX512 = 3,                  /* nhkey held arranged (nh_key_arrange) */
-  NH_IMPL_NEON = 4                     /* aarch64 Advanced SIMD */
-};
 
 typedef struct {
   poly1305_ctx poly;                   /* keyed with r and s = 0 */
   uint32_t nhkey[NH_KEY_WORDS] GCRY_ALIGNED(32);
   uint8_t buf[NH_UNIT];                /* the current partial chunk */
   unsigned int buflen;
-  unsigned int nh_impl;
+  unsigned int nh_impl;                /* NH's driver: its row in nhpoly1305_glue.c */
 } nhpoly1305_ctx;
 
 /* NH outputs gathered before one Poly1305 call: 16 chunks = 32 Poly1305
@@ -38,7 +31,6 @@ typedef struct {
   uint8_t hashes[NH_BATCH * NH_HASH_BYTES];
 } nhpoly1305_acc;
 
-uint32_t gcry_nh_impls (void);
 /* NH's drivers compiled in (nhpoly1305_glue.c). */
 const gcry_driver *gcry_nh_drivers (size_t *n);
 unsigned int nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
@@ -66,7 +58,7 @@ unsigned int nhpoly1305_acc_final (const nhpoly1305_ctx *ctx, nhpoly1305_acc *ac
  * (gcrylike/_native/linkage.h): the functions above, by name. */
 typedef struct {
   size_t size;
-  uint32_t (*nh_impls) (void);
+  const gcry_driver *(*nh_drivers) (size_t *n);
   unsigned int (*setkey_noburn) (nhpoly1305_ctx *ctx, const uint8_t *key,
                                  unsigned int nh_impl, unsigned int poly_impl);
   void (*acc_init) (nhpoly1305_acc *acc);

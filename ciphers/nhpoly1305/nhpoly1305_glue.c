@@ -5,74 +5,68 @@
 
 GCRY_IMPORT (poly1305, gcry_poly1305_exports)
 
-/* NH's drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
- * they need, id, description. */
-static const gcry_driver nh_drivers[] = {
-  { "generic", 100, 0, NH_IMPL_GENERIC, "", "portable C NH" },
 #ifdef USE_AMD64
-  { "amd64-sse2", 300, GCRY_HWF_SSE2, NH_IMPL_SSE2, "", "SSE2 NH (pmuludq)" },
-  { "amd64-avx2", 400, GCRY_HWF_AVX2, NH_IMPL_AVX2, "", "AVX2 NH (vpmuludq)" },
-  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F, NH_IMPL_AVX512, "",
-    "AVX-512 NH (512-bit vpmuludq, key held pre-arranged)" },
+/* asm/nh-amd64-{sse2,avx2,avx512}.S (the AVX-512 ones take the key
+ * arranged) */
+extern nh_routine _gcry_nh_amd64_sse2, _gcry_nh_amd64_avx2, _gcry_nh_amd64_avx512;
+extern nh_units_routine _gcry_nh_amd64_sse2_units, _gcry_nh_amd64_avx2_units,
+  _gcry_nh_amd64_avx512_units;
 #endif
 #ifdef USE_AARCH64
-  { "aarch64-neon", 300, GCRY_HWF_NEON, NH_IMPL_NEON, "", "NEON NH (umlal, umlal2)" },
+/* asm/nh-aarch64-neon.S */
+extern nh_routine _gcry_nh_aarch64_neon;
+extern nh_units_routine _gcry_nh_aarch64_neon_units;
+#endif
+
+#define NH_OPS(...) GCRY_OPS (nh_ops, __VA_ARGS__)
+
+/* NH's drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, tag, description, what it runs.  A row's place is its id. */
+static const gcry_driver nh_drivers[] = {
+  { "generic", 100, 0, "", "portable C NH", NH_OPS (nh_generic, nh_generic_units, 0) },
+#ifdef USE_AMD64
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, "", "SSE2 NH (pmuludq)",
+    NH_OPS (_gcry_nh_amd64_sse2, _gcry_nh_amd64_sse2_units, 0) },
+  { "amd64-avx2", 400, GCRY_HWF_AVX2, "", "AVX2 NH (vpmuludq)",
+    NH_OPS (_gcry_nh_amd64_avx2, _gcry_nh_amd64_avx2_units, 0) },
+  { "amd64-avx512", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F, "",
+    "AVX-512 NH (512-bit vpmuludq, key held pre-arranged)",
+    NH_OPS (_gcry_nh_amd64_avx512, _gcry_nh_amd64_avx512_units, 1) },
+#endif
+#ifdef USE_AARCH64
+  { "aarch64-neon", 300, GCRY_HWF_NEON, "", "NEON NH (umlal, umlal2)",
+    NH_OPS (_gcry_nh_aarch64_neon, _gcry_nh_aarch64_neon_units, 0) },
 #endif
 };
 
 GCRY_DRIVERS_ACCESSOR (gcry_nh_drivers, nh_drivers)
 
-uint32_t
-gcry_nh_impls (void)
-{
-  return gcry_drivers_mask (nh_drivers, sizeof nh_drivers / sizeof nh_drivers[0]);
-}
-
-/* IMPL names an NH implementation built into this module. */
+/* IMPL names an NH driver built into this module. */
 static int
 nh_impl_ok (unsigned int impl)
 {
-  return impl < 32 && (gcry_nh_impls () & (1u << impl));
+  return GCRY_DRIVER_OK (nh_drivers, impl);
+}
+
+/* What NH driver IMPL (checked at setkey) runs. */
+static const nh_ops *
+nh_of (unsigned int impl)
+{
+  return nh_drivers[impl].ops;
 }
 
 static unsigned int
 nh_one (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t len,
         uint8_t hash[NH_HASH_BYTES])
 {
-#ifdef USE_AMD64
-  if (impl == NH_IMPL_AVX512)
-    return _gcry_nh_amd64_avx512 (key, msg, len, hash);
-  if (impl == NH_IMPL_AVX2)
-    return _gcry_nh_amd64_avx2 (key, msg, len, hash);
-  if (impl == NH_IMPL_SSE2)
-    return _gcry_nh_amd64_sse2 (key, msg, len, hash);
-#endif
-#ifdef USE_AARCH64
-  if (impl == NH_IMPL_NEON)
-    return _gcry_nh_aarch64_neon (key, msg, len, hash);
-#endif
-  (void)impl;
-  return nh_generic (key, msg, len, hash);
+  return nh_of (impl)->one (key, msg, len, hash);
 }
 
 static unsigned int
 nh_units (unsigned int impl, const uint32_t *key, const uint8_t *msg, size_t nunits,
           uint8_t *hashes)
 {
-#ifdef USE_AMD64
-  if (impl == NH_IMPL_AVX512)
-    return _gcry_nh_amd64_avx512_units (key, msg, nunits, hashes);
-  if (impl == NH_IMPL_AVX2)
-    return _gcry_nh_amd64_avx2_units (key, msg, nunits, hashes);
-  if (impl == NH_IMPL_SSE2)
-    return _gcry_nh_amd64_sse2_units (key, msg, nunits, hashes);
-#endif
-#ifdef USE_AARCH64
-  if (impl == NH_IMPL_NEON)
-    return _gcry_nh_aarch64_neon_units (key, msg, nunits, hashes);
-#endif
-  (void)impl;
-  return nh_generic_units (key, msg, nunits, hashes);
+  return nh_of (impl)->units (key, msg, nunits, hashes);
 }
 
 unsigned int
@@ -88,7 +82,7 @@ nhpoly1305_setkey_noburn (nhpoly1305_ctx *ctx, const uint8_t *key,
   burn = poly1305_api->setkey_noburn (&ctx->poly, polykey, poly_impl);
   for (i = 0; i < NH_KEY_WORDS; i++)
     ctx->nhkey[i] = gcry_load_le32 (key + 16 + 4 * i);
-  if (nh_impl == NH_IMPL_AVX512)
+  if (nh_of (nh_impl)->arranged)
     nh_key_arrange (ctx->nhkey);
   ctx->nh_impl = nh_impl;
   gcry_wipememory (polykey, sizeof polykey);
@@ -338,7 +332,7 @@ gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t 
     return GCRY_ERR_INV_LENGTH;
   for (i = 0; i < NH_KEY_WORDS; i++)
     words[i] = gcry_load_le32 (key + 4 * i);
-  if (impl == NH_IMPL_AVX512)
+  if (nh_of (impl)->arranged)
     nh_key_arrange (words);
   burn = nunits ? nh_units (impl, words, msg, nunits, out) : nh_one (impl, words, msg, len, out);
   gcry_wipememory (words, sizeof words);
@@ -348,7 +342,7 @@ gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t 
 #endif
 
 static const gcry_nhpoly1305_exports nhpoly1305_exports = {
-  sizeof (gcry_nhpoly1305_exports), gcry_nh_impls, nhpoly1305_setkey_noburn,
+  sizeof (gcry_nhpoly1305_exports), gcry_nh_drivers, nhpoly1305_setkey_noburn,
   nhpoly1305_acc_init, nhpoly1305_acc_chunks, nhpoly1305_acc_final
 };
 GCRY_EXPORT (nhpoly1305, gcry_nhpoly1305_exports, nhpoly1305_exports)

@@ -1,10 +1,9 @@
 """cffi build script for ``gcrylike.ciphers.poly1305._poly1305`` (not installed)."""
 
-from gcrylike_build import POLY1305_IDS, asm_files, drivers_cdef, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_poly1305_ctxsize(void);
-uint32_t gcry_poly1305_impls(void);
 int gcry_poly1305_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned int impl);
 int gcry_poly1305_update(void *ctx, const uint8_t *m, size_t n);
 int gcry_poly1305_read(void *ctx, uint8_t *tag, size_t taglen);
@@ -20,5 +19,4 @@ ffibuilder = make_ffi(
     asm_sources=asm_files("poly1305"),
     arch_c_sources={"amd64": ["ciphers/poly1305/poly1305_amd64_tables.c"]},
     includes='#include "poly1305.h"',
-    constants=POLY1305_IDS,
 )

@@ -13,14 +13,29 @@
 #define POLY1305_KEY 32
 #define POLY1305_TABLE_BYTES 512
 
-enum poly1305_impl {
-  POLY1305_IMPL_GENERIC64 = 0,  /* 64-bit limbs, 128-bit products */
-  POLY1305_IMPL_GENERIC32 = 1,  /* five 26-bit limbs, 64-bit products */
-  POLY1305_IMPL_SSE2 = 2,
-  POLY1305_IMPL_AVX2 = 3,
-  POLY1305_IMPL_AVX512IFMA = 4,
-  POLY1305_IMPL_AARCH64 = 5     /* 64-bit limbs in aarch64 assembly (MUL/UMULH) */
-};
+/* The routines a driver runs (poly1305_glue.c's rows), as function types
+ * that declare them: full blocks one at a time in assembly (the 2^128 bit
+ * always added), a SIMD tier's set-up of its table of powers of r, and its
+ * routine over whole blocks with that table.  Each returns its burn depth
+ * (the set-up: its driver row says). */
+typedef unsigned int poly1305_scalar_routine (uint64_t h[3], const uint64_t r[2],
+                                              const uint8_t *m, size_t nblocks);
+typedef void poly1305_setup_routine (const uint64_t r[2], void *table);
+typedef unsigned int poly1305_simd_routine (uint64_t h[3], const void *table,
+                                            const uint8_t *m, size_t nblocks);
+
+/* A composite's stitched join (the ops of its row, ChaCha20-Poly1305's or
+ * secretbox's): the stream cipher over NBLOCKS (a multiple of 8) blocks of
+ * SRC into DST, and Poly1305 over NBLOCKS * 64 bytes of MAC_SRC into H
+ * (each 16 bytes with the 2^128 bit), in one pass; the block counter in
+ * INPUT advanced as a 64-bit counter.  Returns the burn depth. */
+typedef unsigned int poly1305_stitched_routine (uint32_t input[16], uint8_t *dst,
+                                                const uint8_t *src, size_t nblocks,
+                                                uint64_t h[3], const uint64_t r[2],
+                                                const uint8_t *mac_src);
+typedef struct {
+  poly1305_stitched_routine *stitched;
+} poly1305_join_ops;
 
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,
  * partially reduced (h[2] <= 7), whatever implementation absorbs blocks. */
@@ -30,7 +45,7 @@ typedef struct {
   uint64_t s[2];                /* the pad added at the end */
   uint8_t buf[POLY1305_BLOCK];  /* partial block */
   unsigned int buflen;
-  unsigned int impl;
+  unsigned int impl;            /* the driver's id: its row in poly1305_glue.c */
   unsigned int table_ready;     /* powers computed (on first SIMD use) */
   /* last, so copies and wipes of a context without powers skip it */
   uint8_t table[POLY1305_TABLE_BYTES] GCRY_ALIGNED(64); /* SIMD powers of r */
@@ -64,7 +79,6 @@ unsigned int poly1305_update_noburn (poly1305_ctx *ctx, const uint8_t *m, size_t
 unsigned int poly1305_pad16_noburn (poly1305_ctx *ctx);
 unsigned int poly1305_tag_noburn (const poly1305_ctx *ctx, uint8_t tag[16]);
 int poly1305_impl_ok (unsigned int impl);
-uint32_t gcry_poly1305_impls (void);
 /* The drivers compiled in (poly1305_glue.c). */
 const gcry_driver *gcry_poly1305_drivers (size_t *n);
 /* An accumulator H[3] (zeroed to start) kept outside the keyed context KEY,
@@ -94,11 +108,13 @@ typedef struct {
   void (*wipe) (poly1305_ctx *ctx);
   void (*copy) (poly1305_ctx *dst, const poly1305_ctx *src);
   unsigned int (*prepare) (poly1305_ctx *ctx);
+  const gcry_driver *(*drivers) (size_t *n);
 #ifdef __SIZEOF_INT128__
   unsigned int (*r_squared) (const poly1305_ctx *key, uint64_t k[3]);
   unsigned int (*muladd64) (uint64_t h[3], const uint64_t a[3], const uint64_t k[3],
                             uint64_t x);
 #endif
+  uint32_t lanes_hwf;           /* the GCRY_HWF_* bits the lanes need; 0: none */
 #ifdef USE_AMD64
   /* eight messages at once (poly1305_amd64.h), for Adiantum's sector batches */
   void (*lanes_setup) (const uint64_t r[2], uint64_t *powers);

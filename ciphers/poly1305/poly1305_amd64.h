@@ -42,19 +42,14 @@
 
 #define POLY1305_AMD64_TABLE_BYTES 512
 
+/* The table set-up functions (poly1305_amd64_tables.c); the blocks
+ * routines are declared beside their driver rows (poly1305_glue.c).
+ * asm/poly1305-amd64-avx512.S: eight streams in zmm, radix 2^44 with
+ * AVX512-IFMA; NBLOCKS a multiple of 8; uses no stack (returns 0) and
+ * clears zmm0-31.  Needs AVX512F and AVX512-IFMA. */
 void _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table);
 void _gcry_poly1305_amd64_avx2_setup (const uint64_t r[2], void *table);
 void _gcry_poly1305_amd64_avx512ifma_setup (const uint64_t r[2], void *table);
-
-unsigned int _gcry_poly1305_amd64_sse2_blocks (uint64_t h[3], const void *table,
-                                               const uint8_t *m, size_t nblocks);
-unsigned int _gcry_poly1305_amd64_avx2_blocks (uint64_t h[3], const void *table,
-                                               const uint8_t *m, size_t nblocks);
-/* asm/poly1305-amd64-avx512.S: eight streams in zmm, radix 2^44 with
- * AVX512-IFMA; NBLOCKS a multiple of 8; uses no stack (returns 0) and
- * clears zmm0-31.  Needs AVX512F and AVX512-IFMA. */
-unsigned int _gcry_poly1305_amd64_avx512ifma_blocks (uint64_t h[3], const void *table,
-                                                     const uint8_t *m, size_t nblocks);
 
 /* asm/poly1305-amd64-avx512-lanes.S: eight messages of NBLOCKS (0 to 8)
  * blocks each at once, one per qword lane (AVX512F), from zero
@@ -69,10 +64,8 @@ unsigned int _gcry_poly1305_amd64_avx512_lanes8 (const uint64_t *powers,
                                                  const uint64_t *blocks, size_t nblocks,
                                                  uint64_t *out);
 
-/* asm/poly1305-amd64-scalar.S: the same step one block at a time in
- * general-purpose registers, for the SIMD drivers' short inputs and
- * leftover blocks; no table.  Returns the burn depth. */
-unsigned int _gcry_poly1305_amd64_scalar_blocks (uint64_t h[3], const uint64_t r[2],
-                                                 const uint8_t *m, size_t nblocks);
+/* asm/poly1305-amd64-scalar.S (poly1305_scalar_routine): the same step
+ * one block at a time in general-purpose registers, for the SIMD drivers'
+ * short inputs and leftover blocks; no table.  Returns the burn depth. */
 
 #endif

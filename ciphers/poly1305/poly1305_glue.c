@@ -8,7 +8,6 @@
 #ifdef USE_AMD64
 # include "poly1305_amd64.h"
 #endif
-#include "poly1305_aarch64.h"
 
 /* Below this many blocks in one update (with no table of powers yet) the
  * scalar code is faster than computing the table and entering the SIMD
@@ -28,102 +27,129 @@ gcry_poly1305_ctxsize (void)
   return sizeof (poly1305_ctx);
 }
 
-/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
- * they need, id, the IFMA one's mark in a composite's name, description. */
-static const gcry_driver poly1305_drivers[] = {
-#ifdef __SIZEOF_INT128__
-  { "generic64", 110, 0, POLY1305_IMPL_GENERIC64, "",
-    "portable C, 64-bit limbs, 128-bit products" },
-#endif
-  { "generic32", 100, 0, POLY1305_IMPL_GENERIC32, "", "portable C, five 26-bit limbs" },
-#ifdef USE_AMD64
-  { "amd64-sse2", 300, GCRY_HWF_SSE2, POLY1305_IMPL_SSE2, "",
-    "two blocks in parallel, 26-bit limbs" },
-  { "amd64-avx2", 400, GCRY_HWF_AVX2, POLY1305_IMPL_AVX2, "",
-    "four blocks in parallel, powers r^1..r^4" },
-  { "amd64-avx512ifma", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512IFMA,
-    POLY1305_IMPL_AVX512IFMA, GCRY_TAG ("ifma"),
-    "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16" },
-#endif
-#ifdef USE_AARCH64
-  /* integer only (baseline ARMv8-A): no feature; above generic64 */
-  { "aarch64", 300, 0, POLY1305_IMPL_AARCH64, "",
-    "one block at a time, 64-bit limbs in assembly (mul/umulh)" },
-#endif
-};
-
-GCRY_DRIVERS_ACCESSOR (gcry_poly1305_drivers, poly1305_drivers)
-
-uint32_t
-gcry_poly1305_impls (void)
-{
-  return gcry_drivers_mask (poly1305_drivers,
-                            sizeof poly1305_drivers / sizeof poly1305_drivers[0]);
-}
-
-#ifdef USE_AMD64
-/* A SIMD tier: the set-up that fills its table of powers of r, its routine
- * over whole blocks (a multiple of WIDTH, at least MIN_RUN of them per
- * call: the scalar code takes shorter runs and the rest), and the fewest
- * blocks in one update for which computing the table pays. */
+/* What a driver runs (its row's ops): full blocks one at a time (SCALAR,
+ * assembly; NULL: the portable function), the portable function itself
+ * (also for the padded last block), and a SIMD tier if BLOCKS: the set-up
+ * that fills its table of powers of r (leaving up to SETUP_BURN bytes of
+ * key material on the stack), its routine over whole blocks (a multiple
+ * of WIDTH, at least MIN_RUN of them per call: the one-at-a-time code
+ * takes shorter runs and the rest), and the fewest blocks in one update
+ * for which computing the table pays. */
 typedef struct {
+  unsigned int (*scalar) (uint64_t h[3], const uint64_t r[2], const uint8_t *m, size_t nblocks);
+  unsigned int (*portable) (uint64_t h[3], const uint64_t r[2], const uint8_t *m,
+                            size_t nblocks, unsigned int hibit);
   void (*setup) (const uint64_t r[2], void *table);
   unsigned int (*blocks) (uint64_t h[3], const void *table, const uint8_t *m, size_t nblocks);
   unsigned int width;
   unsigned int min_run;
   unsigned int table_pays;
+  unsigned int setup_burn;
 } poly1305_tier;
 
-/* The SIMD tiers by implementation id (poly1305_amd64.h: their contract). */
-static const poly1305_tier poly1305_tiers[] = {
-  [POLY1305_IMPL_SSE2] = { _gcry_poly1305_amd64_sse2_setup, _gcry_poly1305_amd64_sse2_blocks,
-                           2, 4, POLY1305_SIMD_MIN_BLOCKS },
-  [POLY1305_IMPL_AVX2] = { _gcry_poly1305_amd64_avx2_setup, _gcry_poly1305_amd64_avx2_blocks,
-                           4, 4, POLY1305_SIMD_MIN_BLOCKS },
-  [POLY1305_IMPL_AVX512IFMA] = { _gcry_poly1305_amd64_avx512ifma_setup,
-                                 _gcry_poly1305_amd64_avx512ifma_blocks,
-                                 8, 8, POLY1305_IFMA_MIN_BLOCKS },
+#define POLY1305_TIER(...) GCRY_OPS (poly1305_tier, __VA_ARGS__)
+
+/* The portable function of the SIMD drivers' builds: 64-bit limbs. */
+#ifdef __SIZEOF_INT128__
+# define PORTABLE_BLOCKS poly1305_generic64_blocks
+#else
+# define PORTABLE_BLOCKS poly1305_generic32_blocks
+#endif
+
+#ifdef USE_AMD64
+/* asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S (poly1305_amd64.h: their
+ * contract, and the C that fills their tables) */
+extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
+extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
+  _gcry_poly1305_amd64_avx2_blocks, _gcry_poly1305_amd64_avx512ifma_blocks;
+/* Stack the table set-up functions may leave key material in: their
+ * locals and saved registers (gcc 12 -O2: 456 to 504 bytes, objdump), with
+ * room for other compilers. */
+# define AMD64_SETUP_BURN 1024
+#endif
+#ifdef USE_AARCH64
+/* asm/poly1305-aarch64-scalar.S: 64-bit limbs, MUL/UMULH, baseline
+ * ARMv8-A; h[2] <= 7 on entry, <= 4 on exit; uses no stack */
+extern poly1305_scalar_routine _gcry_poly1305_aarch64_scalar_blocks;
+#endif
+
+/* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
+ * they need, the IFMA one's mark in a composite's name, description, and
+ * what it runs.  A row's place is its id. */
+static const gcry_driver poly1305_drivers[] = {
+#ifdef __SIZEOF_INT128__
+  { "generic64", 110, 0, "", "portable C, 64-bit limbs, 128-bit products",
+    POLY1305_TIER (.portable = poly1305_generic64_blocks) },
+#endif
+  { "generic32", 100, 0, "", "portable C, five 26-bit limbs",
+    POLY1305_TIER (.portable = poly1305_generic32_blocks) },
+#ifdef USE_AMD64
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, "", "two blocks in parallel, 26-bit limbs",
+    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
+                   .portable = PORTABLE_BLOCKS,
+                   .setup = _gcry_poly1305_amd64_sse2_setup,
+                   .blocks = _gcry_poly1305_amd64_sse2_blocks, .width = 2, .min_run = 4,
+                   .table_pays = POLY1305_SIMD_MIN_BLOCKS,
+                   .setup_burn = AMD64_SETUP_BURN) },
+  { "amd64-avx2", 400, GCRY_HWF_AVX2, "", "four blocks in parallel, powers r^1..r^4",
+    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
+                   .portable = PORTABLE_BLOCKS,
+                   .setup = _gcry_poly1305_amd64_avx2_setup,
+                   .blocks = _gcry_poly1305_amd64_avx2_blocks, .width = 4, .min_run = 4,
+                   .table_pays = POLY1305_SIMD_MIN_BLOCKS,
+                   .setup_burn = AMD64_SETUP_BURN) },
+  { "amd64-avx512ifma", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512IFMA,
+    GCRY_TAG ("ifma"),
+    "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16",
+    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
+                   .portable = PORTABLE_BLOCKS,
+                   .setup = _gcry_poly1305_amd64_avx512ifma_setup,
+                   .blocks = _gcry_poly1305_amd64_avx512ifma_blocks, .width = 8,
+                   .min_run = 8, .table_pays = POLY1305_IFMA_MIN_BLOCKS,
+                   .setup_burn = AMD64_SETUP_BURN) },
+#endif
+#ifdef USE_AARCH64
+  /* integer only (baseline ARMv8-A): no feature; above generic64 */
+  { "aarch64", 300, 0, "", "one block at a time, 64-bit limbs in assembly (mul/umulh)",
+    POLY1305_TIER (.scalar = _gcry_poly1305_aarch64_scalar_blocks,
+                   .portable = PORTABLE_BLOCKS) },
+#endif
 };
 
-/* IMPL's SIMD tier, or NULL for a portable implementation. */
-static const poly1305_tier *
-simd_tier (unsigned int impl)
-{
-  if (impl >= sizeof poly1305_tiers / sizeof poly1305_tiers[0]
-      || !poly1305_tiers[impl].blocks)
-    return NULL;
-  return &poly1305_tiers[impl];
-}
-#endif
+GCRY_DRIVERS_ACCESSOR (gcry_poly1305_drivers, poly1305_drivers)
 
 int
 poly1305_impl_ok (unsigned int impl)
 {
-  return impl < 32 && (gcry_poly1305_impls () & (1u << impl));
+  return GCRY_DRIVER_OK (poly1305_drivers, impl);
 }
 
-/* One block at a time: the SIMD drivers' scalar assembly, or the aarch64
- * driver's, for full blocks (they always add the 2^128 bit), else the
- * portable function for this build and implementation (the padded last
+/* What driver IMPL (checked at setkey) runs. */
+static const poly1305_tier *
+tier_of (unsigned int impl)
+{
+  return poly1305_drivers[impl].ops;
+}
+
+/* IMPL's SIMD tier, or NULL. */
+static const poly1305_tier *
+simd_tier (unsigned int impl)
+{
+  return tier_of (impl)->blocks ? tier_of (impl) : NULL;
+}
+
+/* One block at a time: the driver's scalar assembly for full blocks (it
+ * always adds the 2^128 bit), else its portable function (the padded last
  * block included). */
 static unsigned int
 scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
                const uint8_t *m, size_t nblocks, unsigned int hibit)
 {
-#ifdef USE_AMD64
-  if (simd_tier (impl) && hibit)
-    return _gcry_poly1305_amd64_scalar_blocks (h, r, m, nblocks);
-#endif
-#ifdef USE_AARCH64
-  if (impl == POLY1305_IMPL_AARCH64 && hibit)
-    return _gcry_poly1305_aarch64_scalar_blocks (h, r, m, nblocks);
-#endif
-#ifdef __SIZEOF_INT128__
-  if (impl != POLY1305_IMPL_GENERIC32)
-    return poly1305_generic64_blocks (h, r, m, nblocks, hibit);
-#endif
-  (void)impl;
-  return poly1305_generic32_blocks (h, r, m, nblocks, hibit);
+  const poly1305_tier *tier = tier_of (impl);
+
+  if (tier->scalar && hibit)
+    return tier->scalar (h, r, m, nblocks);
+  return tier->portable (h, r, m, nblocks, hibit);
 }
 
 unsigned int
@@ -149,23 +175,18 @@ poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int i
   return 8 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
 }
 
-#ifdef USE_AMD64
-/* Stack the table set-up functions (poly1305_amd64_tables.c) may leave key
- * material in: their locals and saved registers, 456 to 504 bytes with gcc
- * 12 -O2 (objdump), with room for other compilers. */
-#define POLY1305_SETUP_BURN 1024
-
 /* Compute the table unless it exists; the stack depth to burn. */
 static unsigned int
 ensure_table (poly1305_ctx *ctx)
 {
+  const poly1305_tier *tier = simd_tier (ctx->impl);
+
   if (ctx->table_ready)
     return 0;
-  simd_tier (ctx->impl)->setup (ctx->r, ctx->table);
+  tier->setup (ctx->r, ctx->table);
   ctx->table_ready = 1;
-  return POLY1305_SETUP_BURN + GCRY_C_FRAME;
+  return tier->setup_burn + GCRY_C_FRAME;
 }
-#endif
 
 void
 poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src)
@@ -176,12 +197,8 @@ poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src)
 unsigned int
 poly1305_prepare (poly1305_ctx *ctx)
 {
-#ifdef USE_AMD64
   if (simd_tier (ctx->impl))
     return ensure_table (ctx);
-#else
-  (void)ctx;
-#endif
   return 0;
 }
 
@@ -199,10 +216,9 @@ poly1305_wipe (poly1305_ctx *ctx)
   ctx->table_ready = 0;
 }
 
-#ifdef USE_AMD64
 /* Whole blocks into the accumulator H under CTX's r, with the SIMD routine
  * (and CTX's powers, which must exist) for NBLOCKS of at least its width,
- * the scalar code for the rest.  Only the assembly build has powers. */
+ * the scalar code for the rest.  Only a SIMD driver has powers. */
 static unsigned int
 absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nblocks)
 {
@@ -221,7 +237,6 @@ absorb_into (const poly1305_ctx *ctx, uint64_t h[3], const uint8_t *m, size_t nb
     burn = gcry_max_burn (burn, scalar_blocks (ctx->impl, h, ctx->r, m, nblocks, 1));
   return burn;
 }
-#endif
 
 /* Whole blocks: SIMD for long runs (the powers computed when a run is long
  * enough to pay for them), one block at a time for the rest. */
@@ -230,14 +245,12 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 {
   unsigned int burn = 0;
 
-#ifdef USE_AMD64
   const poly1305_tier *tier = simd_tier (ctx->impl);
 
   if (!ctx->table_ready && tier && nblocks >= tier->table_pays)
     burn = ensure_table (ctx);
   if (ctx->table_ready)
     return gcry_max_burn (burn, absorb_into (ctx, ctx->h, m, nblocks));
-#endif
   return gcry_max_burn (burn, scalar_blocks (ctx->impl, ctx->h, ctx->r, m, nblocks, 1));
 }
 
@@ -248,10 +261,8 @@ unsigned int
 poly1305_blocks_into (const poly1305_ctx *key, uint64_t h[3], const uint8_t *m,
                       size_t nblocks)
 {
-#ifdef USE_AMD64
   if (key->table_ready)
     return absorb_into (key, h, m, nblocks) + GCRY_C_FRAME;
-#endif
   return scalar_blocks (key->impl, h, key->r, m, nblocks, 1) + GCRY_C_FRAME;
 }
 
@@ -443,12 +454,14 @@ gcry_poly1305_oneshot (const uint8_t *key, size_t keylen, const uint8_t *m, size
 static const gcry_poly1305_exports poly1305_exports = {
   sizeof (gcry_poly1305_exports), poly1305_impl_ok, poly1305_setkey_noburn,
   poly1305_update_noburn, poly1305_pad16_noburn, poly1305_tag_noburn, poly1305_blocks_into,
-  poly1305_tag_of, poly1305_wipe, poly1305_copy, poly1305_prepare,
+  poly1305_tag_of, poly1305_wipe, poly1305_copy, poly1305_prepare, gcry_poly1305_drivers,
 #ifdef __SIZEOF_INT128__
   poly1305_r_squared, poly1305_muladd64,
 #endif
 #ifdef USE_AMD64
-  _gcry_poly1305_amd64_avx512_lanes_setup, _gcry_poly1305_amd64_avx512_lanes8,
+  GCRY_HWF_AVX512F, _gcry_poly1305_amd64_avx512_lanes_setup, _gcry_poly1305_amd64_avx512_lanes8,
+#else
+  0,
 #endif
 };
 GCRY_EXPORT (poly1305, gcry_poly1305_exports, poly1305_exports)

@@ -1,10 +1,9 @@
 """cffi build script for ``gcrylike.ciphers.salsa20._salsa20`` (not installed)."""
 
-from gcrylike_build import SALSA20_IDS, asm_files, drivers_cdef, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_salsa20_ctxsize(void);
-uint32_t gcry_salsa20_impls(void);
 int gcry_salsa20_setkey(void *ctx, const uint8_t *key, size_t keylen,
                         unsigned int rounds, unsigned int impl, int xsalsa);
 int gcry_salsa20_setiv(void *ctx, const uint8_t *iv, size_t ivlen);
@@ -21,5 +20,4 @@ ffibuilder = make_ffi(
     ["ciphers/salsa20/salsa20_glue.c", "ciphers/salsa20/salsa20_generic.c"],
     asm_sources=asm_files("salsa20"),
     includes='#include "salsa20.h"',
-    constants=SALSA20_IDS,
 )

@@ -7,6 +7,21 @@
 #include "salsa20.h"
 
 #ifdef USE_AMD64
+/* asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16_gpr: the AVX-512
+ * routine from 272 blocks in groups of 17 (the 17th in general-purpose
+ * registers beside the vector rounds) */
+extern gcry_stream_blocks_routine _gcry_salsa20_amd64_sse2_blocks4, _gcry_salsa20_amd64_avx2_blocks8,
+  _gcry_salsa20_amd64_avx512_blocks8, _gcry_salsa20_amd64_avx512_blocks16,
+  _gcry_salsa20_amd64_avx512_blocks16_gpr;
+extern gcry_stream_hcore_routine _gcry_hsalsa20_amd64_sse2, _gcry_hsalsa20_amd64_avx2,
+  _gcry_hsalsa20_amd64_avx512;
+#endif
+#ifdef USE_AARCH64
+/* asm/salsa20-aarch64-neon.S: a multiple of four blocks */
+extern gcry_stream_blocks_routine _gcry_salsa20_aarch64_neon_blocks4;
+#endif
+
+#ifdef USE_AMD64
 /* Whether the AVX-512 bulk takes groups of 17 blocks, one in the integer
  * units (_gcry_salsa20_amd64_avx512_blocks16_gpr): never by default.  On
  * AMD Zen 4 it beat one group of 16 at a time (the integer ALUs idle beside
@@ -56,61 +71,53 @@ gcry_salsa20_avx512_gpr (int set)
 }
 #endif
 
-/* The SIMD tiers by implementation id: routines widest first, then the
- * wide-tail rules, then the tier's HSalsa20.  The blocks left after the
- * groups, whole and partial, come from one call into a stack buffer when
- * there are at least two (AVX2: 5-8 eight-wide, 2-4 four-wide in SSE2;
- * AVX-512: 9-16 from one 16-block call, 2-8 from one 8-block ymm call,
- * which takes about one portable block's time); a single one is cheaper in
- * portable code, so no amd64 tier has a width-1 routine.  NEON (aarch64):
- * groups of four; the 2-4 blocks left (whole and partial) from one more
- * four-block call, a last single one in diagonal form (its width-1
- * routine, which also makes the partial last block). */
-static const gcry_stream_tier salsa20_tiers[] = {
-  [SALSA20_IMPL_GENERIC] = { .hcore = NULL },
-#ifdef USE_AMD64
-  [SALSA20_IMPL_SSE2] = {
-    .blocks = { { _gcry_salsa20_amd64_sse2_blocks4, 4 } },
-    .tails = { { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
-    .hcore = _gcry_hsalsa20_amd64_sse2 },
-  [SALSA20_IMPL_AVX2] = {
-    .blocks = { { _gcry_salsa20_amd64_avx2_blocks8, 8 } },
-    .tails = { { _gcry_salsa20_amd64_avx2_blocks8, 8, 5 },
-               { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
-    .hcore = _gcry_hsalsa20_amd64_avx2 },
-  [SALSA20_IMPL_AVX512] = {
-    .blocks = { { salsa20_avx512_blocks16, 16 },
-                { _gcry_salsa20_amd64_avx512_blocks8, 8 } },
-    .tails = { { salsa20_avx512_blocks16, 16, 9 },
-               { _gcry_salsa20_amd64_avx512_blocks8, 8, 2 } },
-    .hcore = _gcry_hsalsa20_amd64_avx512 },
-#endif
-#ifdef USE_AARCH64
-  /* four blocks only (asm/salsa20-aarch64-neon.S says why): single
-   * blocks, partial ones and the subkey are portable C */
-  [SALSA20_IMPL_NEON] = {
-    .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 } },
-    .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } } },
-#endif
-};
-
 /* The drivers, one per tier compiled in: name suffix, priority, the
- * GCRY_HWF_* bits its routines need, its id, description. */
+ * GCRY_HWF_* bits its routines need, tag, description, and its tier
+ * (stream_driver.h): routines widest first, then the wide-tail rules, then
+ * the tier's HSalsa20.  A row's place is its id.  On amd64 the blocks left
+ * after the groups, whole and partial, come from one call into a stack
+ * buffer when there are at least two; a single one is cheaper in portable
+ * code, so no amd64 tier has a width-1 routine. */
 static const gcry_driver salsa20_drivers[] = {
-  { "generic", 100, 0, SALSA20_IMPL_GENERIC, "", "portable C, one block at a time" },
+  { "generic", 100, 0, "", "portable C, one block at a time", NULL },
 #ifdef USE_AMD64
-  { "amd64-sse2", 300, GCRY_HWF_SSE2, SALSA20_IMPL_SSE2, "",
-    "four blocks in parallel with SSE2, single blocks in C" },
-  { "amd64-avx2", 400, GCRY_HWF_SSE2 | GCRY_HWF_AVX2, SALSA20_IMPL_AVX2, "",
-    "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C" },
-  { "amd64-avx512", 500, GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL, SALSA20_IMPL_AVX512, "",
+  /* 2-4 blocks left from one more four-block call */
+  { "amd64-sse2", 300, GCRY_HWF_SSE2, "",
+    "four blocks in parallel with SSE2, single blocks in C",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_salsa20_amd64_sse2_blocks4, 4 } },
+      .tails = { { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+      .hcore = _gcry_hsalsa20_amd64_sse2) },
+  /* 5-8 left from one more eight-block call, 2-4 from a four-block one */
+  { "amd64-avx2", 400, GCRY_HWF_SSE2 | GCRY_HWF_AVX2, "",
+    "eight blocks in parallel with AVX2, then four with SSE2, single blocks in C",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_salsa20_amd64_avx2_blocks8, 8 } },
+      .tails = { { _gcry_salsa20_amd64_avx2_blocks8, 8, 5 },
+                 { _gcry_salsa20_amd64_sse2_blocks4, 4, 2 } },
+      .hcore = _gcry_hsalsa20_amd64_avx2) },
+  /* 9-16 left from one 16-block call, 2-8 from one 8-block ymm call, which
+   * takes about one portable block's time */
+  { "amd64-avx512", 500, GCRY_HWF_AVX512F | GCRY_HWF_AVX512VL, "",
     "sixteen blocks in parallel in zmm (two groups interleaved while there are 32), the "
-    "last 2-16 from one 16- or 8-block call, a single block in C" },
+    "last 2-16 from one 16- or 8-block call, a single block in C",
+    GCRY_STREAM_TIER (
+      .blocks = { { salsa20_avx512_blocks16, 16 },
+                  { _gcry_salsa20_amd64_avx512_blocks8, 8 } },
+      .tails = { { salsa20_avx512_blocks16, 16, 9 },
+                 { _gcry_salsa20_amd64_avx512_blocks8, 8, 2 } },
+      .hcore = _gcry_hsalsa20_amd64_avx512) },
 #endif
 #ifdef USE_AARCH64
-  { "aarch64-neon", 300, GCRY_HWF_NEON, SALSA20_IMPL_NEON, "",
+  /* four blocks only (asm/salsa20-aarch64-neon.S says why): the 2-4 left
+   * from one more four-block call; single blocks, partial ones and the
+   * subkey are portable C */
+  { "aarch64-neon", 300, GCRY_HWF_NEON, "",
     "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
-    "partial) in one more such call, a last single one and HSalsa20 portable" },
+    "partial) in one more such call, a last single one and HSalsa20 portable",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_salsa20_aarch64_neon_blocks4, 4 } },
+      .tails = { { _gcry_salsa20_aarch64_neon_blocks4, 4, 2 } }) },
 #endif
 };
 
@@ -118,21 +125,20 @@ GCRY_DRIVERS_ACCESSOR (gcry_salsa20_drivers, salsa20_drivers)
 
 /* Salsa20 for the driver: block counter in words 8-9. */
 static const gcry_stream_cipher salsa20_cipher = {
-  salsa20_tiers, sizeof salsa20_tiers / sizeof salsa20_tiers[0],
-  salsa20_generic_block, hsalsa20_generic, 8
+  NULL, 0, salsa20_generic_block, hsalsa20_generic, 8
 };
+
+/* What driver IMPL (checked at setkey) runs. */
+static const gcry_stream_tier *
+tier_of (unsigned int impl)
+{
+  return gcry_stream_driver_tier (salsa20_drivers, impl);
+}
 
 size_t
 gcry_salsa20_ctxsize (void)
 {
   return sizeof (salsa20_ctx);
-}
-
-/* Bit i set: implementation id i is compiled into this module. */
-uint32_t
-gcry_salsa20_impls (void)
-{
-  return gcry_stream_impls (&salsa20_cipher);
 }
 
 #ifdef GCRY_TEST_HOOKS
@@ -141,14 +147,15 @@ gcry_salsa20_impls (void)
 int
 gcry_salsa20_tiers_check (void)
 {
-  return gcry_stream_check_tiers (&salsa20_cipher);
+  return gcry_stream_check_drivers (salsa20_drivers,
+                                    sizeof salsa20_drivers / sizeof salsa20_drivers[0]);
 }
 #endif
 
 static int
 impl_ok (unsigned int impl)
 {
-  return impl < 32 && (gcry_salsa20_impls () & (1u << impl));
+  return GCRY_DRIVER_OK (salsa20_drivers, impl);
 }
 
 /* Constants and key into the Salsa20 state layout (words 0, 5, 10, 15 and
@@ -178,7 +185,7 @@ static unsigned int
 hsalsa20_dispatch (const uint32_t state[16], uint8_t out[32], unsigned int rounds,
                    unsigned int impl)
 {
-  return gcry_stream_hcore (&salsa20_cipher, impl, state, out, rounds);
+  return gcry_stream_hcore_on (&salsa20_cipher, tier_of (impl), state, out, rounds);
 }
 
 /* Public HSalsa20: 32-byte key and 16-byte input to a 32-byte subkey. */
@@ -326,7 +333,7 @@ salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
 GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  return gcry_stream_crypt (&salsa20_cipher, ctx->impl, ctx->input, ctx->rounds, 64,
+  return gcry_stream_crypt_on (&salsa20_cipher, tier_of (ctx->impl), ctx->input, ctx->rounds, 64,
                             &ctx->pos, dst, src, n);
 }
 
@@ -364,6 +371,6 @@ gcry_salsa20_locate (void *c, size_t n, uint64_t *block, unsigned int *unused)
 
 static const gcry_salsa20_exports salsa20_exports = {
   sizeof (gcry_salsa20_exports), gcry_salsa20_setkey, salsa20_setiv_noburn,
-  salsa20_crypt_noburn
+  salsa20_crypt_noburn, gcry_salsa20_drivers
 };
 GCRY_EXPORT (salsa20, gcry_salsa20_exports, salsa20_exports)

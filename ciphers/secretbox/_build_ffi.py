@@ -5,7 +5,7 @@ salsa20 and poly1305 modules' own, reached through what they export
 (gcrylike/_native/linkage.h).
 """
 
-from gcrylike_build import asm_files, drivers_cdef, enum_members, make_ffi
+from gcrylike_build import asm_files, drivers_cdef, make_ffi
 
 CDEF = """
 size_t gcry_secretbox_ctxsize(void);
@@ -24,5 +24,4 @@ ffibuilder = make_ffi(
     ["ciphers/secretbox/secretbox_glue.c"],
     asm_sources=asm_files("salsa20-poly1305"),
     includes='#include "secretbox.h"',
-    constants=enum_members("ciphers/secretbox/secretbox.h", "secretbox_join"),
 )

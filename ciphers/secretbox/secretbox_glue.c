@@ -30,31 +30,39 @@ GCRY_IMPORT (poly1305, gcry_poly1305_exports)
 /* The data bytes that share keystream block 0 with the Poly1305 key. */
 #define SECRETBOX_HEAD 32
 
-/* The joins, the composite's drivers beside its stitched routine: name
- * suffix, priority (its hundreds the SIMD level of the pair it joins), the
- * GCRY_HWF_* bits it needs, its id, description.  The rule
- * (ciphers/secretbox/__init__.py) gives each Salsa20/Poly1305 pair the
- * join of its level, else the separate one. */
-static const gcry_driver secretbox_joins[] = {
-  { "separate", 100, 0, SECRETBOX_JOIN_SEPARATE, "", "XSalsa20 and Poly1305 chunk by chunk" },
 #ifdef USE_AMD64
-  { "stitched", 400, GCRY_HWF_AVX2, SECRETBOX_JOIN_STITCHED_AVX2, "",
-    "Salsa20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time" },
+/* asm/salsa20-poly1305-amd64-avx2.S (Salsa20/20, words 8-9 the counter) */
+extern poly1305_stitched_routine _gcry_salsa20_poly1305_amd64_avx2_blocks8;
+#endif
+
+/* The joins, the composite's drivers with its stitched routine: name
+ * suffix, priority (its hundreds the SIMD level of the pair it joins), the
+ * GCRY_HWF_* bits it needs, tag, description, the stitched routine (NULL:
+ * each part's own, chunk by chunk).  The rule (gcry_join_fits; in Python
+ * gcrylike._spec.joined) gives each Salsa20/Poly1305 pair the join of its
+ * level, else the separate one.  A row's place is its id. */
+static const gcry_driver secretbox_joins[] = {
+  { "separate", 100, 0, "", "XSalsa20 and Poly1305 chunk by chunk", NULL },
+#ifdef USE_AMD64
+  { "stitched", 400, GCRY_HWF_AVX2, "",
+    "Salsa20 and Poly1305 stitched in one AVX2 pass, eight blocks at a time",
+    GCRY_OPS (poly1305_join_ops, _gcry_salsa20_poly1305_amd64_avx2_blocks8) },
 #endif
 };
 
 GCRY_DRIVERS_ACCESSOR (gcry_secretbox_drivers, secretbox_joins)
 
-/* Whether JOIN may join Salsa20 S and Poly1305 P: the separate join any
- * pair, a stitched one the pair its routine was written for. */
-#ifdef USE_AMD64
-# define JOIN_OK(join, s, p)                                                \
-  ((join) == SECRETBOX_JOIN_SEPARATE                                        \
-   || ((join) == SECRETBOX_JOIN_STITCHED_AVX2 && (s) == SALSA20_IMPL_AVX2   \
-       && (p) == POLY1305_IMPL_AVX2))
-#else
-# define JOIN_OK(join, s, p) ((join) == SECRETBOX_JOIN_SEPARATE)
-#endif
+/* Whether JOIN may join Salsa20 driver S and Poly1305 driver P (each id
+ * checked here). */
+static int
+join_ok (unsigned int join, unsigned int s, unsigned int p)
+{
+  size_t ns, np;
+  const gcry_driver *salsa = salsa20_api->drivers (&ns), *poly = poly1305_api->drivers (&np);
+
+  return GCRY_DRIVER_OK (secretbox_joins, join) && s < ns && p < np
+         && gcry_join_fits (&secretbox_joins[join], &salsa[s], &poly[p]);
+}
 
 size_t
 gcry_secretbox_ctxsize (void)
@@ -71,7 +79,7 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != SECRETBOX_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!poly1305_api->impl_ok (poly_impl) || !JOIN_OK (join, salsa_impl, poly_impl))
+  if (!join_ok (join, salsa_impl, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = salsa20_api->setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);
@@ -95,16 +103,16 @@ seal_piece_noburn (salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const u
   return burn + GCRY_C_FRAME;
 }
 
-#ifdef USE_AMD64
 /* One group of the stitched routine: 8 Salsa20 blocks, 32 Poly1305 blocks. */
 #define SECRETBOX_STITCH 512
 
-/* Whether the stitched routine may take the data after the head: the
- * stitched join. */
-static int
-stitch_ok (const secretbox_ctx *keyed)
+/* The stitched routine of KEYED's join, or NULL. */
+static poly1305_stitched_routine *
+stitched_of (const secretbox_ctx *keyed)
 {
-  return keyed->join == SECRETBOX_JOIN_STITCHED_AVX2;
+  const poly1305_join_ops *join = secretbox_joins[keyed->join].ops;
+
+  return join ? join->stitched : NULL;
 }
 
 /* Seal N bytes (a positive multiple of SECRETBOX_STITCH) with Salsa20 and
@@ -117,15 +125,16 @@ stitch_ok (const secretbox_ctx *keyed)
  * counter cannot wrap here: it starts at 1 and a size_t of data is fewer
  * than 2^58 blocks.) */
 static unsigned int
-seal_stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *mac,
-                      uint8_t *dst, const uint8_t *src, size_t n)
+seal_stitched_noburn (poly1305_stitched_routine *stitched, secretbox_ctx *keyed,
+                      salsa20_ctx *stream, poly1305_ctx *mac, uint8_t *dst, const uint8_t *src,
+                      size_t n)
 {
   size_t ran = n / SECRETBOX_STITCH - 1;
   unsigned int burn;
 
   burn = salsa20_api->crypt_noburn (stream, dst, src, SECRETBOX_STITCH);
   if (ran)
-    burn = gcry_max_burn (burn, _gcry_salsa20_poly1305_amd64_avx2_blocks8
+    burn = gcry_max_burn (burn, stitched
                                   (stream->input, dst + SECRETBOX_STITCH,
                                    src + SECRETBOX_STITCH,
                                    ran * (SECRETBOX_STITCH / SALSA20_BLOCK),
@@ -135,7 +144,6 @@ seal_stitched_noburn (secretbox_ctx *keyed, salsa20_ctx *stream, poly1305_ctx *m
   __atomic_fetch_add (&keyed->stitched, (uint64_t)ran, __ATOMIC_RELAXED);
   return burn + GCRY_C_FRAME;
 }
-#endif
 
 /* The stream of (KEYED, NONCE) into STREAM, its first 32 bytes keying MAC:
  * what both directions start from.  The caller wipes STREAM and MAC. */
@@ -173,6 +181,7 @@ static unsigned int
 seal_noburn (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
              const uint8_t *src, size_t n, uint8_t *dst, uint8_t tag[SECRETBOX_TAG], int *rc)
 {
+  poly1305_stitched_routine *stitched = stitched_of (keyed);
   salsa20_ctx stream;
   poly1305_ctx mac;
   unsigned int burn;
@@ -184,19 +193,18 @@ seal_noburn (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
       end_work (&stream, &mac);
       return burn + sizeof (stream) + sizeof (mac) + GCRY_C_FRAME;
     }
-#ifdef USE_AMD64
-  /* With the AVX2 pair and at least one whole group after the head: the
+  /* With a stitched join and at least one whole group after the head: the
    * head (data bytes 0-31, the rest of keystream block 0: two Poly1305
    * blocks) on its own, then whole groups stitched (data bytes 32 + 64m
    * on use keystream block m + 1, and the ciphertext's Poly1305 blocks
    * stay 16-byte aligned to the data), the rest in chunks below */
-  if (n >= SECRETBOX_HEAD + SECRETBOX_STITCH && stitch_ok (keyed))
+  if (n >= SECRETBOX_HEAD + SECRETBOX_STITCH && stitched)
     {
       size_t k = (n - SECRETBOX_HEAD) - (n - SECRETBOX_HEAD) % SECRETBOX_STITCH;
 
       burn = gcry_max_burn (burn, seal_piece_noburn (&stream, &mac, dst, src,
                                                      SECRETBOX_HEAD));
-      burn = gcry_max_burn (burn, seal_stitched_noburn (keyed, &stream, &mac,
+      burn = gcry_max_burn (burn, seal_stitched_noburn (stitched, keyed, &stream, &mac,
                                                         dst + SECRETBOX_HEAD,
                                                         src + SECRETBOX_HEAD, k));
       dst += SECRETBOX_HEAD + k;
@@ -204,7 +212,6 @@ seal_noburn (secretbox_ctx *keyed, const uint8_t *nonce, size_t noncelen,
       n -= SECRETBOX_HEAD + k;
       step = SECRETBOX_CHUNK;
     }
-#endif
 
   while (n)
     {

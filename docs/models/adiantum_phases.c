@@ -26,6 +26,35 @@
 #include <x86intrin.h>
 #include "poly1305_amd64.h"
 
+/* the routines timed alone (their declarations beside their driver rows) */
+extern nh_routine _gcry_nh_amd64_avx512;
+extern nh_units_routine _gcry_nh_amd64_avx512_units;
+extern poly1305_simd_routine _gcry_poly1305_amd64_avx2_blocks,
+  _gcry_poly1305_amd64_avx512ifma_blocks;
+extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
+extern gcry_stream_blocks_routine _gcry_chacha_amd64_avx512_blocks16;
+extern gcry_stream_hcore_routine _gcry_hchacha_amd64_avx512;
+unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
+                                          unsigned int rounds);
+unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
+                                           uint32_t *out, unsigned int rounds);
+
+/* The id of the driver SUFFIX of the component whose rows ACCESSOR gives. */
+static unsigned int
+driver (const gcry_driver *(*accessor) (size_t *n), const char *suffix)
+{
+  size_t n;
+  const gcry_driver *rows = accessor (&n);
+  int id = gcry_driver_find (rows, n, suffix);
+
+  if (id < 0)
+    {
+      printf ("no driver %s\n", suffix);
+      exit (1);
+    }
+  return (unsigned int)id;
+}
+
 #define SECT 4096
 #define NSEC 16                 /* sectors per crypt_sectors call, as the bench */
 #define INNER 16                /* calls per timed run */
@@ -74,8 +103,10 @@ main (int argc, char **argv)
   for (size_t j = 0; j < sizeof buf; j++)
     buf[j] = (uint8_t)(j * 7);
   memset (blk, 0x5a, sizeof blk);
-  rc = gcry_adiantum_setkey (ctx, key, 32, 12, CHACHA_IMPL_AVX512, NH_IMPL_AVX512,
-                             POLY1305_IMPL_AVX2, AES_IMPL_AESNI);
+  rc = gcry_adiantum_setkey (ctx, key, 32, 12, driver (gcry_chacha_drivers, "amd64-avx512"),
+                             driver (gcry_nh_drivers, "amd64-avx512"),
+                             driver (gcry_poly1305_drivers, "amd64-avx2"),
+                             driver (gcry_aes_drivers, "amd64-aesni"));
   if (rc)
     {
       printf ("setkey: %d\n", rc);

@@ -13,14 +13,19 @@
 #include <stdint.h>
 #include "hwf.h"
 
+/* A driver's implementation id (the registry's token) is its place in its
+ * component's table: no id is written anywhere, and a new driver is one
+ * row, its routines inside it. */
 typedef struct {
   const char *suffix;       /* the driver's name after the algorithm's */
   int priority;             /* the highest usable wins; hundreds: SIMD level */
   uint32_t hwf;             /* the GCRY_HWF_* bits it needs */
-  unsigned int impl;        /* the component's implementation id: the token */
   const char *tag;          /* its mark in a composite named after another
                                part ("ifma"), else "" */
   const char *description;
+  const void *ops;          /* its routines, as the component's glue
+                               defines them (a stream cipher's
+                               gcry_stream_tier, ...); NULL: portable C */
 } gcry_driver;
 
 /* A row's tag: a name, which may be spelled like a CPU feature (the AES-NI
@@ -28,24 +33,55 @@ typedef struct {
  * feature name is written once (in its source tree) that this is a tag. */
 #define GCRY_TAG(name) name
 
-/* The ids of the N rows ROWS as a mask (bit IMPL set): the ids built. */
-static inline uint32_t
-gcry_drivers_mask (const gcry_driver *rows, size_t n)
-{
-  uint32_t mask = 0;
-  size_t i;
+/* A row's routines given in the row itself (a compound literal of the
+ * component's ops type, static at file scope). */
+#define GCRY_OPS(type, ...) (&(const type){ __VA_ARGS__ })
 
-  for (i = 0; i < n; i++)
-    mask |= 1u << rows[i].impl;
-  return mask;
+/* The SIMD level of a driver (its priority's hundreds): the composites'
+ * rule joins parts of one level (gcrylike._spec.joined). */
+static inline int
+gcry_driver_level (const gcry_driver *d)
+{
+  return d->priority / 100;
 }
 
-/* The accessor of the table ROWS. */
+/* Whether the join JOIN (a composite's own driver: how it runs its two
+ * parts) may join the drivers A and B: a portable join (level 1) any
+ * pair, any other one the pair of its own level whose features include
+ * its own (the rule of gcrylike._spec.joined, which chooses the join). */
+static inline int
+gcry_join_fits (const gcry_driver *join, const gcry_driver *a, const gcry_driver *b)
+{
+  int level = gcry_driver_level (join);
+
+  return level == 1
+         || (gcry_driver_level (a) == level && gcry_driver_level (b) == level
+             && (join->hwf & ~(a->hwf | b->hwf)) == 0);
+}
+
+/* The id of the row named SUFFIX among the N rows ROWS, or -1. */
+static inline int
+gcry_driver_find (const gcry_driver *rows, size_t n, const char *suffix)
+{
+  size_t i, j;
+
+  for (i = 0; i < n; i++)
+    {
+      for (j = 0; rows[i].suffix[j] && rows[i].suffix[j] == suffix[j]; j++)
+        ;
+      if (rows[i].suffix[j] == suffix[j])
+        return (int)i;
+    }
+  return -1;
+}
+
+/* The accessor of the table ROWS, and the component's check of an id. */
 #define GCRY_DRIVERS_ACCESSOR(fn, rows)                                     \
   const gcry_driver *fn (size_t *n)                                         \
   {                                                                         \
     *n = sizeof (rows) / sizeof (rows)[0];                                  \
     return rows;                                                            \
   }
+#define GCRY_DRIVER_OK(rows, impl) ((impl) < sizeof (rows) / sizeof (rows)[0])
 
 #endif

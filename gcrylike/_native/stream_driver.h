@@ -8,31 +8,35 @@
  * ciphers share is assumed: 64-byte blocks, a state of 16 32-bit words,
  * and a block counter in two consecutive words of it (low word first).
  *
- * Adding a SIMD tier to a stream cipher = one routine + one table row:
- *   1. the routine, with the gcry_stream_blocks_fn ABI: NBLOCKS blocks (a
+ * Adding a SIMD tier to a stream cipher = one routine + one driver row:
+ *   1. the routine, with the gcry_stream_blocks_routine ABI: NBLOCKS blocks (a
  *      multiple of its width, a power of two up to GCRY_STREAM_MAX_WIDTH)
  *      of STATE's keystream xored from SRC into DST, the 64-bit block
  *      counter in the state advanced, its stack burn depth returned (each
  *      of gcrylike's own routines also has a row in its native check, in
  *      its source tree, which checks it and proves that depth);
- *   2. a row at the tier's implementation id in the cipher's table
- *      (as in gcrylike's own ChaCha and Salsa20 glue), e.g. a 16-wide tier:
- *        [CHACHA_IMPL_AVX512] = {
- *          .blocks = { { avx512_blocks16, 16 }, { avx512_blocks8, 8 },
- *                      { avx512_blocks4, 4 }, { avx2_blocks2, 2 },
- *                      { ssse3_blocks1, 1 } },
- *          .tails = { { avx512_blocks16, 16, 9 }, { avx512_blocks8, 8, 5 } },
- *          .hcore = _gcry_hchacha_amd64_avx2 },
+ *   2. a gcry_driver row (driver.h: name, priority, the GCRY_HWF_* bits it
+ *      needs, description) in the cipher's table, its tier inside it,
+ *      after the routines' declarations (as in gcrylike's own ChaCha and
+ *      Salsa20 glue), e.g. a 16-wide tier:
+ *        extern gcry_stream_blocks_routine avx512_blocks16, avx512_blocks8, ...;
+ *        { "amd64-avx512", 500, GCRY_HWF_AVX512F, "", "sixteen blocks",
+ *          GCRY_STREAM_TIER (
+ *            .blocks = { { avx512_blocks16, 16 }, { avx512_blocks8, 8 },
+ *                        { avx512_blocks4, 4 }, { ssse3_blocks1, 1 } },
+ *            .tails = { { avx512_blocks16, 16, 9 }, { avx512_blocks8, 8, 5 } },
+ *            .hcore = avx512_hchacha) },
  *      blocks: routines widest first (a width-1 routine also makes the
  *      partial last block; without one, single blocks are portable C);
  *      tails: after the widest routine's groups, the first rule whose
  *      window FROM..WIDTH holds the blocks left (whole + partial) makes them
  *      all in one WIDTH-block call of FN into a stack buffer;
- *      hcore: the tier's HChaCha/HSalsa20 routine (NULL: portable).
- * The row also makes the id count as built (gcry_stream_impls); a
- *   3. gcry_driver row beside the table (driver.h: name, priority, the
- *      GCRY_HWF_* bits it needs, id) lists the driver for Python, the
- *      composites and the native check, and the build script its .S file.
+ *      hcore: the tier's HChaCha/HSalsa20 routine (NULL: portable);
+ *      hcore4, hcore16: its routines for four and sixteen subkeys at once
+ *      (optional: then one at a time).
+ * The row's place is the driver's id; Python, the composites and the
+ * native check read the row, and gcrylike's own build script assembles
+ * every assembly file of the cipher (in its source tree).
  * gcry_stream_check_tiers below is these rules as code: gcrylike's own
  * tests run it on every table, and test the driver at widths up to 16. */
 #ifndef GCRYLIKE_STREAM_DRIVER_H
@@ -51,14 +55,26 @@
 #define GCRY_STREAM_NOINLINE GCRY_NOINLINE __attribute__((unused))
 
 /* A SIMD routine making keystream: NBLOCKS blocks of STATE's stream
- * xored from SRC into DST, the state's block counter advanced. */
-typedef unsigned int (*gcry_stream_blocks_fn) (uint32_t *state, uint8_t *dst,
-                                               const uint8_t *src, size_t nblocks,
-                                               unsigned int rounds);
+ * xored from SRC into DST, the state's block counter advanced (the
+ * function type declares the routines, the pointer holds one). */
+typedef unsigned int gcry_stream_blocks_routine (uint32_t *state, uint8_t *dst,
+                                                 const uint8_t *src, size_t nblocks,
+                                                 unsigned int rounds);
+typedef gcry_stream_blocks_routine *gcry_stream_blocks_fn;
 
 /* A SIMD subkey core (HChaCha, HSalsa20): 32 bytes out. */
-typedef unsigned int (*gcry_stream_hcore_fn) (const uint32_t *state, uint8_t *out32,
-                                              unsigned int rounds);
+typedef unsigned int gcry_stream_hcore_routine (const uint32_t *state, uint8_t *out32,
+                                                unsigned int rounds);
+typedef gcry_stream_hcore_routine *gcry_stream_hcore_fn;
+
+/* Several subkeys at once (Adiantum's batches of XChaCha nonces): four
+ * states of 16 words in, 4 x 32 bytes out; and sixteen states sharing
+ * words 0-11 (STATE), word-major: input word 12 + w of state j at
+ * nonces[16 w + j], output word k at out[16 k + j]. */
+typedef unsigned int (*gcry_stream_hcore4_fn) (const uint32_t *states, uint8_t *out128,
+                                               unsigned int rounds);
+typedef unsigned int (*gcry_stream_hcore16_fn) (const uint32_t *state, const uint32_t *nonces,
+                                                uint32_t *out, unsigned int rounds);
 
 /* The portable core: one keystream block of STATE as words (the caller
  * advances the counter). */
@@ -76,15 +92,22 @@ typedef struct {
   unsigned int from;            /* fewest blocks left (whole + partial) */
 } gcry_stream_tail_rule;
 
-/* One SIMD tier (see the comment at the top). */
+/* One SIMD tier (see the comment at the top): a driver row's ops. */
 typedef struct {
   gcry_stream_routine blocks[GCRY_STREAM_ROUTINES];
   gcry_stream_tail_rule tails[GCRY_STREAM_TAILS];
   gcry_stream_hcore_fn hcore;
+  gcry_stream_hcore4_fn hcore4;         /* both or neither: NULL, one at a time */
+  gcry_stream_hcore16_fn hcore16;
 } gcry_stream_tier;
 
-/* One cipher: its tiers by implementation id (row 0 the portable one,
- * empty; an empty row past 0 is an id not built) and its constants. */
+#define GCRY_STREAM_TIER(...) GCRY_OPS (gcry_stream_tier, __VA_ARGS__)
+
+/* One cipher: its constants, and where its tiers are.  A plugin
+ * (the plugin kit's documentation) gives TIERS by implementation id (row 0 the
+ * portable one, empty; an empty row past 0 an id not built), as it
+ * declares its drivers in Python; gcrylike's own ciphers give no TIERS:
+ * their tiers are in their driver rows (gcry_stream_driver_tier). */
 typedef struct {
   const gcry_stream_tier *tiers;
   unsigned int ntiers;
@@ -96,7 +119,34 @@ typedef struct {
 /* Source for keystream made into a buffer. */
 static const uint8_t gcry_stream_zeros[GCRY_STREAM_MAX_WIDTH * GCRY_STREAM_BLOCK];
 
-/* Bit i set: implementation id i is built (row 0 always). */
+/* The empty tier: every block portable. */
+static const gcry_stream_tier gcry_stream_portable_tier;
+
+/* TIER if it has anything, else NULL. */
+static inline const gcry_stream_tier *
+gcry_stream_tier_or_null (const gcry_stream_tier *tier)
+{
+  return tier && (tier->blocks[0].width || tier->tails[0].width || tier->hcore) ? tier : NULL;
+}
+
+/* The tier of driver IMPL of the N rows DRIVERS (the caller checked
+ * IMPL): its ops, or the empty tier for a portable row. */
+static inline const gcry_stream_tier *
+gcry_stream_driver_tier (const gcry_driver *drivers, unsigned int impl)
+{
+  const gcry_stream_tier *tier = drivers[impl].ops;
+
+  return tier ? tier : &gcry_stream_portable_tier;
+}
+
+/* A plugin's tier of id IMPL, the empty one for an id not built. */
+static inline const gcry_stream_tier *
+gcry_stream_tier_of (const gcry_stream_cipher *c, unsigned int impl)
+{
+  return impl < c->ntiers ? &c->tiers[impl] : &gcry_stream_portable_tier;
+}
+
+/* A plugin's table: bit i set, id i is built (row 0 always). */
 static inline uint32_t
 gcry_stream_impls (const gcry_stream_cipher *c)
 {
@@ -104,20 +154,44 @@ gcry_stream_impls (const gcry_stream_cipher *c)
   unsigned int i;
 
   for (i = 1; i < c->ntiers && i < 32; i++)
-    if (c->tiers[i].blocks[0].fn)
+    if (gcry_stream_tier_or_null (&c->tiers[i]))
       impls |= 1u << i;
   return impls;
 }
 
-/* The subkey of STATE on tier IMPL's routine, or the portable core when it
- * has none; returns the burn depth. */
+/* How many blocks to make when NEED (at least 1) are wanted in one call
+ * into a buffer of MOST blocks: on a SIMD tier the narrowest width of its
+ * routines that holds them (a call of a wider routine costs about what the
+ * fewer blocks alone would), else NEED. */
+static inline size_t
+gcry_stream_call_blocks (const gcry_stream_tier *tier, size_t need, size_t most)
+{
+  size_t width = 0;
+  unsigned int i;
+
+  for (i = 0; i < GCRY_STREAM_ROUTINES && tier->blocks[i].width; i++)
+    if (tier->blocks[i].width >= need)
+      width = tier->blocks[i].width;
+  return width && width <= most ? width : need;
+}
+
+/* The subkey of STATE on TIER's routine, or the portable core when it has
+ * none; returns the burn depth. */
+static inline unsigned int
+gcry_stream_hcore_on (const gcry_stream_cipher *c, const gcry_stream_tier *tier,
+                      const uint32_t state[16], uint8_t out[32], unsigned int rounds)
+{
+  if (tier->hcore)
+    return tier->hcore (state, out, rounds);
+  return gcry_stream_hcore_portable (c->hcore, state, out, rounds);
+}
+
+/* The same on a plugin's tier of id IMPL. */
 static inline unsigned int
 gcry_stream_hcore (const gcry_stream_cipher *c, unsigned int impl,
                    const uint32_t state[16], uint8_t out[32], unsigned int rounds)
 {
-  if (impl < c->ntiers && c->tiers[impl].hcore)
-    return c->tiers[impl].hcore (state, out, rounds);
-  return gcry_stream_hcore_portable (c->hcore, state, out, rounds);
+  return gcry_stream_hcore_on (c, gcry_stream_tier_of (c, impl), state, out, rounds);
 }
 
 /* After keystream blocks were made: the routines count in 64 bits, so a
@@ -216,16 +290,15 @@ gcry_stream_wide_tail16 (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ct
          + sizeof (ks) + GCRY_C_FRAME;
 }
 
-/* N bytes of cipher C's stream, implementation IMPL, xored from SRC into
- * DST: the caller has checked the counter (gcry_stream_past_end) and burns
- * the returned depth.  STATE's words CTR_WORD, CTR_WORD + 1 are the block
+/* N bytes of cipher C's stream on TIER, xored from SRC into DST: the
+ * caller has checked the counter (gcry_stream_past_end) and burns the
+ * returned depth.  STATE's words CTR_WORD, CTR_WORD + 1 are the block
  * counter, CTR_BITS (64 or 32) of it counting. */
 static inline unsigned int
-gcry_stream_crypt (const gcry_stream_cipher *c, unsigned int impl, uint32_t *state,
-                   unsigned int rounds, unsigned int ctr_bits, gcry_stream_pos *pos,
-                   uint8_t *dst, const uint8_t *src, size_t n)
+gcry_stream_crypt_on (const gcry_stream_cipher *c, const gcry_stream_tier *tier,
+                      uint32_t *state, unsigned int rounds, unsigned int ctr_bits,
+                      gcry_stream_pos *pos, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  const gcry_stream_tier *tier = &c->tiers[impl < c->ntiers ? impl : 0];
   const gcry_stream_routine *r = tier->blocks;
   const gcry_stream_tail_rule *t;
   gcry_stream_blocks_fn one = NULL;
@@ -300,25 +373,39 @@ gcry_stream_crypt (const gcry_stream_cipher *c, unsigned int impl, uint32_t *sta
   return burn + GCRY_C_FRAME;
 }
 
-/* Test-only: 0 when every row of C's table keeps the rules above, else
- * 256 * row + the first rule broken there: 1 routine widths not powers
- * of two strictly decreasing from at most GCRY_STREAM_MAX_WIDTH, 2 a
- * routine without a function, 3 a tail rule's window FROM..WIDTH empty
- * or wider than GCRY_STREAM_MAX_WIDTH, 4 a tail rule's function not listed with that
- * width in any row (so called for a width it does not make), 5 tail rules
- * in a row without routines, 6 routines or tail rules in row 0. */
+/* The same on a plugin's tier of id IMPL. */
+static inline unsigned int
+gcry_stream_crypt (const gcry_stream_cipher *c, unsigned int impl, uint32_t *state,
+                   unsigned int rounds, unsigned int ctr_bits, gcry_stream_pos *pos,
+                   uint8_t *dst, const uint8_t *src, size_t n)
+{
+  return gcry_stream_crypt_on (c, gcry_stream_tier_of (c, impl), state, rounds, ctr_bits, pos,
+                               dst, src, n);
+}
+
+/* Test-only: 0 when every one of the N tiers AT (I, SRC) gives (NULL: a
+ * portable one) keeps the rules above, else 256 * id + the first rule
+ * broken there: 1 routine widths not powers of two strictly decreasing
+ * from at most GCRY_STREAM_MAX_WIDTH, 2 a routine without a function, 3 a
+ * tail rule's window FROM..WIDTH empty or wider than GCRY_STREAM_MAX_WIDTH,
+ * 4 a tail rule's function not listed with that width in any tier (so
+ * called for a width it does not make), 5 tail rules in a tier without
+ * routines, 6 a tier at id 0 of a plugin's table (its portable row). */
 static inline int
-gcry_stream_check_tiers (const gcry_stream_cipher *c)
+gcry_stream_check_list (const gcry_stream_tier *(*at) (const void *src, unsigned int i),
+                        const void *src, unsigned int n)
 {
   unsigned int i, j, k, m;
 
-  if (c->ntiers == 0 || c->tiers[0].blocks[0].width || c->tiers[0].tails[0].width)
-    return 6;
-  for (i = 0; i < c->ntiers; i++)
+  for (i = 0; i < n; i++)
     {
-      const gcry_stream_tier *tier = &c->tiers[i];
+      const gcry_stream_tier *tier = at (src, i);
       unsigned int prev = GCRY_STREAM_MAX_WIDTH + 1;
 
+      if (!tier)
+        continue;
+      if (!tier->blocks[0].width && tier->tails[0].width)
+        return 256 * i + 5;
       for (j = 0; j < GCRY_STREAM_ROUTINES && tier->blocks[j].width; j++)
         {
           if (tier->blocks[j].width >= prev
@@ -335,17 +422,45 @@ gcry_stream_check_tiers (const gcry_stream_cipher *c)
 
           if (t->from == 0 || t->from > t->width || t->width > GCRY_STREAM_MAX_WIDTH)
             return 256 * i + 3;
-          for (k = 0; k < c->ntiers; k++)
-            for (m = 0; m < GCRY_STREAM_ROUTINES; m++)
-              listed |= c->tiers[k].blocks[m].fn == t->fn
-                        && c->tiers[k].blocks[m].width == t->width;
+          for (k = 0; k < n; k++)
+            {
+              const gcry_stream_tier *other = at (src, k);
+
+              for (m = 0; other && m < GCRY_STREAM_ROUTINES; m++)
+                listed |= other->blocks[m].fn == t->fn && other->blocks[m].width == t->width;
+            }
           if (!listed)
             return 256 * i + 4;
-          if (!tier->blocks[0].width)
-            return 256 * i + 5;
         }
     }
   return 0;
+}
+
+static inline const gcry_stream_tier *
+gcry_stream_table_at (const void *c, unsigned int i)
+{
+  return gcry_stream_tier_or_null (&((const gcry_stream_cipher *)c)->tiers[i]);
+}
+
+static inline const gcry_stream_tier *
+gcry_stream_rows_at (const void *drivers, unsigned int i)
+{
+  return gcry_stream_tier_or_null (((const gcry_driver *)drivers)[i].ops);
+}
+
+/* The rules on a plugin's table C, and on the N driver rows DRIVERS. */
+static inline int
+gcry_stream_check_tiers (const gcry_stream_cipher *c)
+{
+  if (c->ntiers == 0 || gcry_stream_table_at (c, 0))
+    return 6;
+  return gcry_stream_check_list (gcry_stream_table_at, c, c->ntiers);
+}
+
+static inline int
+gcry_stream_check_drivers (const gcry_driver *drivers, unsigned int n)
+{
+  return gcry_stream_check_list (gcry_stream_rows_at, drivers, n);
 }
 
 #endif

@@ -269,20 +269,20 @@ uint32_t
 row_hwf (const row *r)
 {
   uint32_t hwf = 0;
-  size_t o, i, n;
+  size_t o, n;
 
   for (o = 0; o < ARRAY_SIZE (r->owners); o++)
     {
       const gcry_driver *d;
+      int i;
 
       if (!r->owners[o].drivers)
         continue;
       d = r->owners[o].drivers (&n);
-      for (i = 0; i < n && d[i].impl != r->owners[o].impl; i++)
-        ;
-      if (i == n)
+      i = gcry_driver_find (d, n, r->owners[o].suffix);
+      if (i < 0)
         {
-          printf ("FAIL %s: its driver (id %u) has no row\n", r->name, r->owners[o].impl);
+          printf ("FAIL %s: its driver (%s) has no row\n", r->name, r->owners[o].suffix);
           exit (1);
         }
       hwf |= d[i].hwf;

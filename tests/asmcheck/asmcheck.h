@@ -40,10 +40,10 @@ typedef struct {
 } kind;
 
 /* A driver whose routine a row is: its component's accessor (driver.h)
- * and implementation id; a NULL accessor: none. */
+ * and the driver's name suffix; a NULL accessor: none. */
 typedef struct {
   const gcry_driver *(*drivers) (size_t *n);
-  unsigned int impl;
+  const char *suffix;
 } row_owner;
 
 typedef struct row {

@@ -1,9 +1,10 @@
 /* rows.c - the table of the native check: one row per assembly routine.
  *
- * Adding a routine is one row: its symbol (declared in its module's header
- * or below), the driver it serves (whose row in its glue says the CPU
- * features it needs: CHACHA (AVX2) is chacha_glue.c's row of
- * CHACHA_IMPL_AVX2; a stitched routine serves a pair), the width it takes a multiple
+ * Adding a routine is one row: its symbol (declared below, by the
+ * function type of its kind of routine), the driver it serves (whose row
+ * in its glue says the CPU features it needs: CHACHA ("amd64-avx2") is
+ * chacha_glue.c's row of that name; a stitched routine serves a pair),
+ * the width it takes a multiple
  * of (blocks, 16-byte words for NH, units), its kind (the adapter for its
  * signature, kinds_*.c) and the kind's partner (the Poly1305 set-up of a
  * SIMD blocks routine, the AES-NI setkey of encrypt/decrypt, the NH key
@@ -20,7 +21,6 @@
 #include "aes_glue.h"
 #include "chacha.h"
 #include "nhpoly1305.h"
-#include "poly1305_aarch64.h"
 #include "poly1305_amd64.h"
 #include "salsa20.h"
 #include "secretbox.h"
@@ -32,18 +32,61 @@ unsigned int asmcheck_mutant_underreports (void);
 unsigned int asmcheck_mutant_chacha_rounds (uint32_t *, uint8_t *, const uint8_t *, size_t,
                                             unsigned int);
 
-/* The driver a routine serves, by its component and implementation id:
- * the row needs the features of that driver's row (chacha_glue.c, ...,
- * read through gcry_<component>_drivers), written nowhere else. */
-#define CHACHA(id) { gcry_chacha_drivers, CHACHA_IMPL_##id }
-#define SALSA20(id) { gcry_salsa20_drivers, SALSA20_IMPL_##id }
-#define POLY1305(id) { gcry_poly1305_drivers, POLY1305_IMPL_##id }
-#define NH(id) { gcry_nh_drivers, NH_IMPL_##id }
-#define AES(id) { gcry_aes_drivers, AES_IMPL_##id }
+/* The routines, each declared by its kind's function type (the
+ * components' headers); beside their driver rows in the glue, too. */
+#ifdef USE_AMD64
+extern gcry_stream_blocks_routine _gcry_chacha_amd64_ssse3_blocks1, _gcry_chacha_amd64_ssse3_blocks4,
+  _gcry_chacha_amd64_avx2_blocks2, _gcry_chacha_amd64_avx2_blocks4,
+  _gcry_chacha_amd64_avx2_blocks8, _gcry_chacha_amd64_avx512_blocks1,
+  _gcry_chacha_amd64_avx512_blocks4, _gcry_chacha_amd64_avx512_blocks8,
+  _gcry_chacha_amd64_avx512_blocks16;
+extern gcry_stream_hcore_routine _gcry_hchacha_amd64_ssse3, _gcry_hchacha_amd64_avx2,
+  _gcry_hchacha_amd64_avx512;
+unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
+                                          unsigned int rounds);
+unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
+                                           uint32_t *out, unsigned int rounds);
+extern gcry_stream_blocks_routine _gcry_salsa20_amd64_sse2_blocks4, _gcry_salsa20_amd64_avx2_blocks8,
+  _gcry_salsa20_amd64_avx512_blocks8, _gcry_salsa20_amd64_avx512_blocks16,
+  _gcry_salsa20_amd64_avx512_blocks16_gpr;
+extern gcry_stream_hcore_routine _gcry_hsalsa20_amd64_sse2, _gcry_hsalsa20_amd64_avx2,
+  _gcry_hsalsa20_amd64_avx512;
+extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
+extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
+  _gcry_poly1305_amd64_avx2_blocks, _gcry_poly1305_amd64_avx512ifma_blocks;
+extern nh_routine _gcry_nh_amd64_sse2, _gcry_nh_amd64_avx2, _gcry_nh_amd64_avx512;
+extern nh_units_routine _gcry_nh_amd64_sse2_units, _gcry_nh_amd64_avx2_units,
+  _gcry_nh_amd64_avx512_units;
+extern aes256_hw_setkey_routine _gcry_aes256_amd64_aesni_setkey;
+extern aes256_hw_crypt_routine _gcry_aes256_amd64_aesni_encrypt,
+  _gcry_aes256_amd64_aesni_decrypt;
+extern poly1305_stitched_routine _gcry_chacha20_poly1305_amd64_avx2_blocks8,
+  _gcry_salsa20_poly1305_amd64_avx2_blocks8;
+#endif
+#ifdef USE_AARCH64
+extern gcry_stream_blocks_routine _gcry_chacha_aarch64_neon_blocks1, _gcry_chacha_aarch64_neon_blocks4;
+extern gcry_stream_hcore_routine _gcry_hchacha_aarch64_neon;
+extern gcry_stream_blocks_routine _gcry_salsa20_aarch64_neon_blocks4;
+extern poly1305_scalar_routine _gcry_poly1305_aarch64_scalar_blocks;
+extern nh_routine _gcry_nh_aarch64_neon;
+extern nh_units_routine _gcry_nh_aarch64_neon_units;
+extern aes256_hw_setkey_routine _gcry_aes256_aarch64_ce_setkey;
+extern aes256_hw_crypt_routine _gcry_aes256_aarch64_ce_encrypt,
+  _gcry_aes256_aarch64_ce_decrypt;
+#endif
+
+/* The driver a routine serves, by its component and name suffix: the row
+ * needs the features of that driver's row (chacha_glue.c, ..., read
+ * through gcry_<component>_drivers), written nowhere else. */
+#define CHACHA(suffix) { gcry_chacha_drivers, suffix }
+#define SALSA20(suffix) { gcry_salsa20_drivers, suffix }
+#define POLY1305(suffix) { gcry_poly1305_drivers, suffix }
+#define NH(suffix) { gcry_nh_drivers, suffix }
+#define AES(suffix) { gcry_aes_drivers, suffix }
 /* a stitched routine serves the pair */
 #define BOTH(a, b) a, b
 /* baseline amd64, or the portable C: no driver's features */
-#define ANY { NULL, 0 }
+#define ANY { NULL, NULL }
 
 #define ROW(fn, owner, width, kind, aux)                                      \
   { #fn, { owner }, width, &kind, (void *)fn, (void *)aux, 0, 0 }
@@ -66,67 +109,67 @@ const row asmcheck_rows[] = {
 
 #ifdef USE_AMD64
   /* ChaCha: asm/chacha-amd64-{ssse3,avx2,avx512}.S */
-  ROW (_gcry_chacha_amd64_ssse3_blocks1, CHACHA (SSSE3), 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_ssse3_blocks4, CHACHA (SSSE3), 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_ssse3, CHACHA (SSSE3), 1, kind_hchacha, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks2, CHACHA (AVX2), 2, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks4, CHACHA (AVX2), 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx2_blocks8, CHACHA (AVX2), 8, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_avx2, CHACHA (AVX2), 1, kind_hchacha, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks1, CHACHA (AVX512), 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks4, CHACHA (AVX512), 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks8, CHACHA (AVX512), 8, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_amd64_avx512_blocks16, CHACHA (AVX512), 16, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha, NULL),
-  ROW (_gcry_hchacha4_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha4, NULL),
-  ROW (_gcry_hchacha16_amd64_avx512, CHACHA (AVX512), 1, kind_hchacha16, NULL),
+  ROW (_gcry_chacha_amd64_ssse3_blocks1, CHACHA ("amd64-ssse3"), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_ssse3_blocks4, CHACHA ("amd64-ssse3"), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_ssse3, CHACHA ("amd64-ssse3"), 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks2, CHACHA ("amd64-avx2"), 2, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks4, CHACHA ("amd64-avx2"), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx2_blocks8, CHACHA ("amd64-avx2"), 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx2, CHACHA ("amd64-avx2"), 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks1, CHACHA ("amd64-avx512"), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks4, CHACHA ("amd64-avx512"), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks8, CHACHA ("amd64-avx512"), 8, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_amd64_avx512_blocks16, CHACHA ("amd64-avx512"), 16, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_amd64_avx512, CHACHA ("amd64-avx512"), 1, kind_hchacha, NULL),
+  ROW (_gcry_hchacha4_amd64_avx512, CHACHA ("amd64-avx512"), 1, kind_hchacha4, NULL),
+  ROW (_gcry_hchacha16_amd64_avx512, CHACHA ("amd64-avx512"), 1, kind_hchacha16, NULL),
 
   /* Salsa20: asm/salsa20-amd64-{sse2,avx2,avx512}.S; blocks16 runs two
    * groups at a time from 32 blocks, blocks16_gpr groups of 17 from 272 */
-  ROW (_gcry_salsa20_amd64_sse2_blocks4, SALSA20 (SSE2), 4, kind_salsa20_blocks, NULL),
-  ROW (_gcry_hsalsa20_amd64_sse2, SALSA20 (SSE2), 1, kind_hsalsa20, NULL),
-  ROW (_gcry_salsa20_amd64_avx2_blocks8, SALSA20 (AVX2), 8, kind_salsa20_blocks, NULL),
-  ROW (_gcry_hsalsa20_amd64_avx2, SALSA20 (AVX2), 1, kind_hsalsa20, NULL),
-  ROW (_gcry_salsa20_amd64_avx512_blocks8, SALSA20 (AVX512), 8, kind_salsa20_blocks, NULL),
-  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16, SALSA20 (AVX512), 16, kind_salsa20_blocks, 32),
-  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, SALSA20 (AVX512), 16, kind_salsa20_blocks,
+  ROW (_gcry_salsa20_amd64_sse2_blocks4, SALSA20 ("amd64-sse2"), 4, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_sse2, SALSA20 ("amd64-sse2"), 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx2_blocks8, SALSA20 ("amd64-avx2"), 8, kind_salsa20_blocks, NULL),
+  ROW (_gcry_hsalsa20_amd64_avx2, SALSA20 ("amd64-avx2"), 1, kind_hsalsa20, NULL),
+  ROW (_gcry_salsa20_amd64_avx512_blocks8, SALSA20 ("amd64-avx512"), 8, kind_salsa20_blocks, NULL),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16, SALSA20 ("amd64-avx512"), 16, kind_salsa20_blocks, 32),
+  ROW_REACH (_gcry_salsa20_amd64_avx512_blocks16_gpr, SALSA20 ("amd64-avx512"), 16, kind_salsa20_blocks,
              272),
-  ROW (_gcry_hsalsa20_amd64_avx512, SALSA20 (AVX512), 1, kind_hsalsa20, NULL),
+  ROW (_gcry_hsalsa20_amd64_avx512, SALSA20 ("amd64-avx512"), 1, kind_hsalsa20, NULL),
 
   /* Poly1305: asm/poly1305-amd64-{scalar,sse2,avx2,avx512}.S and the tables'
    * set-up C, ciphers/poly1305/poly1305_amd64_tables.c */
   ROW (_gcry_poly1305_amd64_scalar_blocks, ANY, 1, kind_poly1305_scalar, NULL),
-  ROW (_gcry_poly1305_amd64_sse2_blocks, POLY1305 (SSE2), 2, kind_poly1305_simd,
+  ROW (_gcry_poly1305_amd64_sse2_blocks, POLY1305 ("amd64-sse2"), 2, kind_poly1305_simd,
        _gcry_poly1305_amd64_sse2_setup),
-  ROW (_gcry_poly1305_amd64_avx2_blocks, POLY1305 (AVX2), 4, kind_poly1305_simd,
+  ROW (_gcry_poly1305_amd64_avx2_blocks, POLY1305 ("amd64-avx2"), 4, kind_poly1305_simd,
        _gcry_poly1305_amd64_avx2_setup),
-  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, POLY1305 (AVX512IFMA), 8,
+  ROW (_gcry_poly1305_amd64_avx512ifma_blocks, POLY1305 ("amd64-avx512ifma"), 8,
        kind_poly1305_simd, _gcry_poly1305_amd64_avx512ifma_setup),
   /* eight messages a call, one per lane: asm/poly1305-amd64-avx512-lanes.S */
-  ROW (_gcry_poly1305_amd64_avx512_lanes8, CHACHA (AVX512), 1, kind_poly1305_lanes,
+  ROW (_gcry_poly1305_amd64_avx512_lanes8, CHACHA ("amd64-avx512"), 1, kind_poly1305_lanes,
        _gcry_poly1305_amd64_avx512_lanes_setup),
 
   /* NH: asm/nh-amd64-{sse2,avx2,avx512}.S (width: 16 bytes); the AVX-512
    * routines take the key arranged by nh_key_arrange (nh.h) */
-  ROW (_gcry_nh_amd64_sse2, NH (SSE2), 16, kind_nh, NULL),
-  ROW (_gcry_nh_amd64_sse2_units, NH (SSE2), 1, kind_nh_units, NULL),
-  ROW (_gcry_nh_amd64_avx2, NH (AVX2), 16, kind_nh, NULL),
-  ROW (_gcry_nh_amd64_avx2_units, NH (AVX2), 1, kind_nh_units, NULL),
-  ROW (_gcry_nh_amd64_avx512, NH (AVX512), 16, kind_nh, nh_key_arrange),
-  ROW (_gcry_nh_amd64_avx512_units, NH (AVX512), 1, kind_nh_units, nh_key_arrange),
+  ROW (_gcry_nh_amd64_sse2, NH ("amd64-sse2"), 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_sse2_units, NH ("amd64-sse2"), 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx2, NH ("amd64-avx2"), 16, kind_nh, NULL),
+  ROW (_gcry_nh_amd64_avx2_units, NH ("amd64-avx2"), 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_amd64_avx512, NH ("amd64-avx512"), 16, kind_nh, nh_key_arrange),
+  ROW (_gcry_nh_amd64_avx512_units, NH ("amd64-avx512"), 1, kind_nh_units, nh_key_arrange),
 
   /* AES-256: asm/aes-amd64-aesni.S */
-  ROW (_gcry_aes256_amd64_aesni_setkey, AES (AESNI), 1, kind_aes_setkey, NULL),
-  ROW (_gcry_aes256_amd64_aesni_encrypt, AES (AESNI), 1, kind_aes_encrypt,
+  ROW (_gcry_aes256_amd64_aesni_setkey, AES ("amd64-aesni"), 1, kind_aes_setkey, NULL),
+  ROW (_gcry_aes256_amd64_aesni_encrypt, AES ("amd64-aesni"), 1, kind_aes_encrypt,
        _gcry_aes256_amd64_aesni_setkey),
-  ROW (_gcry_aes256_amd64_aesni_decrypt, AES (AESNI), 1, kind_aes_decrypt,
+  ROW (_gcry_aes256_amd64_aesni_decrypt, AES ("amd64-aesni"), 1, kind_aes_decrypt,
        _gcry_aes256_amd64_aesni_setkey),
 
   /* stitched: asm/chacha20-poly1305-amd64-avx2.S,
    * asm/salsa20-poly1305-amd64-avx2.S */
-  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, BOTH (CHACHA (AVX2), POLY1305 (AVX2)), 8,
+  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, BOTH (CHACHA ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8,
        kind_chacha20_poly1305, NULL),
-  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, BOTH (SALSA20 (AVX2), POLY1305 (AVX2)), 8,
+  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, BOTH (SALSA20 ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8,
        kind_salsa20_poly1305, NULL),
 
   ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
@@ -134,29 +177,29 @@ const row asmcheck_rows[] = {
 
 #ifdef USE_AARCH64
   /* ChaCha: asm/chacha-aarch64-neon.S */
-  ROW (_gcry_chacha_aarch64_neon_blocks1, CHACHA (NEON), 1, kind_chacha_blocks, NULL),
-  ROW (_gcry_chacha_aarch64_neon_blocks4, CHACHA (NEON), 4, kind_chacha_blocks, NULL),
-  ROW (_gcry_hchacha_aarch64_neon, CHACHA (NEON), 1, kind_hchacha, NULL),
+  ROW (_gcry_chacha_aarch64_neon_blocks1, CHACHA ("aarch64-neon"), 1, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_aarch64_neon_blocks4, CHACHA ("aarch64-neon"), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_hchacha_aarch64_neon, CHACHA ("aarch64-neon"), 1, kind_hchacha, NULL),
 
   /* Salsa20: asm/salsa20-aarch64-neon.S */
-  ROW (_gcry_salsa20_aarch64_neon_blocks4, SALSA20 (NEON), 4, kind_salsa20_blocks, NULL),
+  ROW (_gcry_salsa20_aarch64_neon_blocks4, SALSA20 ("aarch64-neon"), 4, kind_salsa20_blocks, NULL),
 
   /* Poly1305: asm/poly1305-aarch64-scalar.S (integer only: no feature) */
-  ROW (_gcry_poly1305_aarch64_scalar_blocks, POLY1305 (AARCH64), 1, kind_poly1305_scalar, NULL),
+  ROW (_gcry_poly1305_aarch64_scalar_blocks, POLY1305 ("aarch64"), 1, kind_poly1305_scalar, NULL),
 
   /* NH: asm/nh-aarch64-neon.S (width: 16 bytes) */
-  ROW (_gcry_nh_aarch64_neon, NH (NEON), 16, kind_nh, NULL),
-  ROW (_gcry_nh_aarch64_neon_units, NH (NEON), 1, kind_nh_units, NULL),
+  ROW (_gcry_nh_aarch64_neon, NH ("aarch64-neon"), 16, kind_nh, NULL),
+  ROW (_gcry_nh_aarch64_neon_units, NH ("aarch64-neon"), 1, kind_nh_units, NULL),
 
   /* AES-256: asm/aes-aarch64-ce.S (the AES-NI key layout) */
-  ROW (_gcry_aes256_aarch64_ce_setkey, AES (CE), 1, kind_aes_setkey, NULL),
-  ROW (_gcry_aes256_aarch64_ce_encrypt, AES (CE), 1, kind_aes_encrypt,
+  ROW (_gcry_aes256_aarch64_ce_setkey, AES ("aarch64-ce"), 1, kind_aes_setkey, NULL),
+  ROW (_gcry_aes256_aarch64_ce_encrypt, AES ("aarch64-ce"), 1, kind_aes_encrypt,
        _gcry_aes256_aarch64_ce_setkey),
-  ROW (_gcry_aes256_aarch64_ce_decrypt, AES (CE), 1, kind_aes_decrypt,
+  ROW (_gcry_aes256_aarch64_ce_decrypt, AES ("aarch64-ce"), 1, kind_aes_decrypt,
        _gcry_aes256_aarch64_ce_setkey),
 
   ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
-  ROW_MUTANT_OF (asmcheck_mutant_chacha_rounds, CHACHA (NEON), 4, kind_chacha_blocks),
+  ROW_MUTANT_OF (asmcheck_mutant_chacha_rounds, CHACHA ("aarch64-neon"), 4, kind_chacha_blocks),
 #endif
 };
 

@@ -24,7 +24,13 @@
 #include "aes.h"
 #include "nh.h"
 #include "poly1305.h"
-#include "poly1305_aarch64.h"
+
+/* the routines checked (declared beside their driver rows in the glue) */
+extern aes256_hw_setkey_routine _gcry_aes256_aarch64_ce_setkey;
+extern aes256_hw_crypt_routine _gcry_aes256_aarch64_ce_encrypt, _gcry_aes256_aarch64_ce_decrypt;
+extern nh_routine _gcry_nh_aarch64_neon;
+extern nh_units_routine _gcry_nh_aarch64_neon_units;
+extern poly1305_scalar_routine _gcry_poly1305_aarch64_scalar_blocks;
 
 /* aarch64_call_check.S */
 struct a64_call_record {

@@ -17,25 +17,33 @@ int gcry_chacha_driver_check (void);
 /* END TEST CDEF */
 
 #ifdef USE_AMD64
+extern gcry_stream_blocks_routine _gcry_chacha_amd64_avx2_blocks2, _gcry_chacha_amd64_avx2_blocks4,
+  _gcry_chacha_amd64_avx2_blocks8, _gcry_chacha_amd64_ssse3_blocks1;
+
 /* Row 1 as an AVX-512 ChaCha tier would be (ChaCha-like, width-1 routine
  * for single blocks and the partial one); row 2 Salsa20-like (no width-1
  * routine: single blocks portable) with one tail window 2..16. */
-static const gcry_stream_tier check_tiers[] = {
-  { .hcore = NULL },
-  { .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 16 },
-                { _gcry_chacha_amd64_avx2_blocks8, 8 },
-                { _gcry_chacha_amd64_avx2_blocks4, 4 },
-                { _gcry_chacha_amd64_avx2_blocks2, 2 },
-                { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
-    .tails = { { _gcry_chacha_amd64_avx2_blocks8, 16, 9 },
-               { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } } },
-  { .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 16 } },
-    .tails = { { _gcry_chacha_amd64_avx2_blocks8, 16, 2 } } },
+static const gcry_driver check_drivers[] = {
+  { "generic", 100, 0, "", "", NULL },
+  { "wide", 500, 0, "", "",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 16 },
+                  { _gcry_chacha_amd64_avx2_blocks8, 8 },
+                  { _gcry_chacha_amd64_avx2_blocks4, 4 },
+                  { _gcry_chacha_amd64_avx2_blocks2, 2 },
+                  { _gcry_chacha_amd64_ssse3_blocks1, 1 } },
+      .tails = { { _gcry_chacha_amd64_avx2_blocks8, 16, 9 },
+                 { _gcry_chacha_amd64_avx2_blocks8, 8, 5 } }) },
+  { "wide-tail", 500, 0, "", "",
+    GCRY_STREAM_TIER (
+      .blocks = { { _gcry_chacha_amd64_avx2_blocks8, 16 } },
+      .tails = { { _gcry_chacha_amd64_avx2_blocks8, 16, 2 } }) },
 };
 
+#define NROWS (sizeof check_drivers / sizeof check_drivers[0])
+
 static const gcry_stream_cipher check_cipher = {
-  check_tiers, sizeof check_tiers / sizeof check_tiers[0],
-  chacha_generic_block, hchacha_generic, 12
+  NULL, 0, chacha_generic_block, hchacha_generic, 12
 };
 
 #define CHECK_MAX (40 * GCRY_STREAM_BLOCK + 63)
@@ -55,9 +63,10 @@ run (unsigned int row, uint8_t *out, size_t n, size_t first)
   state[13] = 7;
   gcry_stream_rewind (&pos);
   memset (out, 0, n);
-  gcry_stream_crypt (&check_cipher, row, state, 20, 64, &pos, out, out, first);
-  gcry_stream_crypt (&check_cipher, row, state, 20, 64, &pos, out + first, out + first,
-                     n - first);
+  gcry_stream_crypt_on (&check_cipher, gcry_stream_driver_tier (check_drivers, row), state, 20,
+                        64, &pos, out, out, first);
+  gcry_stream_crypt_on (&check_cipher, gcry_stream_driver_tier (check_drivers, row), state, 20,
+                        64, &pos, out + first, out + first, n - first);
 }
 #endif
 
@@ -73,14 +82,14 @@ gcry_chacha_driver_check (void)
   unsigned int row;
   size_t n;
 
-  if (gcry_stream_check_tiers (&check_cipher))
+  if (gcry_stream_check_drivers (check_drivers, NROWS))
     return -1;
   for (n = 0; n < CHECK_MAX; n++)
     {
       size_t first = n ? (n * 37) % (n + 1) : 0;
 
       run (0, want, n, first);
-      for (row = 1; row < check_cipher.ntiers; row++)
+      for (row = 1; row < NROWS; row++)
         {
           run (row, got, n, first);
           if (memcmp (want, got, n))

@@ -30,8 +30,10 @@ gcry_poly1305_affine_probe (const uint8_t key[32], const uint64_t a[3], const ui
 {
 #ifdef __SIZEOF_INT128__
   poly1305_ctx ctx;
+  size_t n;
+  const gcry_driver *rows = gcry_poly1305_drivers (&n);
 
-  poly1305_setkey_noburn (&ctx, key, POLY1305_IMPL_GENERIC64);
+  poly1305_setkey_noburn (&ctx, key, (unsigned int)gcry_driver_find (rows, n, "generic64"));
   poly1305_muladd64 (h, a, k, x);
   poly1305_r_squared (&ctx, r2);
   poly1305_wipe (&ctx);
