@@ -31,7 +31,7 @@
  * replicated over the four block lanes of the bitsliced layout (see
  * aes_generic.c).  The same schedule serves encryption and decryption. */
 typedef struct {
-  uint64_t rk[AES256_ROUNDS + 1][8] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint64_t rk[AES256_ROUNDS + 1][8];
 } aes256_generic_key;
 
 /* AES-NI key, also the ARMv8 Crypto Extensions' (AESD with AESIMC takes
@@ -40,8 +40,8 @@ typedef struct {
  * the equivalent inverse cipher (FIPS-197 5.3.5): dec[0] = enc[14],
  * dec[r] = InvMixColumns(enc[14-r]) for r = 1..13, dec[14] = enc[0]. */
 typedef struct {
-  uint8_t enc[(AES256_ROUNDS + 1) * 16] GCRY_ALIGNED(16);
-  uint8_t dec[(AES256_ROUNDS + 1) * 16] GCRY_ALIGNED(16);
+  GCRY_ALIGNED(16) uint8_t enc[(AES256_ROUNDS + 1) * 16];
+  GCRY_ALIGNED(16) uint8_t dec[(AES256_ROUNDS + 1) * 16];
 } aes256_aesni_key;
 
 /* Portable C, constant time. */

@@ -13,7 +13,7 @@
  * are a 64-bit counter; with a 12- or 16-byte IV word 12 alone is the
  * counter and running it past 2^32 - 1 is an error. */
 typedef struct {
-  uint32_t input[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t input[16];
   gcry_stream_pos pos;          /* leftover keystream, end of counter */
   uint32_t key[8];              /* XChaCha: the key HChaCha derives from */
   unsigned int rounds;

@@ -159,7 +159,7 @@ int
 gcry_hchacha (const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
               uint8_t *out, unsigned int rounds, unsigned int impl)
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   unsigned int burn;
   int i, rc;
 
@@ -252,7 +252,7 @@ xchacha_use_subkey (chacha_ctx *ctx, const uint8_t *iv, const uint8_t subkey[32]
 static unsigned int
 xchacha_setiv (chacha_ctx *ctx, const uint8_t *iv)
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   uint8_t subkey[32];
   unsigned int burn;
 
@@ -270,7 +270,7 @@ static unsigned int
 xchacha_setiv4 (const gcry_stream_tier *tier, chacha_ctx *const ctxs[],
                 const uint8_t *const ivs[], size_t n)
 {
-  uint32_t states[4][16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t states[4][16];
   uint8_t subkeys[4][32];
   unsigned int burn;
   size_t j;
@@ -291,7 +291,8 @@ static unsigned int
 xchacha_setiv16 (const gcry_stream_tier *tier, chacha_ctx *const ctxs[],
                  const uint8_t *const ivs[], size_t n)
 {
-  uint32_t state[16], nonces[4][16] GCRY_ALIGNED(64), out[8][16] GCRY_ALIGNED(64);
+  uint32_t state[16];
+  GCRY_ALIGNED(64) uint32_t nonces[4][16], out[8][16];
   unsigned int burn;
   size_t j, w;
 

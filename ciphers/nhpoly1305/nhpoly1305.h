@@ -12,7 +12,7 @@
 
 typedef struct {
   poly1305_ctx poly;                   /* keyed with r and s = 0 */
-  uint32_t nhkey[NH_KEY_WORDS] GCRY_ALIGNED(32);
+  GCRY_ALIGNED(32) uint32_t nhkey[NH_KEY_WORDS];
   uint8_t buf[NH_UNIT];                /* the current partial chunk */
   unsigned int buflen;
   unsigned int nh_impl;                /* NH's driver: its row in nhpoly1305_glue.c */

@@ -323,7 +323,7 @@ int
 gcry_nh_test (unsigned int impl, const uint8_t *key, const uint8_t *msg, size_t len,
               size_t nunits, uint8_t *out)
 {
-  uint32_t words[NH_KEY_WORDS] GCRY_ALIGNED (32);
+  GCRY_ALIGNED (32) uint32_t words[NH_KEY_WORDS];
   unsigned int burn, i;
 
   if (!nh_impl_ok (impl))

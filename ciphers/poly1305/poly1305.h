@@ -48,7 +48,7 @@ typedef struct {
   unsigned int impl;            /* the driver's id: its row in poly1305_glue.c */
   unsigned int table_ready;     /* powers computed (on first SIMD use) */
   /* last, so copies and wipes of a context without powers skip it */
-  uint8_t table[POLY1305_TABLE_BYTES] GCRY_ALIGNED(64); /* SIMD powers of r */
+  GCRY_ALIGNED(64) uint8_t table[POLY1305_TABLE_BYTES]; /* SIMD powers of r */
 } poly1305_ctx;
 
 /* Portable block functions: absorb NBLOCKS 16-byte blocks, each with the

@@ -13,7 +13,7 @@
  * XSalsa20 the key words hold the HSalsa20 subkey of the current nonce and
  * key[] the key it is derived from. */
 typedef struct {
-  uint32_t input[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t input[16];
   gcry_stream_pos pos;          /* leftover keystream, end of counter */
   uint32_t key[8];              /* XSalsa20: the key HSalsa20 derives from */
   unsigned int rounds;

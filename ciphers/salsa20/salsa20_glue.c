@@ -35,7 +35,7 @@ static int avx512_gpr;
 static int
 avx512_gpr_helps (void)
 {
-  return __atomic_load_n (&avx512_gpr, __ATOMIC_RELAXED);
+  return gcry_atomic_load_int (&avx512_gpr);
 }
 
 /* The AVX-512 tier's 16-block routine: two groups of sixteen at a time,
@@ -62,7 +62,7 @@ gcry_salsa20_avx512_gpr (int set)
   int previous = avx512_gpr_helps ();
 
   if (set >= 0)
-    __atomic_store_n (&avx512_gpr, !!set, __ATOMIC_RELAXED);
+    gcry_atomic_store_int (&avx512_gpr, !!set);
   return previous;
 #else
   (void)set;
@@ -193,7 +193,7 @@ int
 gcry_hsalsa20 (const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen,
                uint8_t *out, unsigned int rounds, unsigned int impl)
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   unsigned int burn;
   int i, rc;
 
@@ -243,7 +243,7 @@ gcry_salsa20_setkey (void *c, const uint8_t *key, size_t keylen,
 static unsigned int
 xsalsa_subkey (salsa20_ctx *ctx, const uint8_t *iv)
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   uint8_t subkey[32];
   unsigned int burn;
   int i;

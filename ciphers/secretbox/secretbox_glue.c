@@ -141,7 +141,7 @@ seal_stitched_noburn (poly1305_stitched_routine *stitched, secretbox_ctx *keyed,
                                    mac->h, mac->r, dst));
   burn = gcry_max_burn (burn, poly1305_api->update_noburn (mac, dst + n - SECRETBOX_STITCH,
                                                       SECRETBOX_STITCH));
-  __atomic_fetch_add (&keyed->stitched, (uint64_t)ran, __ATOMIC_RELAXED);
+  gcry_atomic_add_u64 (&keyed->stitched, (uint64_t)ran);
   return burn + GCRY_C_FRAME;
 }
 

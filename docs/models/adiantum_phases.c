@@ -59,9 +59,9 @@ driver (const gcry_driver *(*accessor) (size_t *n), const char *suffix)
 #define NSEC 16                 /* sectors per crypt_sectors call, as the bench */
 #define INNER 16                /* calls per timed run */
 
-static uint8_t buf[NSEC * SECT] GCRY_ALIGNED (64);
-static adiantum_ctx actx GCRY_ALIGNED (64);
-static uint8_t ifma_table[POLY1305_TABLE_BYTES] GCRY_ALIGNED (64);
+static GCRY_ALIGNED (64) uint8_t buf[NSEC * SECT];
+static GCRY_ALIGNED (64) adiantum_ctx actx;
+static GCRY_ALIGNED (64) uint8_t ifma_table[POLY1305_TABLE_BYTES];
 static uint64_t lanes_out[40];
 
 /* LABEL: min over RUNS of the ticks of INNER executions of STMT, / PER. */
@@ -89,8 +89,9 @@ main (int argc, char **argv)
   adiantum_ctx *ctx = &actx;
   uint8_t key[32], tweak[32] = { 0 }, h_t[16], h[16], blk[64], mid[64];
   uint8_t hashes[4 * NH_HASH_BYTES];
-  uint32_t st[16], st4[64] GCRY_ALIGNED (64);
-  uint32_t nz16[64] GCRY_ALIGNED (64), out16[128] GCRY_ALIGNED (64);
+  uint32_t st[16];
+  GCRY_ALIGNED (64) uint32_t st4[64];
+  GCRY_ALIGNED (64) uint32_t nz16[64], out16[128];
   uint64_t acc[3] = { 0 };
   adiantum_msg m;
   sector_tweak_form form;

@@ -27,11 +27,8 @@ gcry_wipememory (void *p, size_t len)
 void
 gcry_copy_secret (void *dst, const void *src, size_t n)
 {
-#ifdef USE_AMD64
-  /* rep movsb moves the bytes inside the core: no architectural register
-   * ever holds them (rdi, rsi and rcx hold addresses and the count).  The
-   * SysV ABI guarantees the direction flag is clear on entry. */
-  __asm__ volatile ("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+#ifdef GCRY_HAVE_X86_64
+  gcry_x86_movsb (dst, src, n);
 #else
   /* Byte by byte through volatile pointers: the compiler may neither merge
    * the accesses into vector moves nor turn the loop into a memcpy call
@@ -44,17 +41,30 @@ gcry_copy_secret (void *dst, const void *src, size_t n)
 #endif
 }
 
-/* Out of line and followed by a barrier so that callers cannot turn the
- * call into a tail call that skips the wipe. */
+/* The stack below the caller is wiped through frames of a fixed size, one
+ * per BURN_FRAME bytes, recursing for more: ISO C without variable-length
+ * arrays, which MSVC lacks.  Each frame wipes its buffer after the deeper
+ * ones return, so the recursive call is never a tail call that would reuse
+ * the frame; out of line, so the buffers are frames of their own.  The
+ * stack grows down on every target: a buffer's end is next to the frame
+ * above it, so the shallowest frame wipes the end of its buffer. */
+#define BURN_FRAME 1024
+
 static GCRY_NOINLINE void
-burn_stack_vla (size_t bytes)
+burn_frames (size_t bytes)
 {
-  unsigned char buf[bytes];
-  gcry_wipememory (buf, bytes);
-  __asm__ volatile ("" : : "r"(buf) : "memory");
+  unsigned char buf[BURN_FRAME];
+  size_t here = bytes < sizeof buf ? bytes : sizeof buf;
+
+  if (bytes > sizeof buf)
+    burn_frames (bytes - sizeof buf);
+  gcry_wipememory (buf + sizeof buf - here, here);
+  GCRY_BARRIER ();
 }
 
-void GCRY_NOINLINE
+/* Out of line and followed by a barrier so that callers cannot turn the
+ * call into a tail call that skips the wipe. */
+GCRY_NOINLINE void
 gcry_burn_stack (unsigned int bytes)
 {
   if (bytes == 0)
@@ -63,8 +73,8 @@ gcry_burn_stack (unsigned int bytes)
   if (!gcry_burn_enabled)
     return;
 #endif
-  burn_stack_vla (((size_t)bytes + 63) & ~(size_t)63);
-  __asm__ volatile ("" : : : "memory");
+  burn_frames (((size_t)bytes + 63) & ~(size_t)63);
+  GCRY_BARRIER ();
 }
 
 int

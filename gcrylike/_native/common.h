@@ -12,8 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GCRY_NOINLINE __attribute__((noinline))
-#define GCRY_ALIGNED(n) __attribute__((aligned(n)))
+#include "compiler.h"
 
 /* Stack a C function may dirty besides its named locals, for burn-depth
  * estimates: return address, six callee-saved registers and alignment, plus

@@ -3,15 +3,9 @@
  * benchmarks. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "common.h"
 #include "hwf.h"
 #include "portable.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-# include <cpuid.h>
-# define HAVE_X86_CPUID 1
-#endif
 
 #if defined(__aarch64__) && defined(__linux__)
 # include <sys/auxv.h>
@@ -23,29 +17,24 @@
 # define GCRY_HWCAP_PMULL (1ul << 4)
 #endif
 
-#ifdef HAVE_X86_CPUID
-static uint64_t
-read_xcr0 (void)
-{
-  uint32_t lo, hi;
-  __asm__ volatile ("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return ((uint64_t)hi << 32) | lo;
-}
-
+#ifdef GCRY_HAVE_X86
 /* CPUID leaf 1 and leaf 7 bits, then gate the AVX and AVX-512 families on
  * the OS having enabled their register state in XCR0 (XGETBV). */
 static uint32_t
 detect_x86 (void)
 {
-  unsigned int a, b, c, d, max_leaf;
+  uint32_t r[4], b, c, d, max_leaf;
   uint32_t hwf = 0;
   uint64_t xcr0 = 0;
   int os_avx = 0, os_avx512 = 0;
 
-  if (!__get_cpuid (0, &max_leaf, &b, &c, &d))
+  gcry_x86_cpuid (0, 0, r);
+  max_leaf = r[0];
+  if (max_leaf < 1)
     return 0;
-  if (!__get_cpuid (1, &a, &b, &c, &d))
-    return 0;
+  gcry_x86_cpuid (1, 0, r);
+  c = r[2];
+  d = r[3];
 
   if (d & (1u << 26))
     hwf |= GCRY_HWF_SSE2;
@@ -57,7 +46,7 @@ detect_x86 (void)
     hwf |= GCRY_HWF_AESNI;
   if (c & (1u << 27)) /* OSXSAVE: XGETBV is usable */
     {
-      xcr0 = read_xcr0 ();
+      xcr0 = gcry_x86_xcr0 ();
       os_avx = (xcr0 & 0x6) == 0x6;            /* SSE and AVX state */
       os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
     }
@@ -66,7 +55,9 @@ detect_x86 (void)
 
   if (max_leaf >= 7)
     {
-      __cpuid_count (7, 0, a, b, c, d);
+      gcry_x86_cpuid (7, 0, r);
+      b = r[1];
+      c = r[2];
       if (b & (1u << 8))
         hwf |= GCRY_HWF_BMI2;
       if (os_avx && (hwf & GCRY_HWF_AVX))
@@ -116,7 +107,7 @@ detect_aarch64 (void)
 uint32_t
 gcry_hwf_detect (void)
 {
-#ifdef HAVE_X86_CPUID
+#ifdef GCRY_HAVE_X86
   return detect_x86 ();
 #elif defined(HAVE_AARCH64_HWCAP)
   return detect_aarch64 ();
@@ -184,10 +175,8 @@ gcry_ctx_release (void *p)
 uint64_t
 gcry_cycles (void)
 {
-#if defined(__x86_64__)
-  uint32_t lo, hi;
-  __asm__ volatile ("rdtsc" : "=a"(lo), "=d"(hi));
-  return ((uint64_t)hi << 32) | lo;
+#ifdef GCRY_HAVE_X86
+  return gcry_x86_rdtsc ();
 #else
   return 0;
 #endif
@@ -226,31 +215,19 @@ gcry_build_asm_arch (void)
 double
 gcry_estimate_mhz (void)
 {
-#if defined(__x86_64__)
+#ifdef GCRY_HAVE_ADD_CHAIN
   double best = 0;
   int round;
 
   for (round = 0; round < 3; round++)
     {
-      struct timespec t0, t1;
-      uint64_t x = 0, n = 2000000;
-      double ns;
-
-      clock_gettime (CLOCK_MONOTONIC, &t0);
-      /* 16 dependent one-cycle adds per iteration; the counter runs beside */
-      __asm__ volatile ("1:\n\t"
-                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
-                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
-                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
-                        "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
-                        "decq %1\n\t"
-                        "jnz 1b\n\t"
-                        : "+r"(x), "+r"(n) : : "cc");
-      clock_gettime (CLOCK_MONOTONIC, &t1);
-      ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+      /* 2,000,000 iterations of 16 one-cycle adds */
+      uint64_t t0 = gcry_monotonic_ns (), ns;
+      (void)gcry_x86_add_chain (2000000);
+      ns = gcry_monotonic_ns () - t0;
       if (ns > 0)
         {
-          double mhz = 2000000.0 * 16 / ns * 1000.0;
+          double mhz = 2000000.0 * 16 / (double)ns * 1000.0;
           if (mhz > best)
             best = mhz;
         }

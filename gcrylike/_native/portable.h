@@ -1,10 +1,12 @@
 /* portable.h - the operating-system services the native layer uses
- * (64-byte aligned memory, threads), for POSIX systems and for the
- * Windows C runtime, which has neither aligned_alloc nor pthreads. */
+ * (64-byte aligned memory, threads, a monotonic clock), for POSIX systems
+ * and for the Windows C runtime, which has neither aligned_alloc, pthreads
+ * nor clock_gettime.  The compilers' differences are compiler.h's. */
 #ifndef GCRYLIKE_PORTABLE_H
 #define GCRYLIKE_PORTABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #ifdef _WIN32
@@ -44,8 +46,21 @@ gcry_thread_join (gcry_thread t)
   CloseHandle (t);
 }
 
+/* Nanoseconds from a fixed point in the past. */
+static inline uint64_t
+gcry_monotonic_ns (void)
+{
+  LARGE_INTEGER count, freq;
+  QueryPerformanceCounter (&count);
+  QueryPerformanceFrequency (&freq);
+  /* whole seconds and the rest apart: count * 1e9 overflows in hours */
+  return (uint64_t)(count.QuadPart / freq.QuadPart) * 1000000000u
+         + (uint64_t)(count.QuadPart % freq.QuadPart) * 1000000000u / (uint64_t)freq.QuadPart;
+}
+
 #else
 # include <pthread.h>
+# include <time.h>
 
 static inline void *
 gcry_aligned_alloc (size_t align, size_t n)
@@ -74,6 +89,14 @@ static inline void
 gcry_thread_join (gcry_thread t)
 {
   pthread_join (t, NULL);
+}
+
+static inline uint64_t
+gcry_monotonic_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 #endif
 

@@ -52,7 +52,7 @@
 /* A helper here that must keep its own frame (its burn depth counts its
  * buffers once, there); unused in a file that includes this header only
  * for the types. */
-#define GCRY_STREAM_NOINLINE GCRY_NOINLINE __attribute__((unused))
+#define GCRY_STREAM_NOINLINE GCRY_NOINLINE GCRY_UNUSED
 
 /* A SIMD routine making keystream: NBLOCKS blocks of STATE's stream
  * xored from SRC into DST, the state's block counter advanced (the
@@ -271,7 +271,7 @@ gcry_stream_wide_tail8 (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ctr
                         unsigned int rounds, size_t width, gcry_stream_pos *pos,
                         uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
 {
-  uint8_t ks[8 * GCRY_STREAM_BLOCK] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint8_t ks[8 * GCRY_STREAM_BLOCK];
 
   return gcry_stream_wide_tail_into (ks, fn, state, ctr, rounds, width, pos, dst, src,
                                      nblocks, tail)
@@ -283,7 +283,7 @@ gcry_stream_wide_tail16 (gcry_stream_blocks_fn fn, uint32_t *state, uint32_t *ct
                          unsigned int rounds, size_t width, gcry_stream_pos *pos,
                          uint8_t *dst, const uint8_t *src, size_t nblocks, size_t tail)
 {
-  uint8_t ks[GCRY_STREAM_MAX_WIDTH * GCRY_STREAM_BLOCK] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint8_t ks[GCRY_STREAM_MAX_WIDTH * GCRY_STREAM_BLOCK];
 
   return gcry_stream_wide_tail_into (ks, fn, state, ctr, rounds, width, pos, dst, src,
                                      nblocks, tail)

@@ -107,9 +107,9 @@ void rnd_bytes (check *t, void *p, size_t n);
 
 /* Record one comparison; a failure prints the row, the case and MSG. */
 void verdict (check *t, int ok, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
+  GCRY_PRINTF_FORMAT (3, 4);
 /* Name the case about to run (printed if it crashes). */
-void set_case (check *t, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+void set_case (check *t, const char *fmt, ...) GCRY_PRINTF_FORMAT (2, 3);
 
 /* ---- buffers with guards -------------------------------------------
  * Each buffer lives in its own mapping with an inaccessible page on both
@@ -132,6 +132,7 @@ typedef struct {
 
 #define GUARDED_BYTES (96 * 1024)       /* the longest buffer any row uses */
 
+/* system.c: map G's pages, an inaccessible page on each side. */
 void guarded_init (guarded *g);
 /* Place LEN bytes (at most GUARDED_BYTES - 256) as PLACE says, canary all
  * around; the buffer's own bytes are random. */
@@ -146,15 +147,26 @@ extern guarded buf_src, buf_dst, buf_mac, buf_state;
 /* The depth probe's buffers (random, long enough for every row's longest
  * probe). */
 typedef struct {
-  uint32_t state[16] GCRY_ALIGNED (64);
+  GCRY_ALIGNED (64) uint32_t state[16];
   uint64_t h[3];
   uint64_t r[2];
-  uint8_t table[4096] GCRY_ALIGNED (64);        /* Poly1305 SIMD powers */
-  uint8_t key[2048] GCRY_ALIGNED (64);          /* NH key, AES key schedule */
-  uint8_t src[64 * 1024] GCRY_ALIGNED (64);
-  uint8_t dst[64 * 1024] GCRY_ALIGNED (64);
+  GCRY_ALIGNED (64) uint8_t table[4096];        /* Poly1305 SIMD powers */
+  GCRY_ALIGNED (64) uint8_t key[2048];          /* NH key, AES key schedule */
+  GCRY_ALIGNED (64) uint8_t src[64 * 1024];
+  GCRY_ALIGNED (64) uint8_t dst[64 * 1024];
 } depth_buffers;
 extern depth_buffers dbuf;
+
+/* ---- the operating system's part (system.c) ----------------------- */
+
+/* Before anything runs: stdout in an order a crash report cannot
+ * overtake, and a handler for the faults a routine may cause (a read past
+ * a guard page, an instruction the CPU lacks) that prints fault_report's
+ * lines and exits 1. */
+void system_init (void);
+/* asmcheck.c: the crash report for FAULT (e.g. "signal 11 (...)") into
+ * LINE; returns its length.  Called from the fault handler. */
+size_t fault_report (char *line, size_t size, const char *fault);
 
 /* ---- helpers the kinds share -------------------------------------- */
 

@@ -53,14 +53,20 @@ def compiler() -> list[str]:
     return shlex.split(cc)
 
 
-def target_arch(cc: list[str] | None = None) -> str | None:
-    """The assembly the compiler's target has ("amd64", "aarch64"), or None
-    (portable C only): from ``-dumpmachine`` (e.g. aarch64-linux-gnu),
-    Linux/ELF targets only, as the package's own decision."""
+def dump_machine(cc: list[str] | None = None) -> str:
+    """The compiler's target triple (``-dumpmachine``, e.g.
+    aarch64-linux-gnu, x86_64-w64-mingw32), "" when it does not say."""
     res = subprocess.run([*(cc or compiler()), "-dumpmachine"], capture_output=True,
                          text=True, check=False)
-    triple = res.stdout.strip()
-    if res.returncode or "-linux" not in triple:
+    return "" if res.returncode else res.stdout.strip()
+
+
+def target_arch(cc: list[str] | None = None) -> str | None:
+    """The assembly the compiler's target has ("amd64", "aarch64"), or None
+    (portable C only): from ``-dumpmachine``, Linux/ELF targets only, as
+    the package's own decision (x86_64-w64-mingw32: none)."""
+    triple = dump_machine(cc)
+    if "-linux" not in triple:
         return None
     return ARCHES.get(triple.split("-")[0], (None, None))[0]
 
@@ -93,9 +99,19 @@ def sources(arch: str | None, root: Path = ROOT) -> list[Path]:
             *own]
 
 
-def flags(arch: str | None) -> list[str]:
+#: What a target's C library needs, by a part of the compiler's target
+#: triple: mingw-w64's own printf (C99's %zu and %llu, which the Windows
+#: C runtime's printf lacks).
+SYSTEM_FLAGS = {"-mingw32": ["-D__USE_MINGW_ANSI_STDIO=1"]}
+
+
+def flags(arch: str | None, cc: list[str] | None = None) -> list[str]:
+    """The compiler flags for a target with ARCH's assembly (None: none),
+    with its C library's (:data:`SYSTEM_FLAGS`)."""
     macro = {name: macro for name, macro in ARCHES.values()}.get(arch)
-    return [*FLAGS, *([f"-D{macro}"] if macro else [])]
+    triple = dump_machine(cc)
+    system = [f for part, fl in SYSTEM_FLAGS.items() if part in triple for f in fl]
+    return [*FLAGS, *([f"-D{macro}"] if macro else []), *system]
 
 
 def include_dirs(root: Path = ROOT) -> list[Path]:

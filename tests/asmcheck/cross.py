@@ -14,6 +14,8 @@ with that target's cross compiler, so it holds only what the target has:
            must catch
   s390x    the portable C on a big-endian target (qemu-s390x)
   armhf    the portable C on a 32-bit target (qemu-arm)
+  windows  the portable C built by mingw-w64 as a Windows program, run
+           under wine (no assembly: the .S files are ELF and SysV)
 
 Before each target's check, every C file of the Python-facing glue
 (ciphers/*/*.c, gcrylike/_native/core.c) is compiled for it with the
@@ -22,15 +24,23 @@ GCRYLIKE_WERROR=1 wheel build would, and once more with GCRY_TEST_HOOKS
 as the test copies are: the Python modules themselves are not built here
 (no Python for the target), so this is what says they would compile.
 
+After each target's check, --guard-probe (a read past a buffer's guard
+page, which the check's fault handler must report) and
+tests/native/portable_check.c (portable.h's aligned memory, thread and
+clock) run the same way.  Then the MSVC spellings of compiler.h: every
+glue file compiled by clang in MSVC mode (_MSC_VER, no __GNUC__) for x86-64
+and arm64 Windows, against wine's C runtime and Windows headers, with
+-Wvla -Werror (there is no MSVC here; this is the nearest compiler).
+
 Each prints "N passed, M failed" (the glue: one per file and flavour; the
 parts script: one per CPU model and caught fault); the script exits
 non-zero on any failure.
-Windows is not a target here: the check itself needs POSIX (mmap guard
-pages, signals), and wine is not installed by this script.
 
-The compilers, C libraries and qemu come from Debian's packages: missing
-ones are installed with apt-get (as root, as CI runs; otherwise the script
-says what to install and fails).
+The compilers, C libraries, qemu and wine come from Debian's packages:
+missing ones are installed with apt-get (as root, as CI runs; otherwise the
+script says what to install and fails).  Windows is optional, as wine does
+not install everywhere: when its packages cannot be installed, the windows
+target and the MSVC-mode compile are skipped with the reason.
 """
 
 from __future__ import annotations
@@ -59,6 +69,22 @@ NEEDS = {
     "/usr/arm-linux-gnueabihf/lib/libc.a": "libc6-dev-armhf-cross",
 }
 
+#: What the windows target and the MSVC-mode compile need, the same way;
+#: optional: skipped with the reason when these do not install.
+WINDOWS_NEEDS = {
+    "x86_64-w64-mingw32-gcc": "gcc-mingw-w64-x86-64",
+    "wine": "wine",
+    "/usr/lib/wine/wine64": "wine64",
+    "clang-16": "clang-16",
+    "/usr/include/wine/wine/msvcrt/stdlib.h": "libwine-dev",
+}
+
+#: wine without its debug channels, without the .NET and HTML engines
+#: (which it would offer to download when it makes its prefix) and with a
+#: prefix of its own under .tox (made on the first run, about 6 s)
+WINE_ENV = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml="}
+WINE_PREFIX = HERE.parent.parent / ".tox" / "wine-prefix"
+
 #: the aarch64 routines' own check under several CPU models, with its
 #: planted faults (sh script; its last line sums runs and caught faults)
 PARTS = HERE.parent / "cross" / "run_aarch64_parts.sh"
@@ -72,37 +98,62 @@ TARGETS = [
      True, (PARTS,)),
     ("s390x", "s390x-linux-gnu-gcc", [["qemu-s390x"]], False, ()),
     ("armhf", "arm-linux-gnueabihf-gcc", [["qemu-arm"]], False, ()),
+    ("windows", "x86_64-w64-mingw32-gcc", [["wine"]], False, ()),
 ]
 
 #: the planted wrong routines of mutant-aarch64.S, each of which must fail
 MUTANTS = ("asmcheck_mutant_underreports", "asmcheck_mutant_chacha_rounds")
 
-#: what the wheel's modules compile from C (fastcall.c aside: it needs the
-#: target's Python headers), and how: the warnings of a GCRYLIKE_WERROR=1
+#: what the wheel's modules compile from C (burn.c is in each; fastcall.c
+#: aside: it needs the target's Python headers), and how: the warnings of a GCRYLIKE_WERROR=1
 #: build (gcrylike/build.py warning_flags), position independent as an
-#: extension; plain, then as the test copies (tests/native/build_hooks.py)
+#: extension, and without variable-length arrays, which MSVC lacks
+#: (-Wvla); plain, then as the test copies (tests/native/build_hooks.py)
 GLUE_SOURCES = (*sorted((HERE.parent.parent / "ciphers").glob("*/*.c")),
-                HERE.parent.parent / "gcrylike/_native/core.c")
-GLUE_FLAGS = ["-c", "-fPIC", "-Wall", "-Wextra", "-Werror"]
+                HERE.parent.parent / "gcrylike/_native/core.c",
+                HERE.parent.parent / "gcrylike/_native/burn.c")
+GLUE_FLAGS = ["-c", "-fPIC", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 GLUE_FLAVOURS = ((), ("-DGCRY_TEST_HOOKS",))
 
+#: clang in MSVC mode: the MSVC branches of compiler.h, for x86-64 and arm64
+#: Windows (the Pythons MSVC builds for), with wine's C runtime and Windows
+#: headers after clang's own (its intrin.h, which MSVC's stands for).
+#: Wine's winnt.h defines _InterlockedCompareExchange128 as a function,
+#: which clang has built in on x86-64: renamed out of the way.
+MSVC_MODE = ["clang-16", "-fms-compatibility", "-fms-extensions", "-std=c11",
+             "-c", "-Wall", "-Wextra", "-Wvla", "-Werror",
+             "-D_InterlockedCompareExchange128=wine_InterlockedCompareExchange128",
+             "-idirafter", "/usr/include/wine/wine/msvcrt",
+             "-idirafter", "/usr/include/wine/wine/windows"]
+MSVC_TARGETS = ("x86_64-pc-windows-msvc", "aarch64-pc-windows-msvc")
 
-def missing() -> list[str]:
-    return sorted({pkg for need, pkg in NEEDS.items()
+#: portable.h's services in a program of their own (aligned memory, a
+#: thread, the clock), run on each target
+PORTABLE_CHECK = HERE.parent / "native" / "portable_check.c"
+
+
+def missing(needs: dict[str, str]) -> list[str]:
+    return sorted({pkg for need, pkg in needs.items()
                    if not (Path(need).exists() if need.startswith("/") else shutil.which(need))})
 
 
-def install(packages: list[str]) -> None:
+def install(packages: list[str]) -> str | None:
     """apt-get install PACKAGES (after an update if the first try fails:
-    a fresh machine's package lists may be missing or old)."""
+    a fresh machine's package lists may be missing or old); None when
+    they are installed, else why not."""
     if os.geteuid() != 0:
-        sys.exit(f"cross: missing Debian packages (install as root): {' '.join(packages)}")
+        return f"missing Debian packages (install as root): {' '.join(packages)}"
     print(f"cross: installing {' '.join(packages)}", flush=True)
     cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     if subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=False).returncode:
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL,
+                       check=False)
+        res = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, check=False)
+        if res.returncode:
+            return f"apt-get cannot install {' '.join(packages)}: {res.stderr.strip()[-300:]}"
+    return None
 
 
 def builder():
@@ -172,17 +223,71 @@ def check_script(target: str, script: Path, cc: str) -> bool:
     return bool(found) and res.returncode == 0 and failed == 0 and passed > 0
 
 
+def check_guard(target: str, runner: list[str], exe: Path) -> bool:
+    """--guard-probe: the read past a guard page must be reported."""
+    code, out = run([*runner, str(exe), "--guard-probe"])
+    caught = code == 1 and "access past a buffer's guard page" in out and "(crashed)" in out
+    print(f"{target} --guard-probe: {int(caught)} of 1 reads past a guard page caught",
+          flush=True)
+    if not caught:
+        print(f"  {out.strip()[-500:]}")
+    return caught
+
+
+def check_portable_h(target: str, build, runner: list[str], tmp: str, suffix: str) -> bool:
+    """portable_check.c built for the target (statically) and run."""
+    exe = Path(tmp, f"portable-{target}{suffix}")
+    threads = [] if suffix else ["-pthread"]
+    code, out = run([*build.compiler(), *build.FLAGS, "-Wall", "-Wextra", "-Wvla", "-Werror",
+                     *threads, f"-I{HERE.parent.parent / 'gcrylike/_native'}",
+                     str(PORTABLE_CHECK), "-o", str(exe)])
+    if code:
+        print(f"{target} portable.h: does not build:\n{out[-1500:]}")
+        return False
+    return check_run(f"{target} portable.h ({' '.join(runner)})", *run([*runner, str(exe)]))
+
+
+def check_msvc_mode(build, tmp: str) -> bool:
+    """Every glue file through clang in MSVC mode, per target and flavour."""
+    incs = [f"-I{d}" for d in build.include_dirs()]
+    failed = []
+    for triple in MSVC_TARGETS:
+        for flavour in GLUE_FLAVOURS:
+            for src in GLUE_SOURCES:
+                code, out = run([*MSVC_MODE, f"--target={triple}", *incs, *flavour, str(src),
+                                 "-o", str(Path(tmp, "glue.obj"))])
+                if code:
+                    failed.append(f"FAIL {triple} {src.relative_to(HERE.parent.parent)} "
+                                  f"{' '.join(flavour)}:\n{out[-1500:]}")
+    total = len(MSVC_TARGETS) * len(GLUE_FLAVOURS) * len(GLUE_SOURCES)
+    print(f"msvc-mode glue (clang-16, x86-64 and arm64 Windows): {total - len(failed)} passed, "
+          f"{len(failed)} failed", flush=True)
+    for line in failed:
+        print(f"  {line}")
+    return not failed
+
+
 def main() -> int:
-    need = missing()
-    if need:
-        install(need)
+    need = missing(NEEDS)
+    if need and (why := install(need)):
+        sys.exit(f"cross: {why}")
+    need = missing(WINDOWS_NEEDS)
+    no_windows = install(need) if need else None
+    os.environ.update(WINE_ENV)
+    if "WINEPREFIX" not in os.environ:
+        WINE_PREFIX.parent.mkdir(parents=True, exist_ok=True)
+        os.environ["WINEPREFIX"] = str(WINE_PREFIX)
     build = builder()
     ok = True
     with tempfile.TemporaryDirectory(prefix="asmcheck-cross-") as tmp:
         for target, cc, runs, has_asm, scripts in TARGETS:
+            if target == "windows" and no_windows:
+                print(f"windows: skipped: {no_windows}", flush=True)
+                continue
             os.environ["CC"] = cc
             ok &= check_glue(target, build, tmp)
-            out = Path(tmp, f"asmcheck-{target}")
+            suffix = ".exe" if "-mingw" in build.dump_machine() else ""
+            out = Path(tmp, f"asmcheck-{target}{suffix}")
             res = build.build(out)
             if res.returncode:
                 print(f"{target}: the native check does not build:\n{res.stderr[-3000:]}")
@@ -199,8 +304,14 @@ def main() -> int:
             if has_asm:
                 ok &= check_mutants(target, *run([*runs[0], str(out), "--mutant", "--only",
                                                   "asmcheck_mutant"]))
+            ok &= check_guard(target, runs[0], out)
+            ok &= check_portable_h(target, build, runs[0], tmp, suffix)
             for script in scripts:
                 ok &= check_script(target, script, cc)
+        if no_windows:
+            print(f"msvc-mode glue: skipped: {no_windows}", flush=True)
+        else:
+            ok &= check_msvc_mode(build, tmp)
     print("cross: all passed" if ok else "cross: FAILED", flush=True)
     return 0 if ok else 1
 

@@ -24,7 +24,7 @@ typedef unsigned int (*poly_scalar_fn) (uint64_t h[3], const uint64_t r[2], cons
                                         size_t nblocks);
 
 #define TABLE_BYTES 4096        /* room for any flavour's powers */
-static uint8_t table[TABLE_BYTES] GCRY_ALIGNED (64);
+static GCRY_ALIGNED (64) uint8_t table[TABLE_BYTES];
 
 /* ---- Poly1305 arithmetic for the comparisons ----------------------- */
 

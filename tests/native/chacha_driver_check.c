@@ -53,7 +53,7 @@ static const gcry_stream_cipher check_cipher = {
 static void
 run (unsigned int row, uint8_t *out, size_t n, size_t first)
 {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   gcry_stream_pos pos;
   unsigned int i;
 

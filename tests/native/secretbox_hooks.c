@@ -44,5 +44,5 @@ gcry_secretbox_open_probe (void *c, uint8_t *dst, const uint8_t *src, size_t n)
 uint64_t
 gcry_secretbox_stitched_groups (const void *c)
 {
-  return __atomic_load_n (&((const secretbox_ctx *)c)->stitched, __ATOMIC_RELAXED);
+  return gcry_atomic_load_u64 (&((const secretbox_ctx *)c)->stitched);
 }

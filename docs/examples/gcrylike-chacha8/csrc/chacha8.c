@@ -13,7 +13,7 @@
 enum { CHACHA8_GENERIC = 0, CHACHA8_SSE2 = 1 };
 
 typedef struct {
-  uint32_t state[16] GCRY_ALIGNED(64);
+  GCRY_ALIGNED(64) uint32_t state[16];
   gcry_stream_pos pos;
   unsigned int impl;
 } chacha8_ctx;
