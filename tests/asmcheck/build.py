@@ -80,9 +80,10 @@ GLUE = ("chacha/chacha_glue.c", "salsa20/salsa20_glue.c", "poly1305/poly1305_glu
         "nhpoly1305/nhpoly1305_glue.c", "aes/aes_glue.c")
 
 
-def sources(arch: str | None, root: Path = ROOT) -> list[Path]:
-    """What the check links for a target with ARCH's assembly (None: none)."""
-    own = [*sorted(root.glob(f"asm/*-{arch}-*.S")),
+def sources(arch: str | None, root: Path = ROOT, asm: Path | None = None) -> list[Path]:
+    """What the check links for a target with ARCH's assembly (None: none),
+    the .S files taken from ASM (default root/asm)."""
+    own = [*sorted((asm or root / "asm").glob(f"*-{arch}-*.S")),
            *sorted(root.glob(f"ciphers/*/*_{arch}*.c")),
            *sorted((root / "tests/asmcheck").glob(f"*-{arch}.S"))] if arch else []
     return [*sorted(root.glob("ciphers/*/*_generic.c")),
@@ -98,18 +99,20 @@ def flags(arch: str | None) -> list[str]:
     return [*FLAGS, *([f"-D{macro}"] if macro else [])]
 
 
-def include_dirs(root: Path = ROOT) -> list[Path]:
-    return [root / "asm", root / "gcrylike/_native", *sorted(root.glob("ciphers/*/")),
+def include_dirs(root: Path = ROOT, asm: Path | None = None) -> list[Path]:
+    return [asm or root / "asm", root / "gcrylike/_native", *sorted(root.glob("ciphers/*/")),
             root / "tests/asmcheck"]
 
 
-def command(out: Path, generated: Path, root: Path = ROOT) -> list[str]:
+def command(out: Path, generated: Path, root: Path = ROOT,
+            asm: Path | None = None) -> list[str]:
     """The compiler's command, with the known answers in ``generated``
     (``vectors.c``, written by :func:`generate`), for the compiler's
-    target."""
+    target; ASM: another directory of the .S files and their headers (the
+    planted faults of tests/asmcheck/faults.py), default root/asm."""
     arch = target_arch()
-    return [*compiler(), *flags(arch), *(f"-I{d}" for d in include_dirs(root)),
-            *map(str, sources(arch, root)), str(generated), "-o", str(out)]
+    return [*compiler(), *flags(arch), *(f"-I{d}" for d in include_dirs(root, asm)),
+            *map(str, sources(arch, root, asm)), str(generated), "-o", str(out)]
 
 
 def generate(directory: Path, root: Path = ROOT) -> Path:
@@ -133,9 +136,9 @@ def can_link_static() -> tuple[bool, str]:
     return True, ""
 
 
-def build(out: Path, root: Path = ROOT) -> subprocess.CompletedProcess:
+def build(out: Path, root: Path = ROOT, asm: Path | None = None) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory(prefix="asmcheck-vectors-") as tmp:
-        return subprocess.run(command(out, generate(Path(tmp), root), root),
+        return subprocess.run(command(out, generate(Path(tmp), root), root, asm),
                               capture_output=True, text=True, check=False)
 
 
