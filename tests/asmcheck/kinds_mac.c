@@ -322,6 +322,8 @@ const kind kind_poly1305_scalar = {
 
 /* ---- NH ----------------------------------------------------------- */
 
+#define NH_MAX_UNITS 8          /* the units routines' longest call here */
+
 typedef unsigned int (*nh_call) (const uint32_t *key, const uint8_t *msg, size_t len,
                                  uint8_t *out);
 /* a row's partner: the key as its routine takes it, arranged in place */
@@ -347,7 +349,7 @@ static void
 nh_case (check *t, const row *r, int units, size_t n, placement pm, placement po,
          const uint8_t *key_in, const uint8_t *msg_in, const uint8_t *want)
 {
-  uint8_t key[NH_KEY_BYTES], ref[5 * NH_HASH_BYTES], *m, *out;
+  uint8_t key[NH_KEY_BYTES], ref[NH_MAX_UNITS * NH_HASH_BYTES], *m, *out;
   size_t msglen = units ? n * NH_UNIT : n;
   size_t nout = units ? n * NH_HASH_BYTES : NH_HASH_BYTES;
   size_t used = units ? (n ? NH_KEY_BYTES : 0) : n / 16 * 16 + 48;
@@ -381,21 +383,24 @@ static void
 nh_compare (check *t, const row *r)
 {
   size_t len;
-  unsigned int i;
-  /* every multiple of 16 up to a unit, and lengths it rounds down */
-  for (len = 0; len <= NH_UNIT; len += 16)
-    nh_case (t, r, 0, len, (placement)(len / 16 % PLACE_COUNT),
-             (placement)(len / 48 % PLACE_COUNT), NULL, NULL, NULL);
-  for (i = 0; i < 32; i++)
-    nh_case (t, r, 0, rnd_below (t, NH_UNIT + 1), (placement)rnd_below (t, PLACE_COUNT),
-             (placement)rnd_below (t, PLACE_COUNT), NULL, NULL, NULL);
+  /* every length up to a unit (the routines round it down to 16 bytes),
+   * each multiple of 16 a second time with the message against the guard
+   * page (the key always is: place_nh_key) */
+  for (len = 0; len <= NH_UNIT; len++)
+    {
+      nh_case (t, r, 0, len, (placement)(len % PLACE_COUNT),
+               (placement)(len / 3 % PLACE_COUNT), NULL, NULL, NULL);
+      if (len % 16 == 0)
+        nh_case (t, r, 0, len, PLACE_AT_END, (placement)(len / 16 % PLACE_COUNT), NULL, NULL,
+                 NULL);
+    }
 }
 
 static void
 nh_units_compare (check *t, const row *r)
 {
   unsigned int n, i;
-  for (n = 0; n <= 5; n++)
+  for (n = 0; n <= NH_MAX_UNITS; n++)
     for (i = 0; i < PLACE_COUNT; i++)
       nh_case (t, r, 1, n, (placement)i, (placement)((i + n) % PLACE_COUNT), NULL, NULL, NULL);
 }
@@ -442,9 +447,11 @@ nh_depth (const row *r, size_t n, uint64_t a[7])
   a[3] = (uintptr_t)dbuf.dst;
 }
 
+/* 16 to 112 bytes: a single group, a pair, both, and each after the
+ * 64-byte loop */
 const kind kind_nh = {
   "NH (key, msg, len, hash) vs nh_generic",
-  nh_compare, nh_vectors, nh_depth, { 0, 1, 4, 16, 64 }, 5,
+  nh_compare, nh_vectors, nh_depth, { 0, 1, 2, 3, 4, 5, 6, 7, 16, 64 }, 10,
 };
 const kind kind_nh_units = {
   "NH units (key, msg, nunits, hashes) vs nh_generic_units",
