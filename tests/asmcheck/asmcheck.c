@@ -134,7 +134,8 @@ on_fault (int sig)
   if (current && current->r)
     n = snprintf (line, sizeof line, "  FAIL %s [%s] %s: signal %d (%s)\n",
                   current->r->name, current->phase, current->what, sig,
-                  sig == SIGSEGV ? "access past a buffer's guard page"
+                  sig == SIGSEGV ? "an access past a buffer's guard page, or a callee-saved "
+                  "register or stack pointer the routine did not keep"
                   : sig == SIGILL ? "illegal instruction: the CPU lacks a feature"
                   : "fault");
   else
