@@ -43,6 +43,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -159,31 +160,39 @@ def check_glue(target: str, build, tmp: str) -> bool:
     return not failed
 
 
+def try_fault(build, faults, fault, runner: list[str], where: Path, vectors: Path) -> str:
+    """Plant FAULT in a copy of asm/ at WHERE, build the check against it
+    (with the known answers' C, VECTORS) and run the fault's rows:
+    "caught: " and the first failure, or why not."""
+    if not faults.plant(fault, build.ROOT / "asm", where):
+        return "STALE (its line is not in the file)"
+    res = subprocess.run(build.command(where / "asmcheck", vectors, asm=where),
+                         capture_output=True, text=True, check=False)
+    if res.returncode:
+        return f"STALE (does not build)\n{res.stderr[-1500:]}"
+    code, out = run([*runner, str(where / "asmcheck"), "--only", fault.rows])
+    first = next((line.strip() for line in out.splitlines() if "FAIL" in line), None)
+    if code != 1 or not first:
+        return "NOT CAUGHT"
+    return "caught: " + (first if len(first) <= 160 else first[:157] + "...")
+
+
 def check_faults(target: str, build, runner: list[str], tmp: str) -> bool:
     """Each planted fault of the target's assembly (faults.py): the check
     built against asm/ with the fault in it must fail the fault's rows
     (a failed verdict, or a fault signal, which the check reports as a
-    FAIL line too)."""
+    FAIL line too).  Two at a time: each is mostly a compiler run."""
     faults = load("faults")
     planted = faults.FAULTS.get(build.target_arch(), ())
-    caught = 0
-    for n, fault in enumerate(planted):
-        where = Path(tmp, f"fault{n}")
-        label = f"  fault {n + 1} ({fault.file}: {fault.what}):"
-        if not faults.plant(fault, build.ROOT / "asm", where):
-            print(f"{label} STALE (its line is not in the file)", flush=True)
-            continue
-        res = build.build(where / "asmcheck", asm=where)
-        if res.returncode:
-            print(f"{label} STALE (does not build)\n{res.stderr[-1500:]}", flush=True)
-            continue
-        code, out = run([*runner, str(where / "asmcheck"), "--only", fault.rows])
-        first = next((line.strip() for line in out.splitlines() if "FAIL" in line), None)
-        if code == 1 and first:
-            caught += 1
-            print(f"{label} caught: {first[:150]}", flush=True)
-        else:
-            print(f"{label} NOT CAUGHT", flush=True)
+    vectors = build.generate(Path(tmp))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(
+            lambda n: try_fault(build, faults, planted[n], runner, Path(tmp, f"fault{n}"),
+                                vectors),
+            range(len(planted))))
+    for n, (fault, verdict) in enumerate(zip(planted, verdicts, strict=True)):
+        print(f"  fault {n + 1} ({fault.file}: {fault.what}): {verdict}", flush=True)
+    caught = sum(v.startswith("caught") for v in verdicts)
     print(f"{target} planted faults: {caught} of {len(planted)} caught", flush=True)
     return bool(planted) and caught == len(planted)
 
