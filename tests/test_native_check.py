@@ -136,6 +136,23 @@ def test_mutant_fails(asmcheck):
     assert failed == 4, out         # once per entry alignment
 
 
+def test_planted_faults_are_current(tmp_path):
+    """Every fault tests/asmcheck/faults.py plants in a real routine (tox -e
+    cross builds and runs the check once per fault) still finds its line,
+    whatever this machine's architecture: an edit of a routine that
+    retires a fault fails here, not only where the cross tools are."""
+    if not (NATIVE / "faults.py").is_file() or not (ROOT / "asm").is_dir():
+        pytest.skip("the sources (asm/, tests/asmcheck/) are not beside the tests")
+    spec = importlib.util.spec_from_file_location("asmcheck_faults", NATIVE / "faults.py")
+    faults = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(faults)
+    stale = [f"{arch}: {fault.file}: {fault.line!r}"
+             for arch, planted in faults.FAULTS.items()
+             for n, fault in enumerate(planted)
+             if not faults.plant(fault, ROOT / "asm", tmp_path / f"{arch}-{n}")]
+    assert not stale
+
+
 @pytest.mark.parametrize("variable", ["GCRYLIKE_ASM_RUNNER", "GCRYLIKE_ASM_RUNNER_NOIFMA"])
 def test_under_runner(asmcheck, variable):
     runner = os.environ.get(variable, "").strip()

@@ -14,10 +14,8 @@ extern gcry_stream_blocks_routine _gcry_chacha_amd64_ssse3_blocks1, _gcry_chacha
   _gcry_chacha_amd64_avx512_blocks16;
 extern gcry_stream_hcore_routine _gcry_hchacha_amd64_ssse3, _gcry_hchacha_amd64_avx2,
   _gcry_hchacha_amd64_avx512;
-unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
-                                          unsigned int rounds);
-unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
-                                           uint32_t *out, unsigned int rounds);
+extern gcry_stream_hcore4_routine _gcry_hchacha4_amd64_avx512;
+extern gcry_stream_hcore16_routine _gcry_hchacha16_amd64_avx512;
 #endif
 #ifdef USE_AARCH64
 /* asm/chacha-aarch64-neon.S (blocks4: a multiple of four blocks) */

@@ -54,17 +54,6 @@ static const gcry_driver aead_joins[] = {
 
 GCRY_DRIVERS_ACCESSOR (gcry_aead_drivers, aead_joins)
 
-/* Whether JOIN may join ChaCha driver C and Poly1305 driver P (each id
- * checked here). */
-static int
-join_ok (unsigned int join, unsigned int c, unsigned int p)
-{
-  size_t nc, np;
-  const gcry_driver *chacha = chacha_api->drivers (&nc), *poly = poly1305_api->drivers (&np);
-
-  return GCRY_DRIVER_OK (aead_joins, join) && c < nc && p < np
-         && gcry_join_fits (&aead_joins[join], &chacha[c], &poly[p]);
-}
 
 size_t
 gcry_aead_ctxsize (void)
@@ -82,7 +71,8 @@ gcry_aead_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != 32)
     return GCRY_ERR_INV_KEYLEN;
-  if (!join_ok (join, chacha_impl, poly_impl))
+  if (!gcry_join_ok (aead_joins, sizeof aead_joins / sizeof aead_joins[0], join,
+                     chacha_api->drivers, chacha_impl, poly1305_api->drivers, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = chacha_api->setkey (&ctx->chacha, key, keylen, 20, chacha_impl, xchacha);

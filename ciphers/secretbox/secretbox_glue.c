@@ -52,17 +52,6 @@ static const gcry_driver secretbox_joins[] = {
 
 GCRY_DRIVERS_ACCESSOR (gcry_secretbox_drivers, secretbox_joins)
 
-/* Whether JOIN may join Salsa20 driver S and Poly1305 driver P (each id
- * checked here). */
-static int
-join_ok (unsigned int join, unsigned int s, unsigned int p)
-{
-  size_t ns, np;
-  const gcry_driver *salsa = salsa20_api->drivers (&ns), *poly = poly1305_api->drivers (&np);
-
-  return GCRY_DRIVER_OK (secretbox_joins, join) && s < ns && p < np
-         && gcry_join_fits (&secretbox_joins[join], &salsa[s], &poly[p]);
-}
 
 size_t
 gcry_secretbox_ctxsize (void)
@@ -79,7 +68,8 @@ gcry_secretbox_setkey (void *c, const uint8_t *key, size_t keylen,
 
   if (keylen != SECRETBOX_KEY)
     return GCRY_ERR_INV_KEYLEN;
-  if (!join_ok (join, salsa_impl, poly_impl))
+  if (!gcry_join_ok (secretbox_joins, sizeof secretbox_joins / sizeof secretbox_joins[0], join,
+                     salsa20_api->drivers, salsa_impl, poly1305_api->drivers, poly_impl))
     return GCRY_ERR_NOT_SUPPORTED;
   gcry_wipememory (ctx, sizeof *ctx);
   rc = salsa20_api->setkey (&ctx->xsalsa, key, keylen, 20, salsa_impl, 1);

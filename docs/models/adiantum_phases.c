@@ -34,10 +34,8 @@ extern poly1305_simd_routine _gcry_poly1305_amd64_avx2_blocks,
 extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
 extern gcry_stream_blocks_routine _gcry_chacha_amd64_avx512_blocks16;
 extern gcry_stream_hcore_routine _gcry_hchacha_amd64_avx512;
-unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
-                                          unsigned int rounds);
-unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
-                                           uint32_t *out, unsigned int rounds);
+extern gcry_stream_hcore4_routine _gcry_hchacha4_amd64_avx512;
+extern gcry_stream_hcore16_routine _gcry_hchacha16_amd64_avx512;
 
 /* The id of the driver SUFFIX of the component whose rows ACCESSOR gives. */
 static unsigned int

@@ -59,6 +59,20 @@ gcry_join_fits (const gcry_driver *join, const gcry_driver *a, const gcry_driver
              && (join->hwf & ~(a->hwf | b->hwf)) == 0);
 }
 
+/* Whether JOIN (an id of the N joins JOINS) may join driver A of the
+ * component whose rows ROWS_A gives and driver B of ROWS_B's (each id
+ * checked here). */
+static inline int
+gcry_join_ok (const gcry_driver *joins, size_t n, unsigned int join,
+              const gcry_driver *(*rows_a) (size_t *n), unsigned int a,
+              const gcry_driver *(*rows_b) (size_t *n), unsigned int b)
+{
+  size_t na, nb;
+  const gcry_driver *da = rows_a (&na), *db = rows_b (&nb);
+
+  return join < n && a < na && b < nb && gcry_join_fits (&joins[join], &da[a], &db[b]);
+}
+
 /* The id of the row named SUFFIX among the N rows ROWS, or -1. */
 static inline int
 gcry_driver_find (const gcry_driver *rows, size_t n, const char *suffix)

@@ -71,10 +71,12 @@ typedef gcry_stream_hcore_routine *gcry_stream_hcore_fn;
  * states of 16 words in, 4 x 32 bytes out; and sixteen states sharing
  * words 0-11 (STATE), word-major: input word 12 + w of state j at
  * nonces[16 w + j], output word k at out[16 k + j]. */
-typedef unsigned int (*gcry_stream_hcore4_fn) (const uint32_t *states, uint8_t *out128,
-                                               unsigned int rounds);
-typedef unsigned int (*gcry_stream_hcore16_fn) (const uint32_t *state, const uint32_t *nonces,
-                                                uint32_t *out, unsigned int rounds);
+typedef unsigned int gcry_stream_hcore4_routine (const uint32_t *states, uint8_t *out128,
+                                                 unsigned int rounds);
+typedef unsigned int gcry_stream_hcore16_routine (const uint32_t *state, const uint32_t *nonces,
+                                                  uint32_t *out, unsigned int rounds);
+typedef gcry_stream_hcore4_routine *gcry_stream_hcore4_fn;
+typedef gcry_stream_hcore16_routine *gcry_stream_hcore16_fn;
 
 /* The portable core: one keystream block of STATE as words (the caller
  * advances the counter). */

@@ -5,13 +5,14 @@ For each target the check (tests/asmcheck/build.py) is built statically
 with that target's cross compiler, so it holds only what the target has:
 
   aarch64  the NEON and Crypto Extensions routines (asm/*-aarch64-*.S)
-           against the portable C, under qemu-aarch64's default CPU,
-           -cpu cortex-a53 and -cpu max; then with --mutant, where the
-           planted wrong routines (tests/asmcheck/mutant-aarch64.S) must
-           each fail; then tests/cross/run_aarch64_parts.sh, the AES, NH
-           and Poly1305 routines' own check on five CPU models with nine
-           planted faults (each a one-line change of a routine's .S) it
-           must catch
+           against the portable C, under qemu-aarch64's default CPU and
+           the models below (cores with and without the Crypto
+           Extensions' and NEON's every instruction); then with --mutant,
+           where the planted wrong routines (tests/asmcheck/mutant-aarch64.S)
+           must each fail; then once per planted fault
+           (tests/asmcheck/faults.py: a one-line change of a real
+           routine's .S), built against the changed copy of asm/, which
+           must fail
   s390x    the portable C on a big-endian target (qemu-s390x)
   armhf    the portable C on a 32-bit target (qemu-arm)
   windows  the portable C built by mingw-w64 as a Windows program, run
@@ -32,8 +33,8 @@ glue file compiled by clang in MSVC mode (_MSC_VER, no __GNUC__) for x86-64
 and arm64 Windows, against wine's C runtime and Windows headers, with
 -Wvla -Werror (there is no MSVC here; this is the nearest compiler).
 
-Each prints "N passed, M failed" (the glue: one per file and flavour; the
-parts script: one per CPU model and caught fault); the script exits
+Each run prints "N passed, M failed" (the glue: one per file and flavour),
+the mutants and faults how many of them were caught; the script exits
 non-zero on any failure.
 
 The compilers, C libraries, qemu and wine come from Debian's packages:
@@ -52,6 +53,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -85,20 +87,19 @@ WINDOWS_NEEDS = {
 WINE_ENV = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml="}
 WINE_PREFIX = HERE.parent.parent / ".tox" / "wine-prefix"
 
-#: the aarch64 routines' own check under several CPU models, with its
-#: planted faults (sh script; its last line sums runs and caught faults)
-PARTS = HERE.parent / "cross" / "run_aarch64_parts.sh"
+#: qemu-aarch64's CPU models the aarch64 check runs on besides its default
+#: (the little cores cortex-a35/a53, the big cortex-a72, the server
+#: neoverse-n1, and max, every feature qemu emulates)
+AARCH64_CPUS = ("cortex-a35", "cortex-a53", "cortex-a72", "neoverse-n1", "max")
 
-#: (target, compiler, the runs: each a qemu command line, whether the
-#: target has assembly whose mutants must be caught, and the target's own
-#: check scripts run after the native check)
+#: (target, compiler, the runs: each a qemu command line, and whether the
+#: target has assembly whose mutants and faults must be caught)
 TARGETS = [
     ("aarch64", "aarch64-linux-gnu-gcc",
-     [["qemu-aarch64"], ["qemu-aarch64", "-cpu", "cortex-a53"], ["qemu-aarch64", "-cpu", "max"]],
-     True, (PARTS,)),
-    ("s390x", "s390x-linux-gnu-gcc", [["qemu-s390x"]], False, ()),
-    ("armhf", "arm-linux-gnueabihf-gcc", [["qemu-arm"]], False, ()),
-    ("windows", "x86_64-w64-mingw32-gcc", [["wine"]], False, ()),
+     [["qemu-aarch64"], *(["qemu-aarch64", "-cpu", cpu] for cpu in AARCH64_CPUS)], True),
+    ("s390x", "s390x-linux-gnu-gcc", [["qemu-s390x"]], False),
+    ("armhf", "arm-linux-gnueabihf-gcc", [["qemu-arm"]], False),
+    ("windows", "x86_64-w64-mingw32-gcc", [["wine"]], False),
 ]
 
 #: the planted wrong routines of mutant-aarch64.S, each of which must fail
@@ -156,8 +157,10 @@ def install(packages: list[str]) -> str | None:
     return None
 
 
-def builder():
-    spec = importlib.util.spec_from_file_location("asmcheck_build", HERE / "build.py")
+def load(name: str):
+    """tests/asmcheck/NAME.py (by path, as tests/test_native_check.py loads
+    build.py)."""
+    spec = importlib.util.spec_from_file_location(f"asmcheck_{name}", HERE / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -208,19 +211,41 @@ def check_glue(target: str, build, tmp: str) -> bool:
     return not failed
 
 
-def check_script(target: str, script: Path, cc: str) -> bool:
-    """A target's own check script (sh, with CC the target's compiler), its
-    last "N passed, M failed" line as this run's."""
-    res = subprocess.run(["sh", str(script)], capture_output=True, text=True, timeout=600,
-                         check=False, env=dict(os.environ, CC=cc))
-    out = res.stdout + res.stderr
-    found = SUMMARY.findall(out)
-    passed, failed = map(int, found[-1]) if found else (0, 1)
-    print(f"{target} ({script.name}): {passed} passed, {failed} failed", flush=True)
-    for line in out.splitlines():
-        if "FAIL" in line or "STALE" in line or "NOT CAUGHT" in line:
-            print(f"  {line}")
-    return bool(found) and res.returncode == 0 and failed == 0 and passed > 0
+def try_fault(build, faults, fault, runner: list[str], where: Path, vectors: Path) -> str:
+    """Plant FAULT in a copy of asm/ at WHERE, build the check against it
+    (with the known answers' C, VECTORS) and run the fault's rows:
+    "caught: " and the first failure, or why not."""
+    if not faults.plant(fault, build.ROOT / "asm", where):
+        return "STALE (its line is not in the file)"
+    res = subprocess.run(build.command(where / "asmcheck", vectors, asm=where),
+                         capture_output=True, text=True, check=False)
+    if res.returncode:
+        return f"STALE (does not build)\n{res.stderr[-1500:]}"
+    code, out = run([*runner, str(where / "asmcheck"), "--only", fault.rows])
+    first = next((line.strip() for line in out.splitlines() if "FAIL" in line), None)
+    if code != 1 or not first:
+        return "NOT CAUGHT"
+    return "caught: " + (first if len(first) <= 160 else first[:157] + "...")
+
+
+def check_faults(target: str, build, runner: list[str], tmp: str) -> bool:
+    """Each planted fault of the target's assembly (faults.py): the check
+    built against asm/ with the fault in it must fail the fault's rows
+    (a failed verdict, or a fault signal, which the check reports as a
+    FAIL line too).  Two at a time: each is mostly a compiler run."""
+    faults = load("faults")
+    planted = faults.FAULTS.get(build.target_arch(), ())
+    vectors = build.generate(Path(tmp))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(
+            lambda n: try_fault(build, faults, planted[n], runner, Path(tmp, f"fault{n}"),
+                                vectors),
+            range(len(planted))))
+    for n, (fault, verdict) in enumerate(zip(planted, verdicts, strict=True)):
+        print(f"  fault {n + 1} ({fault.file}: {fault.what}): {verdict}", flush=True)
+    caught = sum(v.startswith("caught") for v in verdicts)
+    print(f"{target} planted faults: {caught} of {len(planted)} caught", flush=True)
+    return bool(planted) and caught == len(planted)
 
 
 def check_guard(target: str, runner: list[str], exe: Path) -> bool:
@@ -277,10 +302,10 @@ def main() -> int:
     if "WINEPREFIX" not in os.environ:
         WINE_PREFIX.parent.mkdir(parents=True, exist_ok=True)
         os.environ["WINEPREFIX"] = str(WINE_PREFIX)
-    build = builder()
+    build = load("build")
     ok = True
     with tempfile.TemporaryDirectory(prefix="asmcheck-cross-") as tmp:
-        for target, cc, runs, has_asm, scripts in TARGETS:
+        for target, cc, runs, has_asm in TARGETS:
             if target == "windows" and no_windows:
                 print(f"windows: skipped: {no_windows}", flush=True)
                 continue
@@ -304,10 +329,9 @@ def main() -> int:
             if has_asm:
                 ok &= check_mutants(target, *run([*runs[0], str(out), "--mutant", "--only",
                                                   "asmcheck_mutant"]))
+                ok &= check_faults(target, build, runs[0], tmp)
             ok &= check_guard(target, runs[0], out)
             ok &= check_portable_h(target, build, runs[0], tmp, suffix)
-            for script in scripts:
-                ok &= check_script(target, script, cc)
         if no_windows:
             print(f"msvc-mode glue: skipped: {no_windows}", flush=True)
         else:

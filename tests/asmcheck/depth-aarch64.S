@@ -14,10 +14,13 @@
  *
  * Also checked (c->abi_ok): the callee-saved x19-x29 and the low halves of
  * v8-v15 (d8-d15), set to sentinels before the call, and sp come back.
- * With every other vector register bit zeroed before the call, what the
- * routine left in v0-v31 is stored to c->vregs (16 bytes a register, 64
- * apart; c->vecmode is 3), with the checked sentinels of d8-d15 cleared
- * there so that only what the routine left counts.
+ * Every other vector register bit is set before the call: zero when
+ * c->vfill is 0, else every byte of vn is c->vfill + n (the poisoned
+ * registers a real caller leaves, under which depth.c checks the routine
+ * does the same).  What the routine left in v0-v31 is stored to c->vregs
+ * (16 bytes a register, 64 apart; c->vecmode is 3), with the checked
+ * sentinels of d8-d15 cleared there so that only what the routine left
+ * counts.
  */
 #include "asm-common-aarch64.h"
 
@@ -32,6 +35,7 @@
 #define C_MEASURED	88
 #define C_ENTRY		96
 #define C_ABI_OK	104
+#define C_VFILL		120
 #define C_VREGS		128		/* 32 slots of 64 bytes */
 
 .bss
@@ -85,19 +89,28 @@ GCRY_FUNC_BEGIN(asmcheck_depth_probe)
 	mov	sp, x20
 	str	x20, [x19, #C_ENTRY]
 
+	/* the vector registers: zero, or byte vfill + n in vn */
+	ldr	x9, [x19, #C_VFILL]
+	GCRY_ZERO_V 0, 31
+	cbz	x9, 5f
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	dup	v\r\().16b, w9
+	add	w9, w9, #1
+	.endr
+5:
 	ldr	x16, [x19, #C_FN]
 	ldp	x0, x1, [x19, #C_ARGS]
 	ldp	x2, x3, [x19, #C_ARGS + 16]
 	ldp	x4, x5, [x19, #C_ARGS + 32]
 	ldr	x6, [x19, #C_ARGS + 48]
-	GCRY_ZERO_V 0, 31
 	SENTINEL_BASE
 	.irp r, 19,20,21,22,23,24,25,26,27,28,29
 	add	x\r, x17, #(\r - 18)
 	.endr
+	/* d8-d15: the low halves only (ins keeps the high halves' fill) */
 	.irp r, 8,9,10,11,12,13,14,15
 	add	x9, x17, #(\r - 7)
-	fmov	d\r, x9
+	ins	v\r\().d[0], x9
 	.endr
 	blr	x16
 	mov	w15, w0				/* the reported depth */

@@ -19,7 +19,14 @@
  * too, on AVX-512 hardware; v0-v31 on aarch64, except the callee-saved low
  * halves of v8-v15, which hold sentinels) and every register must be zero
  * after it (the inputs are random, so a register still holding state, key,
- * keystream or message is non-zero).
+ * keystream or message is non-zero).  On aarch64 the second paint's call
+ * also poisons them (byte VFILL + n in vn, as a caller's leftovers would
+ * be), and each 8-byte lane must come back zero or as it was.
+ *
+ * And the two calls of each case, on the same inputs, must leave the same
+ * bytes in the buffers: the result may not depend on the stack or the
+ * registers the caller left (a sum not cleared before use, a read of
+ * stack the routine never wrote).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -41,12 +48,14 @@ typedef struct {
   uint64_t entry;               /* out: the entry rsp */
   uint64_t abi_ok;              /* out: callee-saved registers, rsp, DF */
   uint64_t vecmode;             /* 0 xmm0-15, 1 ymm0-15, 2 zmm0-31, 3 v0-v31 */
-  uint64_t pad;
+  uint64_t vfill;               /* aarch64: byte vfill + n in vn before the
+                                   call, 0: zero (depth-amd64.S: always 0) */
   uint8_t vregs[32][64];        /* out: the vector registers after the call */
 } depth_call;
 
 _Static_assert (offsetof (depth_call, shift) == 64, "layout shared with depth-<arch>.S");
 _Static_assert (offsetof (depth_call, abi_ok) == 104, "layout shared with depth-<arch>.S");
+_Static_assert (offsetof (depth_call, vfill) == 120, "layout shared with depth-<arch>.S");
 _Static_assert (offsetof (depth_call, vregs) == 128, "layout shared with depth-<arch>.S");
 
 /* Each vecmode's registers: name prefix, count, bytes. */
@@ -60,10 +69,12 @@ static const struct {
  * address is pushed, so that is the routine's entry sp */
 # define ENTRY_MOD(shift) ((64 - (shift)) % 64)
 # define VECMODE(hwf) 3
+# define VFILL 0x40
 #else
 /* 16 bytes for the stack argument, then the call's return address */
 # define ENTRY_MOD(shift) ((64 + 40 - (shift)) % 64)
 # define VECMODE(hwf) ((hwf & GCRY_HWF_AVX512F) ? 2 : (hwf & GCRY_HWF_AVX) ? 1 : 0)
+# define VFILL 0
 #endif
 
 #if ASMCHECK_HAVE_PROBE
@@ -79,9 +90,12 @@ asmcheck_depth_probe (depth_call *c)
 #endif
 
 depth_buffers dbuf;
+/* the inputs of a case, and its first call's result */
+static depth_buffers dbuf_in, dbuf_out;
 
-/* The vector registers the routine left non-zero, as "ymm3 ymm7" in
- * NAMES; returns how many. */
+/* The vector registers the routine left holding something else than zero
+ * or the probe's fill (an 8-byte lane at a time), as "ymm3 ymm7" in NAMES;
+ * returns how many. */
 static unsigned int
 dirty_registers (const depth_call *c, char *names, size_t size)
 {
@@ -93,8 +107,17 @@ dirty_registers (const depth_call *c, char *names, size_t size)
   for (i = 0; i < nregs; i++)
     {
       int dirty = 0;
-      for (j = 0; j < width; j++)
-        dirty |= c->vregs[i][j];
+      for (j = 0; j < width; j += 8)
+        {
+          int zero = 1, fill = c->vfill != 0;
+          unsigned int b;
+          for (b = j; b < j + 8; b++)
+            {
+              zero &= c->vregs[i][b] == 0;
+              fill &= c->vregs[i][b] == (uint8_t)(c->vfill + i);
+            }
+          dirty |= !zero && !fill;
+        }
       if (dirty)
         {
           n++;
@@ -132,11 +155,12 @@ depth_check (check *t, const row *r)
       for (s = 0; s < ARRAY_SIZE (SHIFTS); s++)
         {
           unsigned long reported = 0, measured = 0;
-          int same = 1, abi_ok = 1, aligned = 1;
+          int same = 1, abi_ok = 1, aligned = 1, same_out = 1;
           unsigned int dirty = 0;
           char dirty_names[200] = "";
 
           set_case (t, "n=%zu, entry sp = %u mod 64", n, ENTRY_MOD (SHIFTS[s]));
+          memcpy (&dbuf_in, &dbuf, sizeof dbuf);
           for (p = 0; p < ARRAY_SIZE (PAINTS); p++)
             {
               depth_call c;
@@ -146,11 +170,19 @@ depth_check (check *t, const row *r)
               c.shift = SHIFTS[s];
               c.paint = PAINTS[p];
               c.vecmode = VECMODE (t->hwf);
+              c.vfill = p ? VFILL : 0;
+              if (p)
+                memcpy (&dbuf, &dbuf_in, sizeof dbuf);
               asmcheck_depth_probe (&c);
-              if (p == 0)
+              if (!dirty)
                 dirty = dirty_registers (&c, dirty_names, sizeof dirty_names);
               if (p == 0)
-                reported = (unsigned int)c.reported;
+                {
+                  reported = (unsigned int)c.reported;
+                  memcpy (&dbuf_out, &dbuf, sizeof dbuf);
+                }
+              else
+                same_out &= !memcmp (&dbuf, &dbuf_out, sizeof dbuf);
               same &= reported == (unsigned int)c.reported;
               abi_ok &= c.abi_ok == 1;
               aligned &= c.entry % 64 == ENTRY_MOD (SHIFTS[s]);
@@ -161,6 +193,8 @@ depth_check (check *t, const row *r)
           verdict (t, abi_ok, "callee-saved register, stack pointer or flag not restored");
           verdict (t, dirty == 0, "left data in vector registers:%s", dirty_names);
           verdict (t, same, "reported depth changes between identical calls");
+          verdict (t, same_out, "the result depends on what the stack or the registers "
+                   "held before the call");
           verdict (t, reported <= SANE_DEPTH, "reported depth %lu is not sane", reported);
           verdict (t, measured <= reported, "wrote %lu bytes below its entry rsp, "
                    "reported %lu (under-reports)", measured, reported);

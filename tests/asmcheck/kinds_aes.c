@@ -130,6 +130,54 @@ static void decrypt_compare (check *t, const row *r) { crypt_compare (t, r, 1); 
 static void encrypt_vectors (check *t, const row *r) { crypt_vectors (t, r, 0); }
 static void decrypt_vectors (check *t, const row *r) { crypt_vectors (t, r, 1); }
 
+/* x times y in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (FIPS-197 4.2),
+ * bit by bit: the check's own arithmetic, nothing secret. */
+static uint8_t
+gf_mul (uint8_t x, uint8_t y)
+{
+  uint8_t p = 0;
+  for (; y; y >>= 1)
+    {
+      if (y & 1)
+        p ^= x;
+      x = (uint8_t)(x << 1 ^ (x & 0x80 ? 0x1b : 0));
+    }
+  return p;
+}
+
+/* FIPS-197 5.3.3 on one round key: each column times {0b}x^3 + {0d}x^2 +
+ * {09}x + {0e}. */
+static void
+inv_mix_columns (uint8_t out[16], const uint8_t in[16])
+{
+  static const uint8_t M[4] = { 14, 11, 13, 9 };
+  unsigned int c, i, j;
+  for (c = 0; c < 16; c += 4)
+    for (i = 0; i < 4; i++)
+      {
+        uint8_t v = 0;
+        for (j = 0; j < 4; j++)
+          v ^= gf_mul (in[c + j], M[(j - i) & 3]);
+        out[c + i] = v;
+      }
+}
+
+/* Whether dec[r] is InvMixColumns (enc[14 - r]) for every inner round
+ * (FIPS-197 5.3.5, the equivalent inverse cipher's schedule). */
+static int
+dec_schedule_ok (const aes256_aesni_key *k)
+{
+  uint8_t want[16];
+  unsigned int r;
+  for (r = 1; r < 14; r++)
+    {
+      inv_mix_columns (want, k->enc + 16 * (14 - r));
+      if (memcmp (want, k->dec + 16 * r, 16))
+        return 0;
+    }
+  return 1;
+}
+
 /* The schedule's layout (aes.h): enc[] starts with the key, dec[] is enc[]
  * reversed with InvMixColumns inside, so dec[0] = enc[14], dec[14] =
  * enc[0]; then both directions through it (the crypt rows' partners). */
@@ -152,6 +200,7 @@ setkey_compare (check *t, const row *r)
       verdict (t, !memcmp (k->enc, key, 32), "round keys 0-1 are not the key");
       verdict (t, !memcmp (k->dec, k->enc + 16 * 14, 16) && !memcmp (k->dec + 16 * 14, k->enc, 16),
                "decryption schedule's ends are not the encryption schedule's");
+      verdict (t, dec_schedule_ok (k), "dec[r] is not InvMixColumns (enc[14 - r])");
       verdict (t, guarded_intact (&buf_state), "wrote outside the schedule");
       if (enc)
         crypt_case (t, (crypt_fn)enc->fn, (setkey_fn)r->fn, 0, 1 + i % 17,

@@ -1,7 +1,7 @@
 /* rows.c - the table of the native check: one row per assembly routine.
  *
- * Adding a routine is one row: its symbol (declared below, by the
- * function type of its kind of routine), the driver it serves (whose row
+ * Adding a routine is one row: its symbol (declared in its glue beside
+ * its driver row, which routines.h gathers), the driver it serves (whose row
  * in its glue says the CPU features it needs: CHACHA ("amd64-avx2") is
  * chacha_glue.c's row of that name; a stitched routine serves a pair),
  * the width it takes a multiple
@@ -32,48 +32,10 @@ unsigned int asmcheck_mutant_underreports (void);
 unsigned int asmcheck_mutant_chacha_rounds (uint32_t *, uint8_t *, const uint8_t *, size_t,
                                             unsigned int);
 
-/* The routines, each declared by its kind's function type (the
- * components' headers); beside their driver rows in the glue, too. */
-#ifdef USE_AMD64
-extern gcry_stream_blocks_routine _gcry_chacha_amd64_ssse3_blocks1, _gcry_chacha_amd64_ssse3_blocks4,
-  _gcry_chacha_amd64_avx2_blocks2, _gcry_chacha_amd64_avx2_blocks4,
-  _gcry_chacha_amd64_avx2_blocks8, _gcry_chacha_amd64_avx512_blocks1,
-  _gcry_chacha_amd64_avx512_blocks4, _gcry_chacha_amd64_avx512_blocks8,
-  _gcry_chacha_amd64_avx512_blocks16;
-extern gcry_stream_hcore_routine _gcry_hchacha_amd64_ssse3, _gcry_hchacha_amd64_avx2,
-  _gcry_hchacha_amd64_avx512;
-unsigned int _gcry_hchacha4_amd64_avx512 (const uint32_t *states, uint8_t *out128,
-                                          unsigned int rounds);
-unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t *nonces,
-                                           uint32_t *out, unsigned int rounds);
-extern gcry_stream_blocks_routine _gcry_salsa20_amd64_sse2_blocks4, _gcry_salsa20_amd64_avx2_blocks8,
-  _gcry_salsa20_amd64_avx512_blocks8, _gcry_salsa20_amd64_avx512_blocks16,
-  _gcry_salsa20_amd64_avx512_blocks16_gpr;
-extern gcry_stream_hcore_routine _gcry_hsalsa20_amd64_sse2, _gcry_hsalsa20_amd64_avx2,
-  _gcry_hsalsa20_amd64_avx512;
-extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
-extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
-  _gcry_poly1305_amd64_avx2_blocks, _gcry_poly1305_amd64_avx512ifma_blocks;
-extern nh_routine _gcry_nh_amd64_sse2, _gcry_nh_amd64_avx2, _gcry_nh_amd64_avx512;
-extern nh_units_routine _gcry_nh_amd64_sse2_units, _gcry_nh_amd64_avx2_units,
-  _gcry_nh_amd64_avx512_units;
-extern aes256_hw_setkey_routine _gcry_aes256_amd64_aesni_setkey;
-extern aes256_hw_crypt_routine _gcry_aes256_amd64_aesni_encrypt,
-  _gcry_aes256_amd64_aesni_decrypt;
-extern poly1305_stitched_routine _gcry_chacha20_poly1305_amd64_avx2_blocks8,
-  _gcry_salsa20_poly1305_amd64_avx2_blocks8;
-#endif
-#ifdef USE_AARCH64
-extern gcry_stream_blocks_routine _gcry_chacha_aarch64_neon_blocks1, _gcry_chacha_aarch64_neon_blocks4;
-extern gcry_stream_hcore_routine _gcry_hchacha_aarch64_neon;
-extern gcry_stream_blocks_routine _gcry_salsa20_aarch64_neon_blocks4;
-extern poly1305_scalar_routine _gcry_poly1305_aarch64_scalar_blocks;
-extern nh_routine _gcry_nh_aarch64_neon;
-extern nh_units_routine _gcry_nh_aarch64_neon_units;
-extern aes256_hw_setkey_routine _gcry_aes256_aarch64_ce_setkey;
-extern aes256_hw_crypt_routine _gcry_aes256_aarch64_ce_encrypt,
-  _gcry_aes256_aarch64_ce_decrypt;
-#endif
+/* The routines as the glue declares them beside its driver rows (its
+ * "extern <routine type> name;" lines, gathered by build.py into
+ * routines.h): written there once. */
+#include "routines.h"
 
 /* The driver a routine serves, by its component and name suffix: the row
  * needs the features of that driver's row (chacha_glue.c, ..., read

@@ -19,7 +19,8 @@
 
 #include "asmcheck.h"
 
-#define PAST_GUARD "access past a buffer's guard page"
+#define PAST_GUARD "access past a buffer's guard page, or a callee-saved register or stack " \
+  "pointer the routine did not keep"
 #define NO_FEATURE "illegal instruction: the CPU lacks a feature"
 
 /* Print the crash report and end the process, from a fault handler: one
