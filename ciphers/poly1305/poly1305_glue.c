@@ -66,6 +66,15 @@ extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
  * locals and saved registers (gcc 12 -O2: 456 to 504 bytes, objdump), with
  * room for other compilers. */
 # define AMD64_SETUP_BURN 1024
+/* An amd64 SIMD tier: its set-up and blocks routines by name, the width,
+ * fewest blocks per call and fewest for the table to pay; short inputs on
+ * the scalar assembly. */
+# define AMD64_TIER(name, width_, min_run_, pays)                             \
+  POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,                \
+                 .portable = PORTABLE_BLOCKS,                                 \
+                 .setup = _gcry_poly1305_amd64_##name##_setup,                \
+                 .blocks = _gcry_poly1305_amd64_##name##_blocks, .width = width_, \
+                 .min_run = min_run_, .table_pays = pays, .setup_burn = AMD64_SETUP_BURN)
 #endif
 #ifdef USE_AARCH64
 /* asm/poly1305-aarch64-scalar.S: 64-bit limbs, MUL/UMULH, baseline
@@ -85,28 +94,13 @@ static const gcry_driver poly1305_drivers[] = {
     POLY1305_TIER (.portable = poly1305_generic32_blocks) },
 #ifdef USE_AMD64
   { "amd64-sse2", 300, GCRY_HWF_SSE2, "", "two blocks in parallel, 26-bit limbs",
-    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
-                   .portable = PORTABLE_BLOCKS,
-                   .setup = _gcry_poly1305_amd64_sse2_setup,
-                   .blocks = _gcry_poly1305_amd64_sse2_blocks, .width = 2, .min_run = 4,
-                   .table_pays = POLY1305_SIMD_MIN_BLOCKS,
-                   .setup_burn = AMD64_SETUP_BURN) },
+    AMD64_TIER (sse2, 2, 4, POLY1305_SIMD_MIN_BLOCKS) },
   { "amd64-avx2", 400, GCRY_HWF_AVX2, "", "four blocks in parallel, powers r^1..r^4",
-    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
-                   .portable = PORTABLE_BLOCKS,
-                   .setup = _gcry_poly1305_amd64_avx2_setup,
-                   .blocks = _gcry_poly1305_amd64_avx2_blocks, .width = 4, .min_run = 4,
-                   .table_pays = POLY1305_SIMD_MIN_BLOCKS,
-                   .setup_burn = AMD64_SETUP_BURN) },
+    AMD64_TIER (avx2, 4, 4, POLY1305_SIMD_MIN_BLOCKS) },
   { "amd64-avx512ifma", 500, GCRY_HWF_AVX2 | GCRY_HWF_AVX512F | GCRY_HWF_AVX512IFMA,
     GCRY_TAG ("ifma"),
     "eight blocks in parallel, radix 2^44 with IFMA, powers r^1..r^8, r^16",
-    POLY1305_TIER (.scalar = _gcry_poly1305_amd64_scalar_blocks,
-                   .portable = PORTABLE_BLOCKS,
-                   .setup = _gcry_poly1305_amd64_avx512ifma_setup,
-                   .blocks = _gcry_poly1305_amd64_avx512ifma_blocks, .width = 8,
-                   .min_run = 8, .table_pays = POLY1305_IFMA_MIN_BLOCKS,
-                   .setup_burn = AMD64_SETUP_BURN) },
+    AMD64_TIER (avx512ifma, 8, 8, POLY1305_IFMA_MIN_BLOCKS) },
 #endif
 #ifdef USE_AARCH64
   /* integer only (baseline ARMv8-A): no feature; above generic64 */

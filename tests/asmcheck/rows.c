@@ -129,10 +129,10 @@ const row asmcheck_rows[] = {
 
   /* stitched: asm/chacha20-poly1305-amd64-avx2.S,
    * asm/salsa20-poly1305-amd64-avx2.S */
-  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8, BOTH (CHACHA ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8,
-       kind_chacha20_poly1305, NULL),
-  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8, BOTH (SALSA20 ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8,
-       kind_salsa20_poly1305, NULL),
+  ROW (_gcry_chacha20_poly1305_amd64_avx2_blocks8,
+       BOTH (CHACHA ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8, kind_chacha20_poly1305, NULL),
+  ROW (_gcry_salsa20_poly1305_amd64_avx2_blocks8,
+       BOTH (SALSA20 ("amd64-avx2"), POLY1305 ("amd64-avx2")), 8, kind_salsa20_poly1305, NULL),
 
   ROW_MUTANT_OF (asmcheck_mutant_underreports, ANY, 1, kind_depth_only),
 #endif
