@@ -19,7 +19,8 @@ enum poly1305_impl {
   POLY1305_IMPL_SSE2 = 2,
   POLY1305_IMPL_AVX2 = 3,
   POLY1305_IMPL_AVX512IFMA = 4,
-  POLY1305_IMPL_AARCH64 = 5     /* 64-bit limbs in aarch64 assembly (MUL/UMULH) */
+  POLY1305_IMPL_AARCH64 = 5,    /* 64-bit limbs in aarch64 assembly (MUL/UMULH) */
+  POLY1305_IMPL_AARCH64_NEON = 6  /* 26-bit limbs in NEON lanes, powers of r */
 };
 
 /* The accumulator lives as h[0] + 2^64 h[1] + 2^128 h[2] between calls,

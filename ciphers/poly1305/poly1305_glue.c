@@ -10,6 +10,12 @@
 #endif
 #include "poly1305_aarch64.h"
 
+/* The builds with SIMD tiers (a table of powers of r, computed on first
+ * long use). */
+#if defined(USE_AMD64) || defined(USE_AARCH64)
+# define POLY1305_SIMD 1
+#endif
+
 /* Below this many blocks in one update (with no table of powers yet) the
  * scalar code is faster than computing the table and entering the SIMD
  * routine (measured; see docs/algorithms.rst, "Poly1305"). */
@@ -20,6 +26,11 @@
  * less; measured, see docs/algorithms.rst, "Poly1305"). */
 #ifndef POLY1305_IFMA_MIN_BLOCKS
 # define POLY1305_IFMA_MIN_BLOCKS 24
+#endif
+/* The same for the aarch64 NEON routine, from the llvm-mca models
+ * (docs/models/poly1305_aarch64_mca.py, docs/hardware.rst). */
+#ifndef POLY1305_NEON_MIN_BLOCKS
+# define POLY1305_NEON_MIN_BLOCKS 64
 #endif
 
 size_t
@@ -49,6 +60,9 @@ static const gcry_driver poly1305_drivers[] = {
   /* integer only (baseline ARMv8-A): no feature; above generic64 */
   { "aarch64", 300, 0, POLY1305_IMPL_AARCH64, "",
     "one block at a time, 64-bit limbs in assembly (mul/umulh)" },
+  /* level 3 (pairs with the NEON ChaCha and Salsa20), above the scalar */
+  { "aarch64-neon", 350, GCRY_HWF_NEON, POLY1305_IMPL_AARCH64_NEON, "",
+    "two streams of 26-bit limbs in NEON lanes, eight blocks a step, powers r^2..r^8" },
 #endif
 };
 
@@ -61,7 +75,7 @@ gcry_poly1305_impls (void)
                             sizeof poly1305_drivers / sizeof poly1305_drivers[0]);
 }
 
-#ifdef USE_AMD64
+#ifdef POLY1305_SIMD
 /* A SIMD tier: the set-up that fills its table of powers of r, its routine
  * over whole blocks (a multiple of WIDTH, at least MIN_RUN of them per
  * call: the scalar code takes shorter runs and the rest), and the fewest
@@ -74,8 +88,10 @@ typedef struct {
   unsigned int table_pays;
 } poly1305_tier;
 
-/* The SIMD tiers by implementation id (poly1305_amd64.h: their contract). */
+/* The SIMD tiers by implementation id (poly1305_amd64.h,
+ * poly1305_aarch64.h: their contract). */
 static const poly1305_tier poly1305_tiers[] = {
+#ifdef USE_AMD64
   [POLY1305_IMPL_SSE2] = { _gcry_poly1305_amd64_sse2_setup, _gcry_poly1305_amd64_sse2_blocks,
                            2, 4, POLY1305_SIMD_MIN_BLOCKS },
   [POLY1305_IMPL_AVX2] = { _gcry_poly1305_amd64_avx2_setup, _gcry_poly1305_amd64_avx2_blocks,
@@ -83,6 +99,12 @@ static const poly1305_tier poly1305_tiers[] = {
   [POLY1305_IMPL_AVX512IFMA] = { _gcry_poly1305_amd64_avx512ifma_setup,
                                  _gcry_poly1305_amd64_avx512ifma_blocks,
                                  8, 8, POLY1305_IFMA_MIN_BLOCKS },
+#endif
+#ifdef USE_AARCH64
+  [POLY1305_IMPL_AARCH64_NEON] = { _gcry_poly1305_aarch64_neon_setup,
+                                   _gcry_poly1305_aarch64_neon_blocks,
+                                   4, 4, POLY1305_NEON_MIN_BLOCKS },
+#endif
 };
 
 /* IMPL's SIMD tier, or NULL for a portable implementation. */
@@ -115,7 +137,7 @@ scalar_blocks (unsigned int impl, uint64_t h[3], const uint64_t r[2],
     return _gcry_poly1305_amd64_scalar_blocks (h, r, m, nblocks);
 #endif
 #ifdef USE_AARCH64
-  if (impl == POLY1305_IMPL_AARCH64 && hibit)
+  if ((impl == POLY1305_IMPL_AARCH64 || simd_tier (impl)) && hibit)
     return _gcry_poly1305_aarch64_scalar_blocks (h, r, m, nblocks);
 #endif
 #ifdef __SIZEOF_INT128__
@@ -149,10 +171,11 @@ poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int i
   return 8 * sizeof (uint64_t) + 2 * GCRY_C_FRAME;
 }
 
-#ifdef USE_AMD64
-/* Stack the table set-up functions (poly1305_amd64_tables.c) may leave key
- * material in: their locals and saved registers, 456 to 504 bytes with gcc
- * 12 -O2 (objdump), with room for other compilers. */
+#ifdef POLY1305_SIMD
+/* Stack the table set-up functions (poly1305_amd64_tables.c,
+ * poly1305_aarch64_tables.c) may leave key material in: their locals and
+ * saved registers, 456 to 504 bytes with gcc 12 -O2 on amd64 (objdump),
+ * with room for other compilers and targets. */
 #define POLY1305_SETUP_BURN 1024
 
 /* Compute the table unless it exists; the stack depth to burn. */
@@ -176,7 +199,7 @@ poly1305_copy (poly1305_ctx *dst, const poly1305_ctx *src)
 unsigned int
 poly1305_prepare (poly1305_ctx *ctx)
 {
-#ifdef USE_AMD64
+#ifdef POLY1305_SIMD
   if (simd_tier (ctx->impl))
     return ensure_table (ctx);
 #else
@@ -199,7 +222,7 @@ poly1305_wipe (poly1305_ctx *ctx)
   ctx->table_ready = 0;
 }
 
-#ifdef USE_AMD64
+#ifdef POLY1305_SIMD
 /* Whole blocks into the accumulator H under CTX's r, with the SIMD routine
  * (and CTX's powers, which must exist) for NBLOCKS of at least its width,
  * the scalar code for the rest.  Only the assembly build has powers. */
@@ -230,7 +253,7 @@ absorb (poly1305_ctx *ctx, const uint8_t *m, size_t nblocks)
 {
   unsigned int burn = 0;
 
-#ifdef USE_AMD64
+#ifdef POLY1305_SIMD
   const poly1305_tier *tier = simd_tier (ctx->impl);
 
   if (!ctx->table_ready && tier && nblocks >= tier->table_pays)
@@ -248,7 +271,7 @@ unsigned int
 poly1305_blocks_into (const poly1305_ctx *key, uint64_t h[3], const uint8_t *m,
                       size_t nblocks)
 {
-#ifdef USE_AMD64
+#ifdef POLY1305_SIMD
   if (key->table_ready)
     return absorb_into (key, h, m, nblocks) + GCRY_C_FRAME;
 #endif

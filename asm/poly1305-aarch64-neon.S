@@ -1,0 +1,350 @@
+/* poly1305-aarch64-neon.S - Poly1305 block function for aarch64 with
+ * Advanced SIMD (NEON): two streams of 26-bit limbs, eight blocks a step.
+ *
+ * Written for gcrylike from RFC 8439 (Poly1305, section 2.5), D. J.
+ * Bernstein, "The Poly1305-AES message-authentication code", and the Arm
+ * Architecture Reference Manual (UMULL/UMLAL by element, UADDW2, USRA,
+ * SRI, LD4).
+ *
+ * ABI (AAPCS64, hidden global):
+ *
+ *   unsigned int _gcry_poly1305_aarch64_neon_blocks(uint64_t h[3],     x0
+ *                                                   const void *table,  x1
+ *                                                   const uint8_t *m,   x2
+ *                                                   size_t nblocks);    x3
+ *
+ *   h       the accumulator h[0] + 2^64 h[1] + 2^128 h[2], partially
+ *           reduced mod p = 2^130 - 5, h[2] <= 7 on entry; on exit a value
+ *           congruent to (...((h + c_0) r + c_1) r ... + c_{n-1}) r, with
+ *           h[2] <= 4, where c_i is block i of m plus 2^128.
+ *   table   filled by _gcry_poly1305_aarch64_neon_setup
+ *           (ciphers/poly1305/poly1305_aarch64_tables.c: the layout),
+ *           16-byte aligned.
+ *   m       nblocks 16-byte blocks, any alignment.
+ *   nblocks a multiple of 4 (a remainder is ignored); below 4 returns at
+ *           once.
+ *
+ * Returns the burn depth, the bytes below the stack pointer at entry that
+ * were written: 64 (d8-d15, callee-saved, kept there while v8-v15 hold
+ * powers of r), 0 below 4 blocks.  The save area is not wiped here (it
+ * holds the caller's d8-d15, not key material).  Only caller-saved GPRs
+ * are used (x0-x13); v0-v7 and v16-v31 are zeroed and d8-d15 restored
+ * (which clears v8-v15's high halves) before return.  Little-endian only
+ * (LD4 of 32-bit words).  Branches depend on nblocks only.
+ *
+ * Method.  Numbers mod p are five 26-bit limbs x_0 + 2^26 x_1 + ... +
+ * 2^104 x_4; a product x y is
+ *     d_i = sum_{j <= i} x_j y_{i-j} + sum_{j > i} x_j (5 y_{i-j+5})
+ * (2^130 = 5 mod p): 25 UMULL/UMLAL (32x32 -> 64 bits, two lanes each),
+ * the power's values as elements of v8-v16 (the same power for both
+ * lanes).  Lane 0 holds the even blocks' stream, lane 1 the odd blocks';
+ * with pairs P_j = (c_{2j}, c_{2j+1}) the lanes hold A with
+ *     h' = A_0 r^2 + A_1 r,
+ * the newest pair not yet multiplied.  A step of eight blocks is
+ *     A = A r^8 + P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3,
+ * one carry pass for four pairs; the first step adds h into P_0's lane 0
+ * and has no A r^8 term; a step of four blocks (the odd one out)
+ *     A = A r^4 + P_0 r^2 + P_1.
+ * LD4 gives word j of four blocks in the lanes of v_j: P_0 in lanes 0-1
+ * (UMULL), P_1 in lanes 2-3 (UMULL2), and P_3 is added from lanes 2-3
+ * (UADDW2).  At the end A is multiplied by (r^2, r^1) lane by lane, the
+ * lanes are summed (ADDP), carried and put back in radix 2^64.
+ *
+ * Bounds: after a carry pass limbs < 2^26 + 2^11; message limbs < 2^26,
+ * lane 0 of the first pair < 2^27.6 with h added; the power values <
+ * 5 * 2^26.  A step sums at most 20 products < 2^56 and P_3: < 2^60.4,
+ * no lane overflows; the carries out of a column < 2^35, the pass's two
+ * chains leave every limb < 2^26 + 2^11, so the narrowing (XTN) to 32 bits
+ * keeps them whole.  The last product per lane < 2^56.7, the lane sum <
+ * 2^57.7; after its carry limb 4 < 2^26 + 2^6, so h[2] <= 4.
+ */
+
+#include "asm-common-aarch64.h"
+
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+
+/* Registers:
+ *   x0 h[], x1 table, x2 message, x3 nblocks, x4 eight-block steps left
+ *   v0-v4    message limbs (four blocks in the four 32-bit lanes)
+ *   v5       2^26 - 1 in each 64-bit lane; v6 scratch
+ *   v8-v16   the values of r^2, r^4, r^6, r^8, packed (nine each)
+ *   v17-v21  A, the limbs of the two streams (.2s); h in lane 0 on entry
+ *   v22-v26  the last step's products
+ *   v27-v31  the column sums of a step
+ */
+#define MSK	v5
+#define TMP	v6
+#define XS	v0, v1, v2, v3, v4
+#define AS	v17, v18, v19, v20, v21
+#define DS	v22, v23, v24, v25, v26
+#define ES	v27, v28, v29, v30, v31
+
+/* Value k = 0..8 of a power (limbs 0-4, then 5 times limbs 1-4) as the
+ * element of v8-v16 the table's packing puts it in. */
+#define R2 v8.s[0], v8.s[1], v8.s[2], v8.s[3], v9.s[0], v9.s[1], v9.s[2], v9.s[3], v10.s[0]
+#define R4 v10.s[1], v10.s[2], v10.s[3], v11.s[0], v11.s[1], v11.s[2], v11.s[3], v12.s[0], v12.s[1]
+#define R6 v12.s[2], v12.s[3], v13.s[0], v13.s[1], v13.s[2], v13.s[3], v14.s[0], v14.s[1], v14.s[2]
+#define R8 v14.s[3], v15.s[0], v15.s[1], v15.s[2], v15.s[3], v16.s[0], v16.s[1], v16.s[2], v16.s[3]
+
+/* One product into d: x's lanes 0-1 (lo) or 2-3 (hi) times the element w,
+ * or x's lanes 0-1 times w's (lane). */
+.macro MAC op, d, x, w, form
+	.ifc \form, lo
+	\op	\d\().2d, \x\().2s, \w
+	.endif
+	.ifc \form, hi
+	\op\()2	\d\().2d, \x\().4s, \w
+	.endif
+	.ifc \form, lane
+	\op	\d\().2d, \x\().2s, \w\().2s
+	.endif
+.endm
+
+/* d0..d4 = (fresh 1) or += (fresh 0) the product of limbs x0..x4 with the
+ * power of values p0..p4, q1..q4 (q_k = 5 p_k). */
+.macro MUL5 fresh, form, d0, d1, d2, d3, d4, x0, x1, x2, x3, x4, p0, p1, p2, p3, p4, q1, q2, q3, q4
+	.if \fresh
+	MAC	umull, \d0, \x0, \p0, \form
+	MAC	umull, \d1, \x0, \p1, \form
+	MAC	umull, \d2, \x0, \p2, \form
+	MAC	umull, \d3, \x0, \p3, \form
+	MAC	umull, \d4, \x0, \p4, \form
+	.else
+	MAC	umlal, \d0, \x0, \p0, \form
+	MAC	umlal, \d1, \x0, \p1, \form
+	MAC	umlal, \d2, \x0, \p2, \form
+	MAC	umlal, \d3, \x0, \p3, \form
+	MAC	umlal, \d4, \x0, \p4, \form
+	.endif
+	MAC	umlal, \d0, \x1, \q4, \form
+	MAC	umlal, \d1, \x1, \p0, \form
+	MAC	umlal, \d2, \x1, \p1, \form
+	MAC	umlal, \d3, \x1, \p2, \form
+	MAC	umlal, \d4, \x1, \p3, \form
+	MAC	umlal, \d0, \x2, \q3, \form
+	MAC	umlal, \d1, \x2, \q4, \form
+	MAC	umlal, \d2, \x2, \p0, \form
+	MAC	umlal, \d3, \x2, \p1, \form
+	MAC	umlal, \d4, \x2, \p2, \form
+	MAC	umlal, \d0, \x3, \q2, \form
+	MAC	umlal, \d1, \x3, \q3, \form
+	MAC	umlal, \d2, \x3, \q4, \form
+	MAC	umlal, \d3, \x3, \p0, \form
+	MAC	umlal, \d4, \x3, \p1, \form
+	MAC	umlal, \d0, \x4, \q1, \form
+	MAC	umlal, \d1, \x4, \q2, \form
+	MAC	umlal, \d2, \x4, \q3, \form
+	MAC	umlal, \d3, \x4, \q4, \form
+	MAC	umlal, \d4, \x4, \p0, \form
+.endm
+
+/* Four blocks from x2 (advanced) into limbs v0-v4, block j in lane j,
+ * with the 2^128 bit: word k of each block is in lane j of v_k after LD4;
+ * each limb is the 26 bits above 26 i of the two words it straddles. */
+.macro LOAD4
+	ld4	{v0.4s-v3.4s}, [x2], #64
+	ushr	v4.4s, v3.4s, #8		/* bits 104-127 */
+	orr	v4.4s, #1, lsl #24		/* 2^128 */
+	shl	v3.4s, v3.4s, #18
+	sri	v3.4s, v2.4s, #14		/* bits 78-103 */
+	shl	v2.4s, v2.4s, #12
+	sri	v2.4s, v1.4s, #20		/* bits 52-77 */
+	shl	v1.4s, v1.4s, #6
+	sri	v1.4s, v0.4s, #26		/* bits 26-51 */
+	bic	v0.4s, #0xfc, lsl #24		/* bits 0-25 */
+	bic	v1.4s, #0xfc, lsl #24
+	bic	v2.4s, #0xfc, lsl #24
+	bic	v3.4s, #0xfc, lsl #24
+.endm
+
+/* h (in A's lane 0, lanes 1-3 zero) into the first pair's limbs. */
+.macro ADD_H
+	add	v0.4s, v0.4s, v17.4s
+	add	v1.4s, v1.4s, v18.4s
+	add	v2.4s, v2.4s, v19.4s
+	add	v3.4s, v3.4s, v20.4s
+	add	v4.4s, v4.4s, v21.4s
+.endm
+
+/* The column sums d0..d4 (64-bit lanes) carried into limbs below 2^26 +
+ * 2^11, the carry out of the top limb times 5 into limb 0: two chains at
+ * once, 0 -> 1 -> 2 -> 3 -> 4 and 3 -> 4 -> 0 -> 1. */
+.macro CARRY d0, d1, d2, d3, d4
+	usra	\d1\().2d, \d0\().2d, #26
+	and	\d0\().16b, \d0\().16b, MSK.16b
+	usra	\d4\().2d, \d3\().2d, #26
+	and	\d3\().16b, \d3\().16b, MSK.16b
+	usra	\d2\().2d, \d1\().2d, #26
+	and	\d1\().16b, \d1\().16b, MSK.16b
+	ushr	TMP.2d, \d4\().2d, #26
+	and	\d4\().16b, \d4\().16b, MSK.16b
+	add	\d0\().2d, \d0\().2d, TMP.2d
+	shl	TMP.2d, TMP.2d, #2
+	add	\d0\().2d, \d0\().2d, TMP.2d
+	usra	\d3\().2d, \d2\().2d, #26
+	and	\d2\().16b, \d2\().16b, MSK.16b
+	usra	\d1\().2d, \d0\().2d, #26
+	and	\d0\().16b, \d0\().16b, MSK.16b
+	usra	\d4\().2d, \d3\().2d, #26
+	and	\d3\().16b, \d3\().16b, MSK.16b
+.endm
+
+/* A (32-bit lanes) = the carried limbs d0..d4. */
+.macro NARROW d0, d1, d2, d3, d4
+	xtn	v17.2s, \d0\().2d
+	xtn	v18.2s, \d1\().2d
+	xtn	v19.2s, \d2\().2d
+	xtn	v20.2s, \d3\().2d
+	xtn	v21.2s, \d4\().2d
+.endm
+
+/* The message part of an eight-block step into the column sums v27-v31:
+ * P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3 (first: h added to P_0). */
+.macro MSG8 first
+	LOAD4
+	.if \first
+	ADD_H
+	.endif
+	MUL5	1, lo, ES, XS, R6
+	MUL5	0, hi, ES, XS, R4
+	LOAD4
+	MUL5	0, lo, ES, XS, R2
+	uaddw2	v27.2d, v27.2d, v0.4s
+	uaddw2	v28.2d, v28.2d, v1.4s
+	uaddw2	v29.2d, v29.2d, v2.4s
+	uaddw2	v30.2d, v30.2d, v3.4s
+	uaddw2	v31.2d, v31.2d, v4.4s
+.endm
+
+/* The same for a four-block step: P_0 r^2 + P_1. */
+.macro MSG4 first
+	LOAD4
+	.if \first
+	ADD_H
+	.endif
+	MUL5	1, lo, ES, XS, R2
+	uaddw2	v27.2d, v27.2d, v0.4s
+	uaddw2	v28.2d, v28.2d, v1.4s
+	uaddw2	v29.2d, v29.2d, v2.4s
+	uaddw2	v30.2d, v30.2d, v3.4s
+	uaddw2	v31.2d, v31.2d, v4.4s
+.endm
+
+.text
+
+GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
+	cmp	x3, #4
+	b.lo	.Lpn_none
+	sub	sp, sp, #64
+	.cfi_adjust_cfa_offset 64
+	stp	d8, d9, [sp]
+	stp	d10, d11, [sp, #16]
+	stp	d12, d13, [sp, #32]
+	stp	d14, d15, [sp, #48]
+
+	ld1	{v8.4s-v11.4s}, [x1], #64
+	ld1	{v12.4s-v15.4s}, [x1], #64
+	ld1	{v16.4s}, [x1], #16		/* x1: the last step's lanes */
+	movi	MSK.2d, #0x00000000ffffffff
+	ushr	MSK.2d, MSK.2d, #6
+
+	/* h to limbs in lane 0 of A (a write to s<n> zeroes the rest) */
+	ldp	x6, x7, [x0]
+	ldr	x8, [x0, #16]
+	and	x9, x6, #0x3ffffff
+	ubfx	x10, x6, #26, #26
+	extr	x11, x7, x6, #52
+	and	x11, x11, #0x3ffffff
+	ubfx	x12, x7, #14, #26
+	lsr	x13, x7, #40
+	orr	x13, x13, x8, lsl #24		/* h[2] <= 7: < 2^27 */
+	fmov	s17, w9
+	fmov	s18, w10
+	fmov	s19, w11
+	fmov	s20, w12
+	fmov	s21, w13
+
+	lsr	x4, x3, #3
+	cbz	x4, .Lpn_first4
+	MSG8	1
+	subs	x4, x4, #1
+	b.eq	.Lpn_tail
+
+.balign 16
+.Lpn_loop:
+	CARRY	ES
+	NARROW	ES
+	MSG8	0
+	MUL5	0, lo, ES, AS, R8
+	subs	x4, x4, #1
+	b.ne	.Lpn_loop
+
+.Lpn_tail:
+	tbz	x3, #2, .Lpn_last
+	CARRY	ES
+	NARROW	ES
+	MSG4	0
+	MUL5	0, lo, ES, AS, R4
+	b	.Lpn_last
+
+.Lpn_first4:
+	MSG4	1
+
+.Lpn_last:
+	/* h' = A_0 r^2 + A_1 r: lane by lane, then the lanes summed */
+	CARRY	ES
+	NARROW	ES
+	ld1	{v0.2s-v3.2s}, [x1], #32
+	ld1	{v4.2s}, [x1], #8
+	ld1	{v27.2s-v30.2s}, [x1]
+	MUL5	1, lane, DS, AS, v0, v1, v2, v3, v4, v27, v28, v29, v30
+	addp	d22, v22.2d
+	addp	d23, v23.2d
+	addp	d24, v24.2d
+	addp	d25, v25.2d
+	addp	d26, v26.2d
+	CARRY	DS
+	fmov	x9, d22
+	fmov	x10, d23
+	fmov	x11, d24
+	fmov	x12, d25
+	fmov	x13, d26
+
+	/* back to radix 2^64: limbs below 2^26 + 2^11 overlap by at most a
+	 * few bits, so the three words are sums with carries */
+	add	x9, x9, x10, lsl #26
+	lsr	x10, x11, #12
+	add	x10, x10, x12, lsl #14
+	lsr	x12, x13, #24
+	lsl	x13, x13, #40
+	adds	x9, x9, x11, lsl #52
+	adcs	x10, x10, x13
+	adc	x11, x12, xzr
+	stp	x9, x10, [x0]
+	str	x11, [x0, #16]
+
+	/* no power, limb or message word left behind */
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
+	ldp	d8, d9, [sp]
+	ldp	d10, d11, [sp, #16]
+	ldp	d12, d13, [sp, #32]
+	ldp	d14, d15, [sp, #48]
+	add	sp, sp, #64
+	.cfi_adjust_cfa_offset -64
+	mov	x6, #0
+	mov	x7, #0
+	mov	x8, #0
+	mov	x9, #0
+	mov	x10, #0
+	mov	x11, #0
+	mov	x12, #0
+	mov	x13, #0
+	mov	w0, #64					/* d8-d15 saved below sp */
+	ret
+.Lpn_none:
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(_gcry_poly1305_aarch64_neon_blocks)
+
+#endif /* __aarch64__ && !__AARCH64EB__ */
