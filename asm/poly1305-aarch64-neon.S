@@ -65,19 +65,22 @@
 
 /* Registers:
  *   x0 h[], x1 table, x2 message, x3 nblocks, x4 eight-block steps left
- *   v0-v4    message limbs (four blocks in the four 32-bit lanes)
- *   v5       2^26 - 1 in each 64-bit lane; v6 scratch
+ *   v0, v2, v3, v7, v4  the limbs 0-4 of four blocks (block j in 32-bit
+ *            lane j): the second half of a step; v1 scratch of their split
+ *   v27, v29, v30, v6, v31  the same for the first half of the next step,
+ *            loaded while this one is multiplied; v28 scratch
+ *   v5       zero (SLI from it keeps the low bits of a lane)
  *   v8-v16   the values of r^2, r^4, r^6, r^8, packed (nine each)
- *   v17-v21  A, the limbs of the two streams (.2s); h in lane 0 on entry
- *   v22-v26  the last step's products
- *   v27-v31  the column sums of a step
+ *   v17-v21  A, the limbs of the two streams (.2s); h in lane 0 on entry;
+ *            v21 scratch of the carry (A is dead then)
+ *   v22-v26  T, a step's column sums, carried into A by the next step
  */
-#define MSK	v5
-#define TMP	v6
-#define XS	v0, v1, v2, v3, v4
+#define ZERO	v5
+#define TMP	v21			/* A's limb 4, dead while a carry runs */
+#define XS	v0, v2, v3, v7, v4		/* limbs of the second half */
+#define YS	v27, v29, v30, v6, v31		/* and of the next first half */
 #define AS	v17, v18, v19, v20, v21
-#define DS	v22, v23, v24, v25, v26
-#define ES	v27, v28, v29, v30, v31
+#define TS	v22, v23, v24, v25, v26
 
 /* Value k = 0..8 of a power (limbs 0-4, then 5 times limbs 1-4) as the
  * element of v8-v16 the table's packing puts it in. */
@@ -100,134 +103,220 @@
 	.endif
 .endm
 
-/* d0..d4 = (fresh 1) or += (fresh 0) the product of limbs x0..x4 with the
- * power of values p0..p4, q1..q4 (q_k = 5 p_k). */
-.macro MUL5 fresh, form, d0, d1, d2, d3, d4, x0, x1, x2, x3, x4, p0, p1, p2, p3, p4, q1, q2, q3, q4
+/* d_i = (fresh 1) or += (fresh 0) x w_i, i = 0..4. */
+.macro MAC5 fresh, form, d0, d1, d2, d3, d4, x, w0, w1, w2, w3, w4
 	.if \fresh
-	MAC	umull, \d0, \x0, \p0, \form
-	MAC	umull, \d1, \x0, \p1, \form
-	MAC	umull, \d2, \x0, \p2, \form
-	MAC	umull, \d3, \x0, \p3, \form
-	MAC	umull, \d4, \x0, \p4, \form
+	MAC	umull, \d0, \x, \w0, \form
+	MAC	umull, \d1, \x, \w1, \form
+	MAC	umull, \d2, \x, \w2, \form
+	MAC	umull, \d3, \x, \w3, \form
+	MAC	umull, \d4, \x, \w4, \form
 	.else
-	MAC	umlal, \d0, \x0, \p0, \form
-	MAC	umlal, \d1, \x0, \p1, \form
-	MAC	umlal, \d2, \x0, \p2, \form
-	MAC	umlal, \d3, \x0, \p3, \form
-	MAC	umlal, \d4, \x0, \p4, \form
+	MAC	umlal, \d0, \x, \w0, \form
+	MAC	umlal, \d1, \x, \w1, \form
+	MAC	umlal, \d2, \x, \w2, \form
+	MAC	umlal, \d3, \x, \w3, \form
+	MAC	umlal, \d4, \x, \w4, \form
 	.endif
-	MAC	umlal, \d0, \x1, \q4, \form
-	MAC	umlal, \d1, \x1, \p0, \form
-	MAC	umlal, \d2, \x1, \p1, \form
-	MAC	umlal, \d3, \x1, \p2, \form
-	MAC	umlal, \d4, \x1, \p3, \form
-	MAC	umlal, \d0, \x2, \q3, \form
-	MAC	umlal, \d1, \x2, \q4, \form
-	MAC	umlal, \d2, \x2, \p0, \form
-	MAC	umlal, \d3, \x2, \p1, \form
-	MAC	umlal, \d4, \x2, \p2, \form
-	MAC	umlal, \d0, \x3, \q2, \form
-	MAC	umlal, \d1, \x3, \q3, \form
-	MAC	umlal, \d2, \x3, \q4, \form
-	MAC	umlal, \d3, \x3, \p0, \form
-	MAC	umlal, \d4, \x3, \p1, \form
-	MAC	umlal, \d0, \x4, \q1, \form
-	MAC	umlal, \d1, \x4, \q2, \form
-	MAC	umlal, \d2, \x4, \q3, \form
-	MAC	umlal, \d3, \x4, \q4, \form
-	MAC	umlal, \d4, \x4, \p0, \form
 .endm
 
-/* Four blocks from x2 (advanced) into limbs v0-v4, block j in lane j,
- * with the 2^128 bit: word k of each block is in lane j of v_k after LD4;
- * each limb is the 26 bits above 26 i of the two words it straddles. */
-.macro LOAD4
-	ld4	{v0.4s-v3.4s}, [x2], #64
-	ushr	v4.4s, v3.4s, #8		/* bits 104-127 */
-	orr	v4.4s, #1, lsl #24		/* 2^128 */
-	shl	v3.4s, v3.4s, #18
-	sri	v3.4s, v2.4s, #14		/* bits 78-103 */
-	shl	v2.4s, v2.4s, #12
-	sri	v2.4s, v1.4s, #20		/* bits 52-77 */
-	shl	v1.4s, v1.4s, #6
-	sri	v1.4s, v0.4s, #26		/* bits 26-51 */
-	bic	v0.4s, #0xfc, lsl #24		/* bits 0-25 */
-	bic	v1.4s, #0xfc, lsl #24
-	bic	v2.4s, #0xfc, lsl #24
-	bic	v3.4s, #0xfc, lsl #24
+/* Row j of a product: limb j (x) times the power of values p0..p4, q1..q4
+ * (q_k = 5 p_k) into the column sums d0..d4: column i gets x p_{i-j},
+ * or x q_{i-j+5} where the product wraps past 2^130.  The five rows of a
+ * product are independent but for the sums, so any order will do. */
+.macro ROW fresh, form, j, d0, d1, d2, d3, d4, x, p0, p1, p2, p3, p4, q1, q2, q3, q4
+	.if \j == 0
+	MAC5	\fresh, \form, \d0, \d1, \d2, \d3, \d4, \x, \p0, \p1, \p2, \p3, \p4
+	.elseif \j == 1
+	MAC5	\fresh, \form, \d0, \d1, \d2, \d3, \d4, \x, \q4, \p0, \p1, \p2, \p3
+	.elseif \j == 2
+	MAC5	\fresh, \form, \d0, \d1, \d2, \d3, \d4, \x, \q3, \q4, \p0, \p1, \p2
+	.elseif \j == 3
+	MAC5	\fresh, \form, \d0, \d1, \d2, \d3, \d4, \x, \q2, \q3, \q4, \p0, \p1
+	.else
+	MAC5	\fresh, \form, \d0, \d1, \d2, \d3, \d4, \x, \q1, \q2, \q3, \q4, \p0
+	.endif
+.endm
+
+/* d0..d4 = (fresh 1) or += (fresh 0) the product of limbs x0..x4 and a
+ * power: its five rows in order. */
+.macro MUL5 fresh, form, d0, d1, d2, d3, d4, x0, x1, x2, x3, x4, p:vararg
+	ROW	\fresh, \form, 0, \d0, \d1, \d2, \d3, \d4, \x0, \p
+	ROW	0, \form, 1, \d0, \d1, \d2, \d3, \d4, \x1, \p
+	ROW	0, \form, 2, \d0, \d1, \d2, \d3, \d4, \x2, \p
+	ROW	0, \form, 3, \d0, \d1, \d2, \d3, \d4, \x3, \p
+	ROW	0, \form, 4, \d0, \d1, \d2, \d3, \d4, \x4, \p
+.endm
+
+/* Four blocks, loaded by LD4 into a, b, c, d (word k of block j in lane
+ * j of the k-th), into limbs a, c, d, f, e: limb i is the 26 bits from bit
+ * 26 i, across two words, and limb 4 gets the 2^128 bit; b is left
+ * scratch.  In five parts, each depending only on the ones before, so the
+ * loop can put other work between them. */
+.macro SPLIT_A a, b, c, d, e, f
+	ushr	\e\().4s, \d\().4s, #8		/* bits 104-127 */
+	shl	\f\().4s, \d\().4s, #18
+	shl	\d\().4s, \c\().4s, #12
+.endm
+.macro SPLIT_B a, b, c, d, e, f
+	orr	\e\().4s, #1, lsl #24		/* 2^128 */
+	sri	\f\().4s, \c\().4s, #14		/* bits 78-103 (and 6 above) */
+	sri	\d\().4s, \b\().4s, #20		/* bits 52-77 (and 6 above) */
+.endm
+.macro SPLIT_C a, b, c, d, e, f
+	sli	\f\().4s, ZERO.4s, #26
+	sli	\d\().4s, ZERO.4s, #26
+	shl	\c\().4s, \b\().4s, #6
+.endm
+.macro SPLIT_D a, b, c, d, e, f
+	sri	\c\().4s, \a\().4s, #26		/* bits 26-51 (and 6 above) */
+.endm
+.macro SPLIT_E a, b, c, d, e, f
+	sli	\c\().4s, ZERO.4s, #26
+	sli	\a\().4s, ZERO.4s, #26		/* bits 0-25 */
+.endm
+/* the LD4 registers and the two more of each set */
+#define XLD	v0, v1, v2, v3, v4, v7
+#define YLD	v27, v28, v29, v30, v31, v6
+.macro LOAD4 a, b, c, d, e, f
+	ld4	{\a\().4s-\d\().4s}, [x2], #64
+	SPLIT_A	\a, \b, \c, \d, \e, \f
+	SPLIT_B	\a, \b, \c, \d, \e, \f
+	SPLIT_C	\a, \b, \c, \d, \e, \f
+	SPLIT_D	\a, \b, \c, \d, \e, \f
+	SPLIT_E	\a, \b, \c, \d, \e, \f
 .endm
 
 /* h (in A's lane 0, lanes 1-3 zero) into the first pair's limbs. */
 .macro ADD_H
 	add	v0.4s, v0.4s, v17.4s
-	add	v1.4s, v1.4s, v18.4s
-	add	v2.4s, v2.4s, v19.4s
-	add	v3.4s, v3.4s, v20.4s
+	add	v2.4s, v2.4s, v18.4s
+	add	v3.4s, v3.4s, v19.4s
+	add	v7.4s, v7.4s, v20.4s
 	add	v4.4s, v4.4s, v21.4s
 .endm
 
+/* d_i += the lanes 2-3 of limb i (the newest pair, not multiplied). */
+.macro ADDW2 d0, d1, d2, d3, d4
+	uaddw2	\d0\().2d, \d0\().2d, v0.4s
+	uaddw2	\d1\().2d, \d1\().2d, v2.4s
+	uaddw2	\d2\().2d, \d2\().2d, v3.4s
+	uaddw2	\d3\().2d, \d3\().2d, v7.4s
+	uaddw2	\d4\().2d, \d4\().2d, v4.4s
+.endm
+
 /* The column sums d0..d4 (64-bit lanes) carried into limbs below 2^26 +
- * 2^11, the carry out of the top limb times 5 into limb 0: two chains at
- * once, 0 -> 1 -> 2 -> 3 -> 4 and 3 -> 4 -> 0 -> 1. */
-.macro CARRY d0, d1, d2, d3, d4
+ * 2^11, the carry c out of limb 4 times 5 into limb 0 (c, then 4 c): two
+ * chains at once, 0 -> 1 -> 2 -> 3 -> 4 and 3 -> 4 -> 0 -> 1.  Each lane
+ * is cut to its low 26 bits by SLI from zero rather than AND with a mask:
+ * a shift, which Cortex-A57/A72-class cores run on the pipe that the
+ * multiplies leave free.  In five parts, each depending on the ones
+ * before. */
+.macro CARRY_A d0, d1, d2, d3, d4
 	usra	\d1\().2d, \d0\().2d, #26
-	and	\d0\().16b, \d0\().16b, MSK.16b
 	usra	\d4\().2d, \d3\().2d, #26
-	and	\d3\().16b, \d3\().16b, MSK.16b
+	sli	\d0\().2d, ZERO.2d, #26
+	sli	\d3\().2d, ZERO.2d, #26
+.endm
+.macro CARRY_B d0, d1, d2, d3, d4
 	usra	\d2\().2d, \d1\().2d, #26
-	and	\d1\().16b, \d1\().16b, MSK.16b
 	ushr	TMP.2d, \d4\().2d, #26
-	and	\d4\().16b, \d4\().16b, MSK.16b
-	add	\d0\().2d, \d0\().2d, TMP.2d
-	shl	TMP.2d, TMP.2d, #2
-	add	\d0\().2d, \d0\().2d, TMP.2d
+	usra	\d0\().2d, \d4\().2d, #26
+	sli	\d1\().2d, ZERO.2d, #26
+	sli	\d4\().2d, ZERO.2d, #26
+.endm
+.macro CARRY_C d0, d1, d2, d3, d4
 	usra	\d3\().2d, \d2\().2d, #26
-	and	\d2\().16b, \d2\().16b, MSK.16b
-	usra	\d1\().2d, \d0\().2d, #26
-	and	\d0\().16b, \d0\().16b, MSK.16b
+	shl	TMP.2d, TMP.2d, #2
+	sli	\d2\().2d, ZERO.2d, #26
+.endm
+.macro CARRY_D d0, d1, d2, d3, d4
 	usra	\d4\().2d, \d3\().2d, #26
-	and	\d3\().16b, \d3\().16b, MSK.16b
+	add	\d0\().2d, \d0\().2d, TMP.2d
+	sli	\d3\().2d, ZERO.2d, #26
+.endm
+.macro CARRY_E d0, d1, d2, d3, d4
+	usra	\d1\().2d, \d0\().2d, #26
+	sli	\d0\().2d, ZERO.2d, #26
+.endm
+.macro CARRY d0, d1, d2, d3, d4
+	CARRY_A	\d0, \d1, \d2, \d3, \d4
+	CARRY_B	\d0, \d1, \d2, \d3, \d4
+	CARRY_C	\d0, \d1, \d2, \d3, \d4
+	CARRY_D	\d0, \d1, \d2, \d3, \d4
+	CARRY_E	\d0, \d1, \d2, \d3, \d4
 .endm
 
 /* A (32-bit lanes) = the carried limbs d0..d4. */
 .macro NARROW d0, d1, d2, d3, d4
-	xtn	v17.2s, \d0\().2d
-	xtn	v18.2s, \d1\().2d
-	xtn	v19.2s, \d2\().2d
-	xtn	v20.2s, \d3\().2d
-	xtn	v21.2s, \d4\().2d
+	uqxtn	v19.2s, \d2\().2d
+	uqxtn	v20.2s, \d3\().2d
+	uqxtn	v21.2s, \d4\().2d
+	uqxtn	v17.2s, \d0\().2d
+	uqxtn	v18.2s, \d1\().2d
 .endm
 
-/* The message part of an eight-block step into the column sums v27-v31:
- * P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3 (first: h added to P_0). */
-.macro MSG8 first
-	LOAD4
-	.if \first
-	ADD_H
+/* One eight-block step after the first, its first half already in YS:
+ * T = A r^8 + P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3 with A = T carried; with
+ * PREFETCH the next step's first half is loaded into YS.  The order keeps
+ * each instruction apart from the ones it waits for, for in-order cores
+ * such as Cortex-A53 (which issue in this order): the second half's
+ * split between the parts of the carry, the next first half's between the
+ * rows of A r^8, limb 4 first (its part is done first).  Out-of-order
+ * cores find the multiplies of the half already loaded ready while the
+ * carry runs. */
+.macro STEP8 prefetch
+	ld4	{v0.4s-v3.4s}, [x2], #64
+	CARRY_A	TS
+	CARRY_B	TS
+	SPLIT_A	XLD
+	CARRY_C	TS
+	SPLIT_B	XLD
+	CARRY_D	TS
+	SPLIT_C	XLD
+	CARRY_E	TS
+	SPLIT_D	XLD
+	NARROW	TS
+	SPLIT_E	XLD
+	ROW	1, lo, 4, TS, v31, R6
+	ROW	0, hi, 4, TS, v31, R4
+	ROW	0, lo, 3, TS, v6, R6
+	ROW	0, hi, 3, TS, v6, R4
+	ROW	0, lo, 2, TS, v30, R6
+	ROW	0, hi, 2, TS, v30, R4
+	ROW	0, lo, 1, TS, v29, R6
+	ROW	0, hi, 1, TS, v29, R4
+	ROW	0, lo, 0, TS, v27, R6
+	ROW	0, hi, 0, TS, v27, R4
+	.if \prefetch
+	ld4	{v27.4s-v30.4s}, [x2], #64
 	.endif
-	MUL5	1, lo, ES, XS, R6
-	MUL5	0, hi, ES, XS, R4
-	LOAD4
-	MUL5	0, lo, ES, XS, R2
-	uaddw2	v27.2d, v27.2d, v0.4s
-	uaddw2	v28.2d, v28.2d, v1.4s
-	uaddw2	v29.2d, v29.2d, v2.4s
-	uaddw2	v30.2d, v30.2d, v3.4s
-	uaddw2	v31.2d, v31.2d, v4.4s
-.endm
-
-/* The same for a four-block step: P_0 r^2 + P_1. */
-.macro MSG4 first
-	LOAD4
-	.if \first
-	ADD_H
+	ROW	0, lo, 0, TS, v17, R8
+	.if \prefetch
+	SPLIT_A	YLD
 	.endif
-	MUL5	1, lo, ES, XS, R2
-	uaddw2	v27.2d, v27.2d, v0.4s
-	uaddw2	v28.2d, v28.2d, v1.4s
-	uaddw2	v29.2d, v29.2d, v2.4s
-	uaddw2	v30.2d, v30.2d, v3.4s
-	uaddw2	v31.2d, v31.2d, v4.4s
+	ROW	0, lo, 1, TS, v18, R8
+	.if \prefetch
+	SPLIT_B	YLD
+	.endif
+	ROW	0, lo, 2, TS, v19, R8
+	.if \prefetch
+	SPLIT_C	YLD
+	.endif
+	ROW	0, lo, 3, TS, v20, R8
+	.if \prefetch
+	SPLIT_D	YLD
+	.endif
+	ROW	0, lo, 4, TS, v21, R8
+	.if \prefetch
+	SPLIT_E	YLD
+	.endif
+	ROW	0, lo, 4, TS, v4, R2
+	ROW	0, lo, 3, TS, v7, R2
+	ROW	0, lo, 2, TS, v3, R2
+	ROW	0, lo, 1, TS, v2, R2
+	ROW	0, lo, 0, TS, v0, R2
+	ADDW2	TS
 .endm
 
 .text
@@ -245,8 +334,7 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
 	ld1	{v8.4s-v11.4s}, [x1], #64
 	ld1	{v12.4s-v15.4s}, [x1], #64
 	ld1	{v16.4s}, [x1], #16		/* x1: the last step's lanes */
-	movi	MSK.2d, #0x00000000ffffffff
-	ushr	MSK.2d, MSK.2d, #6
+	movi	ZERO.2d, #0
 
 	/* h to limbs in lane 0 of A (a write to s<n> zeroes the rest) */
 	ldp	x6, x7, [x0]
@@ -264,46 +352,62 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
 	fmov	s20, w12
 	fmov	s21, w13
 
+	/* the first step: h added to the first block, no A r^k term */
 	lsr	x4, x3, #3
 	cbz	x4, .Lpn_first4
-	MSG8	1
+	LOAD4	XLD
+	ADD_H
+	MUL5	1, lo, TS, XS, R6
+	MUL5	0, hi, TS, XS, R4
+	LOAD4	XLD
+	MUL5	0, lo, TS, XS, R2
+	ADDW2	TS
 	subs	x4, x4, #1
-	b.eq	.Lpn_tail
+
+	cbz	x4, .Lpn_tail
+	LOAD4	YLD
+	subs	x4, x4, #1
+	b.eq	.Lpn_end8
 
 .balign 16
 .Lpn_loop:
-	CARRY	ES
-	NARROW	ES
-	MSG8	0
-	MUL5	0, lo, ES, AS, R8
+	STEP8	1
 	subs	x4, x4, #1
 	b.ne	.Lpn_loop
+.Lpn_end8:
+	STEP8	0
 
 .Lpn_tail:
+	/* a four-block step, T = A r^4 + P_0 r^2 + P_1 */
 	tbz	x3, #2, .Lpn_last
-	CARRY	ES
-	NARROW	ES
-	MSG4	0
-	MUL5	0, lo, ES, AS, R4
+	CARRY	TS
+	NARROW	TS
+	LOAD4	XLD
+	MUL5	1, lo, TS, AS, R4
+	MUL5	0, lo, TS, XS, R2
+	ADDW2	TS
 	b	.Lpn_last
 
 .Lpn_first4:
-	MSG4	1
+	LOAD4	XLD
+	ADD_H
+	MUL5	1, lo, TS, XS, R2
+	ADDW2	TS
 
 .Lpn_last:
 	/* h' = A_0 r^2 + A_1 r: lane by lane, then the lanes summed */
-	CARRY	ES
-	NARROW	ES
+	CARRY	TS
+	NARROW	TS
 	ld1	{v0.2s-v3.2s}, [x1], #32
 	ld1	{v4.2s}, [x1], #8
 	ld1	{v27.2s-v30.2s}, [x1]
-	MUL5	1, lane, DS, AS, v0, v1, v2, v3, v4, v27, v28, v29, v30
+	MUL5	1, lane, TS, AS, v0, v1, v2, v3, v4, v27, v28, v29, v30
 	addp	d22, v22.2d
 	addp	d23, v23.2d
 	addp	d24, v24.2d
 	addp	d25, v25.2d
 	addp	d26, v26.2d
-	CARRY	DS
+	CARRY	TS
 	fmov	x9, d22
 	fmov	x10, d23
 	fmov	x11, d24
