@@ -27,10 +27,15 @@
 #ifndef POLY1305_IFMA_MIN_BLOCKS
 # define POLY1305_IFMA_MIN_BLOCKS 24
 #endif
-/* The same for the aarch64 NEON routine, from the llvm-mca models
- * (docs/models/poly1305_aarch64_mca.py, docs/hardware.rst). */
+/* The same for the aarch64 NEON routine, and the fewest blocks one call
+ * of it takes (shorter runs are faster in the scalar assembly): from the
+ * llvm-mca models, docs/models/poly1305_aarch64_mca.py (32 to 40 and 16,
+ * see docs/hardware.rst, "aarch64"). */
 #ifndef POLY1305_NEON_MIN_BLOCKS
-# define POLY1305_NEON_MIN_BLOCKS 64
+# define POLY1305_NEON_MIN_BLOCKS 40
+#endif
+#ifndef POLY1305_NEON_MIN_RUN
+# define POLY1305_NEON_MIN_RUN 16
 #endif
 
 size_t
@@ -103,7 +108,7 @@ static const poly1305_tier poly1305_tiers[] = {
 #ifdef USE_AARCH64
   [POLY1305_IMPL_AARCH64_NEON] = { _gcry_poly1305_aarch64_neon_setup,
                                    _gcry_poly1305_aarch64_neon_blocks,
-                                   4, 4, POLY1305_NEON_MIN_BLOCKS },
+                                   4, POLY1305_NEON_MIN_RUN, POLY1305_NEON_MIN_BLOCKS },
 #endif
 };
 
