@@ -4,7 +4,7 @@
  * Written for gcrylike from RFC 8439 (Poly1305, section 2.5), D. J.
  * Bernstein, "The Poly1305-AES message-authentication code", and the Arm
  * Architecture Reference Manual (UMULL/UMLAL by element, UADDW2, USRA,
- * SRI, LD4).
+ * SLI/SRI, UQXTN, LD4).
  *
  * ABI (AAPCS64, hidden global):
  *
@@ -46,16 +46,16 @@
  * and has no A r^8 term; a step of four blocks (the odd one out)
  *     A = A r^4 + P_0 r^2 + P_1.
  * LD4 gives word j of four blocks in the lanes of v_j: P_0 in lanes 0-1
- * (UMULL), P_1 in lanes 2-3 (UMULL2), and P_3 is added from lanes 2-3
- * (UADDW2).  At the end A is multiplied by (r^2, r^1) lane by lane, the
+ * (UMULL/UMLAL), P_1 in lanes 2-3 (UMLAL2), and P_3 is added from lanes
+ * 2-3 (UADDW2).  At the end A is multiplied by (r^2, r^1) lane by lane, the
  * lanes are summed (ADDP), carried and put back in radix 2^64.
  *
  * Bounds: after a carry pass limbs < 2^26 + 2^11; message limbs < 2^26,
  * lane 0 of the first pair < 2^27.6 with h added; the power values <
  * 5 * 2^26.  A step sums at most 20 products < 2^56 and P_3: < 2^60.4,
  * no lane overflows; the carries out of a column < 2^35, the pass's two
- * chains leave every limb < 2^26 + 2^11, so the narrowing (XTN) to 32 bits
- * keeps them whole.  The last product per lane < 2^56.7, the lane sum <
+ * chains leave every limb < 2^26 + 2^11, so the narrowing (UQXTN, which
+ * never saturates here) to 32 bits keeps them whole.  The last product per lane < 2^56.7, the lane sum <
  * 2^57.7; after its carry limb 4 < 2^26 + 2^6, so h[2] <= 4.
  */
 
@@ -66,19 +66,17 @@
 /* Registers:
  *   x0 h[], x1 table, x2 message, x3 nblocks, x4 eight-block steps left
  *   v0, v2, v3, v7, v4  the limbs 0-4 of four blocks (block j in 32-bit
- *            lane j): the second half of a step; v1 scratch of their split
- *   v27, v29, v30, v6, v31  the same for the first half of the next step,
- *            loaded while this one is multiplied; v28 scratch
+ *            lane j); v1 scratch of their split
  *   v5       zero (SLI from it keeps the low bits of a lane)
  *   v8-v16   the values of r^2, r^4, r^6, r^8, packed (nine each)
  *   v17-v21  A, the limbs of the two streams (.2s); h in lane 0 on entry;
  *            v21 scratch of the carry (A is dead then)
  *   v22-v26  T, a step's column sums, carried into A by the next step
+ *   v0-v4, v27-v30  the last multiply's lanes (r^2, r^1), at the end
  */
 #define ZERO	v5
 #define TMP	v21			/* A's limb 4, dead while a carry runs */
-#define XS	v0, v2, v3, v7, v4		/* limbs of the second half */
-#define YS	v27, v29, v30, v6, v31		/* and of the next first half */
+#define XS	v0, v2, v3, v7, v4
 #define AS	v17, v18, v19, v20, v21
 #define TS	v22, v23, v24, v25, v26
 
@@ -148,43 +146,40 @@
 	ROW	0, \form, 4, \d0, \d1, \d2, \d3, \d4, \x4, \p
 .endm
 
-/* Four blocks, loaded by LD4 into a, b, c, d (word k of block j in lane
- * j of the k-th), into limbs a, c, d, f, e: limb i is the 26 bits from bit
- * 26 i, across two words, and limb 4 gets the 2^128 bit; b is left
- * scratch.  In five parts, each depending only on the ones before, so the
- * loop can put other work between them. */
-.macro SPLIT_A a, b, c, d, e, f
-	ushr	\e\().4s, \d\().4s, #8		/* bits 104-127 */
-	shl	\f\().4s, \d\().4s, #18
-	shl	\d\().4s, \c\().4s, #12
+/* Four blocks from x2 (advanced by LD4, which puts word k of block j in
+ * lane j of v_k) into limbs v0, v2, v3, v7, v4: limb i is the 26 bits from
+ * bit 26 i, across two words, and limb 4 gets the 2^128 bit.  In five
+ * parts, each depending only on the ones before, so the loop can put
+ * other work between them. */
+.macro SPLIT_A
+	ushr	v4.4s, v3.4s, #8		/* bits 104-127 */
+	shl	v7.4s, v3.4s, #18
+	shl	v3.4s, v2.4s, #12
 .endm
-.macro SPLIT_B a, b, c, d, e, f
-	orr	\e\().4s, #1, lsl #24		/* 2^128 */
-	sri	\f\().4s, \c\().4s, #14		/* bits 78-103 (and 6 above) */
-	sri	\d\().4s, \b\().4s, #20		/* bits 52-77 (and 6 above) */
+.macro SPLIT_B
+	orr	v4.4s, #1, lsl #24		/* 2^128 */
+	sri	v7.4s, v2.4s, #14		/* bits 78-103 (and 6 above) */
+	sri	v3.4s, v1.4s, #20		/* bits 52-77 (and 6 above) */
 .endm
-.macro SPLIT_C a, b, c, d, e, f
-	sli	\f\().4s, ZERO.4s, #26
-	sli	\d\().4s, ZERO.4s, #26
-	shl	\c\().4s, \b\().4s, #6
+.macro SPLIT_C
+	sli	v7.4s, ZERO.4s, #26
+	sli	v3.4s, ZERO.4s, #26
+	shl	v2.4s, v1.4s, #6
 .endm
-.macro SPLIT_D a, b, c, d, e, f
-	sri	\c\().4s, \a\().4s, #26		/* bits 26-51 (and 6 above) */
+.macro SPLIT_D
+	sri	v2.4s, v0.4s, #26		/* bits 26-51 (and 6 above) */
 .endm
-.macro SPLIT_E a, b, c, d, e, f
-	sli	\c\().4s, ZERO.4s, #26
-	sli	\a\().4s, ZERO.4s, #26		/* bits 0-25 */
+.macro SPLIT_E
+	sli	v2.4s, ZERO.4s, #26
+	sli	v0.4s, ZERO.4s, #26		/* bits 0-25 */
 .endm
-/* the LD4 registers and the two more of each set */
-#define XLD	v0, v1, v2, v3, v4, v7
-#define YLD	v27, v28, v29, v30, v31, v6
-.macro LOAD4 a, b, c, d, e, f
-	ld4	{\a\().4s-\d\().4s}, [x2], #64
-	SPLIT_A	\a, \b, \c, \d, \e, \f
-	SPLIT_B	\a, \b, \c, \d, \e, \f
-	SPLIT_C	\a, \b, \c, \d, \e, \f
-	SPLIT_D	\a, \b, \c, \d, \e, \f
-	SPLIT_E	\a, \b, \c, \d, \e, \f
+.macro LOAD4
+	ld4	{v0.4s-v3.4s}, [x2], #64
+	SPLIT_A
+	SPLIT_B
+	SPLIT_C
+	SPLIT_D
+	SPLIT_E
 .endm
 
 /* h (in A's lane 0, lanes 1-3 zero) into the first pair's limbs. */
@@ -256,69 +251,6 @@
 	uqxtn	v18.2s, \d1\().2d
 .endm
 
-/* One eight-block step after the first, its first half already in YS:
- * T = A r^8 + P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3 with A = T carried; with
- * PREFETCH the next step's first half is loaded into YS.  The order keeps
- * each instruction apart from the ones it waits for, for in-order cores
- * such as Cortex-A53 (which issue in this order): the second half's
- * split between the parts of the carry, the next first half's between the
- * rows of A r^8, limb 4 first (its part is done first).  Out-of-order
- * cores find the multiplies of the half already loaded ready while the
- * carry runs. */
-.macro STEP8 prefetch
-	ld4	{v0.4s-v3.4s}, [x2], #64
-	CARRY_A	TS
-	CARRY_B	TS
-	SPLIT_A	XLD
-	CARRY_C	TS
-	SPLIT_B	XLD
-	CARRY_D	TS
-	SPLIT_C	XLD
-	CARRY_E	TS
-	SPLIT_D	XLD
-	NARROW	TS
-	SPLIT_E	XLD
-	ROW	1, lo, 4, TS, v31, R6
-	ROW	0, hi, 4, TS, v31, R4
-	ROW	0, lo, 3, TS, v6, R6
-	ROW	0, hi, 3, TS, v6, R4
-	ROW	0, lo, 2, TS, v30, R6
-	ROW	0, hi, 2, TS, v30, R4
-	ROW	0, lo, 1, TS, v29, R6
-	ROW	0, hi, 1, TS, v29, R4
-	ROW	0, lo, 0, TS, v27, R6
-	ROW	0, hi, 0, TS, v27, R4
-	.if \prefetch
-	ld4	{v27.4s-v30.4s}, [x2], #64
-	.endif
-	ROW	0, lo, 0, TS, v17, R8
-	.if \prefetch
-	SPLIT_A	YLD
-	.endif
-	ROW	0, lo, 1, TS, v18, R8
-	.if \prefetch
-	SPLIT_B	YLD
-	.endif
-	ROW	0, lo, 2, TS, v19, R8
-	.if \prefetch
-	SPLIT_C	YLD
-	.endif
-	ROW	0, lo, 3, TS, v20, R8
-	.if \prefetch
-	SPLIT_D	YLD
-	.endif
-	ROW	0, lo, 4, TS, v21, R8
-	.if \prefetch
-	SPLIT_E	YLD
-	.endif
-	ROW	0, lo, 4, TS, v4, R2
-	ROW	0, lo, 3, TS, v7, R2
-	ROW	0, lo, 2, TS, v3, R2
-	ROW	0, lo, 1, TS, v2, R2
-	ROW	0, lo, 0, TS, v0, R2
-	ADDW2	TS
-.endm
-
 .text
 
 GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
@@ -355,41 +287,79 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
 	/* the first step: h added to the first block, no A r^k term */
 	lsr	x4, x3, #3
 	cbz	x4, .Lpn_first4
-	LOAD4	XLD
+	LOAD4
 	ADD_H
 	MUL5	1, lo, TS, XS, R6
 	MUL5	0, hi, TS, XS, R4
-	LOAD4	XLD
+	LOAD4
 	MUL5	0, lo, TS, XS, R2
 	ADDW2	TS
 	subs	x4, x4, #1
+	b.eq	.Lpn_tail
 
-	cbz	x4, .Lpn_tail
-	LOAD4	YLD
-	subs	x4, x4, #1
-	b.eq	.Lpn_end8
-
+	/* T = A r^8 + P_0 r^6 + P_1 r^4 + P_2 r^2 + P_3 with A = T carried.
+	 * The order keeps each instruction apart from the ones it waits for,
+	 * for in-order cores such as Cortex-A53 (which issue in this order):
+	 * the split of the first four blocks between the parts of the carry,
+	 * that of the second four between the rows of A r^8, the rows of a
+	 * product limb 4 first (its part of the split is done first). */
 .balign 16
 .Lpn_loop:
-	STEP8	1
+	ld4	{v0.4s-v3.4s}, [x2], #64
+	CARRY_A	TS
+	CARRY_B	TS
+	SPLIT_A
+	CARRY_C	TS
+	SPLIT_B
+	CARRY_D	TS
+	SPLIT_C
+	CARRY_E	TS
+	SPLIT_D
+	NARROW	TS
+	SPLIT_E
+	ROW	1, lo, 4, TS, v4, R6
+	ROW	0, hi, 4, TS, v4, R4
+	ROW	0, lo, 3, TS, v7, R6
+	ROW	0, hi, 3, TS, v7, R4
+	ROW	0, lo, 2, TS, v3, R6
+	ROW	0, hi, 2, TS, v3, R4
+	ROW	0, lo, 1, TS, v2, R6
+	ROW	0, hi, 1, TS, v2, R4
+	ROW	0, lo, 0, TS, v0, R6
+	ROW	0, hi, 0, TS, v0, R4
+	ld4	{v0.4s-v3.4s}, [x2], #64
+	ROW	0, lo, 0, TS, v17, R8
+	SPLIT_A
+	ROW	0, lo, 1, TS, v18, R8
+	SPLIT_B
+	ROW	0, lo, 2, TS, v19, R8
+	SPLIT_C
+	ROW	0, lo, 3, TS, v20, R8
+	SPLIT_D
+	ROW	0, lo, 4, TS, v21, R8
+	SPLIT_E
+	ROW	0, lo, 4, TS, v4, R2
+	ROW	0, lo, 3, TS, v7, R2
+	ROW	0, lo, 2, TS, v3, R2
+	ROW	0, lo, 1, TS, v2, R2
+	ROW	0, lo, 0, TS, v0, R2
+	ADDW2	TS
 	subs	x4, x4, #1
 	b.ne	.Lpn_loop
-.Lpn_end8:
-	STEP8	0
 
 .Lpn_tail:
 	/* a four-block step, T = A r^4 + P_0 r^2 + P_1 */
 	tbz	x3, #2, .Lpn_last
 	CARRY	TS
 	NARROW	TS
-	LOAD4	XLD
+	LOAD4
 	MUL5	1, lo, TS, AS, R4
 	MUL5	0, lo, TS, XS, R2
 	ADDW2	TS
 	b	.Lpn_last
 
 .Lpn_first4:
-	LOAD4	XLD
+	LOAD4
 	ADD_H
 	MUL5	1, lo, TS, XS, R2
 	ADDW2	TS
