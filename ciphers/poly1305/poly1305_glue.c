@@ -179,8 +179,8 @@ poly1305_setkey_noburn (poly1305_ctx *ctx, const uint8_t key[32], unsigned int i
 #ifdef POLY1305_SIMD
 /* Stack the table set-up functions (poly1305_amd64_tables.c,
  * poly1305_aarch64_tables.c) may leave key material in: their locals and
- * saved registers, 456 to 504 bytes with gcc 12 -O2 on amd64 (objdump),
- * with room for other compilers and targets. */
+ * saved registers, 456 to 504 bytes with gcc 12 -O2 on amd64, 256 on
+ * aarch64 (objdump), with room for other compilers. */
 #define POLY1305_SETUP_BURN 1024
 
 /* Compute the table unless it exists; the stack depth to burn. */
