@@ -203,10 +203,10 @@
 /* The column sums d0..d4 (64-bit lanes) carried into limbs below 2^26 +
  * 2^11, the carry c out of limb 4 times 5 into limb 0 (c, then 4 c): two
  * chains at once, 0 -> 1 -> 2 -> 3 -> 4 and 3 -> 4 -> 0 -> 1.  Each lane
- * is cut to its low 26 bits by SLI from zero rather than AND with a mask:
- * a shift, which Cortex-A57/A72-class cores run on the pipe that the
- * multiplies leave free.  In five parts, each depending on the ones
- * before. */
+ * is cut to its low 26 bits by SLI from the zero register, which does it
+ * for 64-bit lanes here and 32-bit ones in the split alike (an AND would
+ * need a mask register per lane size).  In five parts, each depending on
+ * the ones before. */
 .macro CARRY_A d0, d1, d2, d3, d4
 	usra	\d1\().2d, \d0\().2d, #26
 	usra	\d4\().2d, \d3\().2d, #26
