@@ -49,10 +49,11 @@ IFMA_MIN_BYTES = 24 * BLOCK   # the glue's POLY1305_IFMA_MIN_BLOCKS
 AVX2_BYTES = 4 * BLOCK        # the AVX2 routine's width
 IFMA_BYTES = 8 * BLOCK        # the AVX512-IFMA routine's width (16 blocks a loop step)
 
-#: Every driver the amd64 build has; those missing from this build are
+#: Every driver of the amd64 and aarch64 builds; those missing from this build are
 #: reported as skipped rather than silently absent.
 KNOWN_DRIVERS = ("poly1305-amd64-avx512ifma", "poly1305-amd64-avx2", "poly1305-amd64-sse2",
-                 "poly1305-aarch64", "poly1305-generic64", "poly1305-generic32")
+                 "poly1305-aarch64-neon", "poly1305-aarch64", "poly1305-generic64",
+                 "poly1305-generic32")
 
 
 def rng_for(*tags: object) -> random.Random:

@@ -17,6 +17,7 @@ ffibuilder = make_ffi(
     CDEF,
     ["ciphers/poly1305/poly1305_glue.c", "ciphers/poly1305/poly1305_generic.c"],
     asm_sources=asm_files("poly1305"),
-    arch_c_sources={"amd64": ["ciphers/poly1305/poly1305_amd64_tables.c"]},
+    arch_c_sources={"amd64": ["ciphers/poly1305/poly1305_amd64_tables.c"],
+                    "aarch64": ["ciphers/poly1305/poly1305_aarch64_tables.c"]},
     includes='#include "poly1305.h"',
 )

@@ -8,6 +8,9 @@
 #ifdef USE_AMD64
 # include "poly1305_amd64.h"
 #endif
+#ifdef USE_AARCH64
+# include "poly1305_aarch64.h"
+#endif
 
 /* Below this many blocks in one update (with no table of powers yet) the
  * scalar code is faster than computing the table and entering the SIMD
@@ -19,6 +22,15 @@
  * less; measured, see docs/algorithms.rst, "Poly1305"). */
 #ifndef POLY1305_IFMA_MIN_BLOCKS
 # define POLY1305_IFMA_MIN_BLOCKS 24
+#endif
+/* The same for the aarch64 NEON routine, and the fewest blocks one call
+ * of it takes (shorter runs are faster in the scalar assembly): from the
+ * llvm-mca models (docs/hardware.rst, "aarch64"). */
+#ifndef POLY1305_NEON_MIN_BLOCKS
+# define POLY1305_NEON_MIN_BLOCKS 40
+#endif
+#ifndef POLY1305_NEON_MIN_RUN
+# define POLY1305_NEON_MIN_RUN 16
 #endif
 
 size_t
@@ -77,9 +89,10 @@ extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
                  .min_run = min_run_, .table_pays = pays, .setup_burn = AMD64_SETUP_BURN)
 #endif
 #ifdef USE_AARCH64
-/* asm/poly1305-aarch64-scalar.S: 64-bit limbs, MUL/UMULH, baseline
- * ARMv8-A; h[2] <= 7 on entry, <= 4 on exit; uses no stack */
+/* asm/poly1305-aarch64-{scalar,neon}.S (poly1305_aarch64.h: their
+ * contract, and the C that fills the NEON routine's table) */
 extern poly1305_scalar_routine _gcry_poly1305_aarch64_scalar_blocks;
+extern poly1305_simd_routine _gcry_poly1305_aarch64_neon_blocks;
 #endif
 
 /* The drivers compiled in: name suffix, priority, the GCRY_HWF_* bits
@@ -107,6 +120,16 @@ static const gcry_driver poly1305_drivers[] = {
   { "aarch64", 300, 0, "", "one block at a time, 64-bit limbs in assembly (mul/umulh)",
     POLY1305_TIER (.scalar = _gcry_poly1305_aarch64_scalar_blocks,
                    .portable = PORTABLE_BLOCKS) },
+  /* level 3 (pairs with the NEON ChaCha and Salsa20), above the scalar;
+   * its set-up leaves 256 bytes (gcc 12 -O2), with room for others */
+  { "aarch64-neon", 350, GCRY_HWF_NEON, "",
+    "two streams of 26-bit limbs in NEON lanes, eight blocks a step, powers r^2..r^8",
+    POLY1305_TIER (.scalar = _gcry_poly1305_aarch64_scalar_blocks,
+                   .portable = PORTABLE_BLOCKS,
+                   .setup = _gcry_poly1305_aarch64_neon_setup,
+                   .blocks = _gcry_poly1305_aarch64_neon_blocks, .width = 4,
+                   .min_run = POLY1305_NEON_MIN_RUN, .table_pays = POLY1305_NEON_MIN_BLOCKS,
+                   .setup_burn = 1024) },
 #endif
 };
 

@@ -21,6 +21,7 @@
 #include "aes_glue.h"
 #include "chacha.h"
 #include "nhpoly1305.h"
+#include "poly1305_aarch64.h"
 #include "poly1305_amd64.h"
 #include "salsa20.h"
 #include "secretbox.h"
@@ -146,8 +147,12 @@ const row asmcheck_rows[] = {
   /* Salsa20: asm/salsa20-aarch64-neon.S */
   ROW (_gcry_salsa20_aarch64_neon_blocks4, SALSA20 ("aarch64-neon"), 4, kind_salsa20_blocks, NULL),
 
-  /* Poly1305: asm/poly1305-aarch64-scalar.S (integer only: no feature) */
+  /* Poly1305: asm/poly1305-aarch64-scalar.S (integer only: no feature),
+   * asm/poly1305-aarch64-neon.S and its tables' set-up C,
+   * ciphers/poly1305/poly1305_aarch64_tables.c */
   ROW (_gcry_poly1305_aarch64_scalar_blocks, POLY1305 ("aarch64"), 1, kind_poly1305_scalar, NULL),
+  ROW (_gcry_poly1305_aarch64_neon_blocks, POLY1305 ("aarch64-neon"), 4, kind_poly1305_simd,
+       _gcry_poly1305_aarch64_neon_setup),
 
   /* NH: asm/nh-aarch64-neon.S (width: 16 bytes) */
   ROW (_gcry_nh_aarch64_neon, NH ("aarch64-neon"), 16, kind_nh, NULL),
