@@ -34,7 +34,11 @@ PAGES = ("plugin-kit.rst", "plugins.rst")
 #: What the commands install from the index, besides gcrylike's source.
 FROM_INDEX = ["setuptools", "cffi", "pytest"]
 #: Source-tree folders that are not the source a user would have.
-_NOT_SOURCE = (".git", ".tox", "build", "dist", "*.egg-info", "__pycache__", "*.so")
+#: what the copy of the source leaves out: build products, and the release
+#: tree ``gcrylike-<version>/`` that ``setup.py sdist`` (tests/test_sdist.py,
+#: in another tox env at the same time) makes and removes in the source root
+_NOT_SOURCE = (".git", ".tox", "build", "dist", "*.egg-info", "__pycache__", "*.so",
+               "gcrylike-[0-9]*")
 
 
 def walkthrough_blocks(page: str) -> list[list[str]]:
