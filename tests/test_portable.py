@@ -31,12 +31,10 @@ def test_runs_on_this_host(tmp_path):
                     reason="mingw-w64 (x86_64-w64-mingw32-gcc) is not installed")
 def test_builds_for_windows(tmp_path):
     """The check program and the core extension's C compile for the Windows
-    C runtime (run where wine is installed; tox -e cross installs it)."""
+    C runtime.  tox -e cross runs the program under wine, in a prefix of its
+    own (here, in every env at once and under the sanitize env's preloaded
+    runtime, wine would race to make its prefix or not start)."""
     mingw = "x86_64-w64-mingw32-gcc"
     subprocess.run([mingw, *FLAGS, str(CHECK), "-o", str(tmp_path / "check.exe")], check=True)
     subprocess.run([mingw, *FLAGS, "-c", str(NATIVE / "core.c"), "-o", str(tmp_path / "core.o")],
                    check=True)
-    wine = shutil.which("wine64") or shutil.which("wine")
-    if wine:
-        out = subprocess.run([wine, str(tmp_path / "check.exe")], capture_output=True, text=True)
-        assert out.stdout.strip() == "4 passed, 0 failed"
