@@ -34,14 +34,26 @@ SPELLINGS = re.compile(r"\b(__attribute__|__asm__|asm\s*(?:volatile\s*)?\(|__ato
 _NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
+def _arch_only(path: Path, files: list[Path]) -> bool:
+    """Whether PATH is built only beside an architecture's assembly: its
+    name says so (``*_amd64*``, ``*_aarch64*``), or it is a header that
+    only such files include (poly1305_p44.h, the radix-2^44 arithmetic of
+    both SIMD tables' set-up)."""
+    if "_amd64" in path.name or "_aarch64" in path.name:
+        return True
+    includers = [f for f in files if f'#include "{path.name}"' in f.read_text()]
+    return path.suffix == ".h" and bool(includers) and all(
+        "_amd64" in f.name or "_aarch64" in f.name for f in includers)
+
+
 def _sources() -> list[Path]:
-    """The C of the native layer and the ciphers, but compiler.h and the C
-    built only beside an architecture's assembly (``*_amd64*``,
-    ``*_aarch64*``: ELF and SysV or AAPCS64 targets, GCC-compatible
-    compilers only) and the assembler's headers (asm-common-*.h)."""
+    """The C of the native layer and the ciphers, but compiler.h, the C
+    built only beside an architecture's assembly (ELF and SysV or AAPCS64
+    targets, GCC-compatible compilers only: _arch_only) and the assembler's
+    headers (asm-common-*.h)."""
     files = [*NATIVE.glob("*.[ch]"), *(ROOT / "ciphers").glob("*/*.[ch]")]
     return sorted(p for p in files if p != HEADER and not p.name.startswith("asm-common-")
-                  and "_amd64" not in p.name and "_aarch64" not in p.name)
+                  and not _arch_only(p, files))
 
 
 def _code(path: Path) -> str:
