@@ -1,13 +1,14 @@
 /* chacha-aarch64-neon.S - ChaCha (RFC 8439) with aarch64 Advanced SIMD.
  *
- *   unsigned int _gcry_chacha_aarch64_neon_blocks4 (uint32_t *state,
+ *   unsigned int _gcry_chacha_aarch64_neon_blocks8 (uint32_t *state,
  *       uint8_t *dst, const uint8_t *src, size_t nblocks, unsigned int rounds);
+ *   unsigned int _gcry_chacha_aarch64_neon_blocks4 (same arguments);
  *   unsigned int _gcry_chacha_aarch64_neon_blocks1 (same arguments);
  *   unsigned int _gcry_hchacha_aarch64_neon (const uint32_t *state,
  *       uint8_t *out32, unsigned int rounds);
  *
  * The block routines (gcry_stream_blocks_fn, stream_driver.h): dst = src ^
- * keystream for NBLOCKS blocks (a multiple of 4, or any count), words 12-13
+ * keystream for NBLOCKS blocks (a multiple of 8, of 4, or any count), words 12-13
  * of STATE advanced as one 64-bit block counter.  ROUNDS is even (20, 12,
  * 8).  HChaCha: the rounds on STATE without the final addition, words 0-3
  * and 12-15 out.
@@ -21,6 +22,16 @@
  * words) instead of being kept in registers, so the whole routine fits in
  * v0-v7 and v16-v31 and needs no callee-saved v8-v15 and no stack.  At
  * the end four 4x4 transposes (zip1/zip2) turn the lanes back into blocks.
+ * blocks8 runs two such sets of four lanes (blocks 0-3 in v16-v31, 4-7
+ * in v0-v15) step by step together: eight independent instructions per
+ * step, enough to hide the NEON latency of in-order cores and to keep two
+ * pipes busy on out-of-order ones.  Thirty-two state registers leave none
+ * for the rotations' temporaries, so each set parks in a stack frame the
+ * words a quarter round is not using at the time: its d words (12-15)
+ * while b is rotated by 12, its a words (0-3) from their last use in the
+ * round through the rotation by 8 (the tbl indices loaded into one of
+ * them) and by 7.  The frame also saves the callee-saved d8-d15; the
+ * routine returns its size.
  * blocks1 and HChaCha keep one block's rows in v0-v3 ("row" form) and
  * rotate rows 1-3 between column and diagonal rounds (ext).
  *
@@ -28,9 +39,11 @@
  * by 12 and 7 shl into the destination and sri (shift right and insert)
  * of the rest, from b ^ c kept in a temporary.
  *
- * AAPCS64: x0-x4 arguments, x8-x10 scratch; only v0-v7 and v16-v31 are
- * written.  Every vector register that held state, keystream or data is
- * zeroed before returning.  No stack: each returns 0 (its burn depth).
+ * AAPCS64: x0-x4 arguments, x8-x10 scratch.  Only blocks8 writes v8-v15
+ * (their low halves restored from its frame, which clears the high
+ * ones).  Every other vector register that held state, keystream or data
+ * is zeroed before returning.  blocks8 returns its frame's size, the
+ * others use no stack and return 0 (the burn depth).
  */
 #include "asm-common-aarch64.h"
 #include "lanes-aarch64-neon.h"
@@ -40,9 +53,11 @@ GCRY_RODATA
 /* tbl indices: each 32-bit lane rotated left by 8 bits */
 .Lchacha_rot8:
 	.byte 3,0,1,2, 7,4,5,6, 11,8,9,10, 15,12,13,14
-/* the block offsets of the four lanes */
+/* the block offsets of the four lanes, and of blocks8's second set */
 .Lchacha_lanes:
 	.long 0, 1, 2, 3
+.Lchacha_lanes_hi:
+	.long 4, 5, 6, 7
 
 /* ---- vertical form: four quarter rounds on four lane groups -------- */
 
@@ -60,27 +75,31 @@ GCRY_RODATA
 	rev32	\d2\().8h, \d2\().8h
 	rev32	\d3\().8h, \d3\().8h
 .endm
-/* d0..d3 rotated left by 8 (tbl indices in v4) */
-.macro ROT8_4 d0, d1, d2, d3
-	tbl	\d0\().16b, {\d0\().16b}, v4.16b
-	tbl	\d1\().16b, {\d1\().16b}, v4.16b
-	tbl	\d2\().16b, {\d2\().16b}, v4.16b
-	tbl	\d3\().16b, {\d3\().16b}, v4.16b
+/* d0..d3 rotated left by 8 (tbl indices in IDX) */
+.macro ROT8_4 d0, d1, d2, d3, idx=v4
+	tbl	\d0\().16b, {\d0\().16b}, \idx\().16b
+	tbl	\d1\().16b, {\d1\().16b}, \idx\().16b
+	tbl	\d2\().16b, {\d2\().16b}, \idx\().16b
+	tbl	\d3\().16b, {\d3\().16b}, \idx\().16b
 .endm
-/* b_i = (b_i ^ c_i) <<< N, through the temporaries v0-v3 */
+/* b_i = (b_i ^ c_i) <<< N, through the temporaries t0-t3 */
+.macro XROT4T n, t0,t1,t2,t3, b0,c0, b1,c1, b2,c2, b3,c3
+	eor	\t0\().16b, \b0\().16b, \c0\().16b
+	eor	\t1\().16b, \b1\().16b, \c1\().16b
+	eor	\t2\().16b, \b2\().16b, \c2\().16b
+	eor	\t3\().16b, \b3\().16b, \c3\().16b
+	shl	\b0\().4s, \t0\().4s, #\n
+	shl	\b1\().4s, \t1\().4s, #\n
+	shl	\b2\().4s, \t2\().4s, #\n
+	shl	\b3\().4s, \t3\().4s, #\n
+	sri	\b0\().4s, \t0\().4s, #(32 - \n)
+	sri	\b1\().4s, \t1\().4s, #(32 - \n)
+	sri	\b2\().4s, \t2\().4s, #(32 - \n)
+	sri	\b3\().4s, \t3\().4s, #(32 - \n)
+.endm
+/* the same through v0-v3 */
 .macro XROT4 n, b0,c0, b1,c1, b2,c2, b3,c3
-	eor	v0.16b, \b0\().16b, \c0\().16b
-	eor	v1.16b, \b1\().16b, \c1\().16b
-	eor	v2.16b, \b2\().16b, \c2\().16b
-	eor	v3.16b, \b3\().16b, \c3\().16b
-	shl	\b0\().4s, v0.4s, #\n
-	shl	\b1\().4s, v1.4s, #\n
-	shl	\b2\().4s, v2.4s, #\n
-	shl	\b3\().4s, v3.4s, #\n
-	sri	\b0\().4s, v0.4s, #(32 - \n)
-	sri	\b1\().4s, v1.4s, #(32 - \n)
-	sri	\b2\().4s, v2.4s, #(32 - \n)
-	sri	\b3\().4s, v3.4s, #(32 - \n)
+	XROT4T	\n, v0,v1,v2,v3, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
 .endm
 
 /* Four quarter rounds (a_i, b_i, c_i, d_i), RFC 8439 section 2.1 each. */
@@ -97,28 +116,12 @@ GCRY_RODATA
 	XROT4	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
 .endm
 
-GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
-	cbz	x3, .Lb4_done
-	adrp	x10, .Lchacha_rot8
-	add	x10, x10, :lo12:.Lchacha_rot8
-	ldr	q5, [x10, #16]			/* lane offsets 0..3 */
-.Lb4_group:
-	ldr	q4, [x10]			/* rot8 indices (v4 is reused below) */
-	/* x_i = the state's word i in every lane, the counter per lane */
-	mov	x8, x0
-	ld4r	{v16.4s-v19.4s}, [x8], #16
-	ld4r	{v20.4s-v23.4s}, [x8], #16
-	ld4r	{v24.4s-v27.4s}, [x8], #16
-	ld4r	{v28.4s-v31.4s}, [x8]
-	CTR_LANES v28, v29, v5, v0, v1
-	mov	w9, w4
-.Lb4_round:
-	QROUND4	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31
-	QROUND4	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30
-	subs	w9, w9, #2
-	b.hi	.Lb4_round
-
-	/* the final addition of the input words (the same broadcast) */
+/* The end of four lanes' blocks in v16-v31: the input words (the state's
+ * broadcast, the counter plus the lane offsets at .Lchacha_lanes + LANES)
+ * added, the lanes turned into blocks, four blocks of src xored into dst
+ * (both advanced).  v0-v6 are the temporaries; x10 holds .Lchacha_rot8. */
+.macro FINISH4 lanes
+	ldr	q5, [x10, #(16 + \lanes)]
 	mov	x8, x0
 	ld4r	{v0.4s-v3.4s}, [x8], #16
 	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
@@ -129,10 +132,6 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
 	ld4r	{v0.4s-v3.4s}, [x8]
 	CTR_LANES v0, v1, v5, v4, v6
 	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
-	ldr	x9, [x0, #48]			/* words 12-13: the counter */
-	add	x9, x9, #4
-	str	x9, [x0, #48]
-
 	TRANSPOSE4 v16, v17, v18, v19
 	TRANSPOSE4 v20, v21, v22, v23
 	TRANSPOSE4 v24, v25, v26, v27
@@ -141,6 +140,33 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
 	XOR_BLOCK v17, v21, v25, v29
 	XOR_BLOCK v18, v22, v26, v30
 	XOR_BLOCK v19, v23, v27, v31
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
+	cbz	x3, .Lb4_done
+	adrp	x10, .Lchacha_rot8
+	add	x10, x10, :lo12:.Lchacha_rot8
+.Lb4_group:
+	ldr	q4, [x10]			/* rot8 indices (v4 is reused below) */
+	/* x_i = the state's word i in every lane, the counter per lane */
+	mov	x8, x0
+	ld4r	{v16.4s-v19.4s}, [x8], #16
+	ld4r	{v20.4s-v23.4s}, [x8], #16
+	ld4r	{v24.4s-v27.4s}, [x8], #16
+	ld4r	{v28.4s-v31.4s}, [x8]
+	ldr	q5, [x10, #16]			/* lane offsets 0..3 */
+	CTR_LANES v28, v29, v5, v0, v1
+	mov	w9, w4
+.Lb4_round:
+	QROUND4	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31
+	QROUND4	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30
+	subs	w9, w9, #2
+	b.hi	.Lb4_round
+
+	FINISH4	0
+	ldr	x9, [x0, #48]			/* words 12-13: the counter */
+	add	x9, x9, #4
+	str	x9, [x0, #48]
 	subs	x3, x3, #4
 	b.ne	.Lb4_group
 
@@ -150,6 +176,144 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
 	mov	w0, #0
 	ret
 GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
+
+/* ---- two sets of four lanes: eight blocks ---------------------------- */
+
+/* blocks8's frame: where each set parks its d and a words, a copy of
+ * the tbl indices, the callee-saved d8-d15 */
+#define F_AD	0			/* set A (v16-v31): words 12-15 */
+#define F_AA	64			/* set A: words 0-3 */
+#define F_BD	128			/* set B (v0-v15): words 12-15 */
+#define F_BA	192			/* set B: words 0-3 */
+#define F_IDX	256
+#define F_SAVE	272
+#define F_SIZE	336
+
+/* Four quarter rounds on each set, (a_i, b_i, c_i, d_i) of set A and
+ * (e_i, f_i, g_i, h_i) of set B, step by step together; the d words are
+ * v28-v31 / v12-v15 and the a words v16-v19 / v0-v3 in either round, so
+ * what is parked and where is the same in both. */
+.macro QROUND8 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, \
+	       e0,f0,g0,h0, e1,f1,g1,h1, e2,f2,g2,h2, e3,f3,g3,h3
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	ADD4	\e0,\f0, \e1,\f1, \e2,\f2, \e3,\f3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	EOR4	\h0,\e0, \h1,\e1, \h2,\e2, \h3,\e3
+	ROT16_4	\d0, \d1, \d2, \d3
+	ROT16_4	\h0, \h1, \h2, \h3
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	ADD4	\g0,\h0, \g1,\h1, \g2,\h2, \g3,\h3
+	/* d parked until b is rotated: its registers are the temporaries */
+	stp	q28, q29, [sp, #F_AD]
+	stp	q30, q31, [sp, #(F_AD + 32)]
+	stp	q12, q13, [sp, #F_BD]
+	stp	q14, q15, [sp, #(F_BD + 32)]
+	XROT4T	12, v28,v29,v30,v31, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+	XROT4T	12, v12,v13,v14,v15, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
+	ldp	q28, q29, [sp, #F_AD]
+	ldp	q30, q31, [sp, #(F_AD + 32)]
+	ldp	q12, q13, [sp, #F_BD]
+	ldp	q14, q15, [sp, #(F_BD + 32)]
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	ADD4	\e0,\f0, \e1,\f1, \e2,\f2, \e3,\f3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	EOR4	\h0,\e0, \h1,\e1, \h2,\e2, \h3,\e3
+	/* a is done for this round: parked, its registers hold the tbl
+	 * indices and then the temporaries */
+	stp	q16, q17, [sp, #F_AA]
+	stp	q18, q19, [sp, #(F_AA + 32)]
+	stp	q0, q1, [sp, #F_BA]
+	stp	q2, q3, [sp, #(F_BA + 32)]
+	ldr	q16, [sp, #F_IDX]
+	ldr	q0, [sp, #F_IDX]
+	ROT8_4	\d0, \d1, \d2, \d3, v16
+	ROT8_4	\h0, \h1, \h2, \h3, v0
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	ADD4	\g0,\h0, \g1,\h1, \g2,\h2, \g3,\h3
+	XROT4T	7, v16,v17,v18,v19, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+	XROT4T	7, v0,v1,v2,v3, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
+	ldp	q16, q17, [sp, #F_AA]
+	ldp	q18, q19, [sp, #(F_AA + 32)]
+	ldp	q0, q1, [sp, #F_BA]
+	ldp	q2, q3, [sp, #(F_BA + 32)]
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
+	mov	w9, #0
+	cbz	x3, .Lb8_done
+	sub	sp, sp, #F_SIZE
+	stp	d8, d9, [sp, #F_SAVE]
+	stp	d10, d11, [sp, #(F_SAVE + 16)]
+	stp	d12, d13, [sp, #(F_SAVE + 32)]
+	stp	d14, d15, [sp, #(F_SAVE + 48)]
+	adrp	x10, .Lchacha_rot8
+	add	x10, x10, :lo12:.Lchacha_rot8
+	ldr	q0, [x10]
+	str	q0, [sp, #F_IDX]
+.Lb8_group:
+	/* set A: the state's word i in every lane, the counter plus 0..3;
+	 * set B the same words, the counter plus 4..7 */
+	mov	x8, x0
+	ld4r	{v16.4s-v19.4s}, [x8], #16
+	ld4r	{v20.4s-v23.4s}, [x8], #16
+	ld4r	{v24.4s-v27.4s}, [x8], #16
+	ld4r	{v28.4s-v31.4s}, [x8]
+	ld4r	{v12.4s-v15.4s}, [x8]
+	ldr	q0, [x10, #16]			/* lane offsets 0..3 */
+	CTR_LANES v28, v29, v0, v1, v0
+	ldr	q0, [x10, #32]			/* lane offsets 4..7 */
+	CTR_LANES v12, v13, v0, v1, v0
+	mov	x8, x0
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ld4r	{v4.4s-v7.4s}, [x8], #16
+	ld4r	{v8.4s-v11.4s}, [x8]
+	mov	w9, w4
+.Lb8_round:
+	QROUND8	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31, \
+		v0,v4,v8,v12, v1,v5,v9,v13, v2,v6,v10,v14, v3,v7,v11,v15
+	QROUND8	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30, \
+		v0,v5,v10,v15, v1,v6,v11,v12, v2,v7,v8,v13, v3,v4,v9,v14
+	subs	w9, w9, #2
+	b.hi	.Lb8_round
+
+	/* set B parked while set A's blocks are finished, then moved into
+	 * set A's registers and finished the same way */
+	stp	q0, q1, [sp, #0]
+	stp	q2, q3, [sp, #32]
+	stp	q4, q5, [sp, #64]
+	stp	q6, q7, [sp, #96]
+	stp	q8, q9, [sp, #128]
+	stp	q10, q11, [sp, #160]
+	stp	q12, q13, [sp, #192]
+	stp	q14, q15, [sp, #224]
+	FINISH4	0
+	ldp	q16, q17, [sp, #0]
+	ldp	q18, q19, [sp, #32]
+	ldp	q20, q21, [sp, #64]
+	ldp	q22, q23, [sp, #96]
+	ldp	q24, q25, [sp, #128]
+	ldp	q26, q27, [sp, #160]
+	ldp	q28, q29, [sp, #192]
+	ldp	q30, q31, [sp, #224]
+	FINISH4	16
+	ldr	x9, [x0, #48]			/* words 12-13: the counter */
+	add	x9, x9, #8
+	str	x9, [x0, #48]
+	subs	x3, x3, #8
+	b.ne	.Lb8_group
+
+	ldp	d8, d9, [sp, #F_SAVE]
+	ldp	d10, d11, [sp, #(F_SAVE + 16)]
+	ldp	d12, d13, [sp, #(F_SAVE + 32)]
+	ldp	d14, d15, [sp, #(F_SAVE + 48)]
+	add	sp, sp, #F_SIZE
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
+	mov	w9, #F_SIZE
+.Lb8_done:
+	mov	w0, w9
+	ret
+GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks8)
 
 /* ---- row form: one block, rows in v0-v3 ------------------------------ */
 

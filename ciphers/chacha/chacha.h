@@ -102,6 +102,7 @@ unsigned int _gcry_hchacha16_amd64_avx512 (const uint32_t *state, const uint32_t
  * gcry_stream_hcore_fn); blocks4 takes a multiple of four blocks. */
 unsigned int _gcry_chacha_aarch64_neon_blocks1 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_chacha_aarch64_neon_blocks4 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
+unsigned int _gcry_chacha_aarch64_neon_blocks8 (uint32_t *, uint8_t *, const uint8_t *, size_t, unsigned int);
 unsigned int _gcry_hchacha_aarch64_neon (const uint32_t *state, uint8_t *out32, unsigned int rounds);
 #endif
 

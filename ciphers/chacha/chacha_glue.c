@@ -13,9 +13,10 @@
  * groups of 16 (the routine runs two at a time from 32); the 2-16 blocks
  * left (whole and partial) from one 16-, 8- or 4-block call (the 4- and
  * 1-block routines are row form, with the shortest path through the
- * rounds), a last single one alone.  NEON (aarch64): groups of four; the
- * 2-4 blocks left (whole and partial) from one more four-block call, whose
- * rounds take hardly longer than one block's, a last single one alone. */
+ * rounds), a last single one alone.  NEON (aarch64): groups of eight (two
+ * sets of four lanes); the 5-8 blocks left (whole and partial) from one
+ * more eight-block call, 2-4 from a four-block call (whose rounds take
+ * hardly longer than one block's), a last single one alone. */
 static const gcry_stream_tier chacha_tiers[] = {
   [CHACHA_IMPL_GENERIC] = { .hcore = NULL },
 #ifdef USE_AMD64
@@ -42,9 +43,11 @@ static const gcry_stream_tier chacha_tiers[] = {
 #endif
 #ifdef USE_AARCH64
   [CHACHA_IMPL_NEON] = {
-    .blocks = { { _gcry_chacha_aarch64_neon_blocks4, 4 },
+    .blocks = { { _gcry_chacha_aarch64_neon_blocks8, 8 },
+                { _gcry_chacha_aarch64_neon_blocks4, 4 },
                 { _gcry_chacha_aarch64_neon_blocks1, 1 } },
-    .tails = { { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
+    .tails = { { _gcry_chacha_aarch64_neon_blocks8, 8, 5 },
+               { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
     .hcore = _gcry_hchacha_aarch64_neon },
 #endif
 };
@@ -67,8 +70,9 @@ static const gcry_driver chacha_drivers[] = {
 #endif
 #ifdef USE_AARCH64
   { "aarch64-neon", 300, GCRY_HWF_NEON, CHACHA_IMPL_NEON, "",
-    "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
-    "partial) in one more such call, a last single one in row form" },
+    "eight blocks in parallel (two sets of four lanes); the 5-8 blocks left "
+    "(whole and partial) in one more such call, 2-4 in a four-block call, a "
+    "last single one in row form" },
 #endif
 };
 
