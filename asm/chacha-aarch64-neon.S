@@ -179,20 +179,64 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 
 /* ---- two sets of four lanes: eight blocks ---------------------------- */
 
-/* blocks8's frame: where each set parks its d and a words, a copy of
- * the tbl indices, the callee-saved d8-d15 */
-#define F_AD	0			/* set A (v16-v31): words 12-15 */
-#define F_AA	64			/* set A: words 0-3 */
-#define F_BD	128			/* set B (v0-v15): words 12-15 */
-#define F_BA	192			/* set B: words 0-3 */
-#define F_IDX	256
-#define F_SAVE	272
-#define F_SIZE	336
+/* blocks8's frame: where each set parks its d words (12-15) and two b
+ * words (4-5), the tbl indices with the two sets' first counters behind them
+ * (one 64-byte load brings the indices), the callee-saved d8-d15.  Set B
+ * is parked at 0 after the rounds. */
+#define F_AD	0			/* set A (v16-v31): d words */
+#define F_AB	64			/* set A: b words */
+#define F_BD	128			/* set B (v0-v15): d words */
+#define F_BB	192			/* set B: b words */
+#define F_IDX	256			/* tbl indices */
+#define F_ACTR	272			/* set A's words 12-13 as the rounds began */
+#define F_BCTR	304			/* set B's */
+#define F_SAVE	336
+#define F_SIZE	400
+
+/* t_i = b_i ^ c_i; b_i = t_i << N; b_i |= t_i >> (32 - N): one part of a
+ * rotation for each of four chains */
+.macro XOR3_4 t0,b0,c0, t1,b1,c1, t2,b2,c2, t3,b3,c3
+	eor	\t0\().16b, \b0\().16b, \c0\().16b
+	eor	\t1\().16b, \b1\().16b, \c1\().16b
+	eor	\t2\().16b, \b2\().16b, \c2\().16b
+	eor	\t3\().16b, \b3\().16b, \c3\().16b
+.endm
+.macro SHL4 n, b0,t0, b1,t1, b2,t2, b3,t3
+	shl	\b0\().4s, \t0\().4s, #\n
+	shl	\b1\().4s, \t1\().4s, #\n
+	shl	\b2\().4s, \t2\().4s, #\n
+	shl	\b3\().4s, \t3\().4s, #\n
+.endm
+.macro SRI4 n, b0,t0, b1,t1, b2,t2, b3,t3
+	sri	\b0\().4s, \t0\().4s, #(32 - \n)
+	sri	\b1\().4s, \t1\().4s, #(32 - \n)
+	sri	\b2\().4s, \t2\().4s, #(32 - \n)
+	sri	\b3\().4s, \t3\().4s, #(32 - \n)
+.endm
+
+/* Both sets' b rotated by N (b ^= c first) through their parked d
+ * registers, one part at a time for all eight chains; d brought back as
+ * soon as each set is done with them. */
+.macro XROT8 n, b0,c0, b1,c1, b2,c2, b3,c3, f0,g0, f1,g1, f2,g2, f3,g3
+	XOR3_4	v28,\b0,\c0, v29,\b1,\c1, v30,\b2,\c2, v31,\b3,\c3
+	XOR3_4	v12,\f0,\g0, v13,\f1,\g1, v14,\f2,\g2, v15,\f3,\g3
+	SHL4	\n, \b0,v28, \b1,v29, \b2,v30, \b3,v31
+	SHL4	\n, \f0,v12, \f1,v13, \f2,v14, \f3,v15
+	SRI4	\n, \b0,v28, \b1,v29, \b2,v30, \b3,v31
+	ld1	{v28.4s-v31.4s}, [x11]
+	SRI4	\n, \f0,v12, \f1,v13, \f2,v14, \f3,v15
+	ld1	{v12.4s-v15.4s}, [x13]
+.endm
 
 /* Four quarter rounds on each set, (a_i, b_i, c_i, d_i) of set A and
- * (e_i, f_i, g_i, h_i) of set B, step by step together; the d words are
- * v28-v31 / v12-v15 and the a words v16-v19 / v0-v3 in either round, so
- * what is parked and where is the same in both. */
+ * (e_i, f_i, g_i, h_i) of set B, step by step together.  The d words
+ * (v28-v31, v12-v15) are parked while b is rotated (their registers the
+ * temporaries), two b words (v20-v21, v4-v5) from their use in a += b
+ * until b ^= c (their registers hold the tbl indices meanwhile); x11-x15
+ * point at the frame's areas.  Which registers hold d and b is the same
+ * in the column and the diagonal round.  Each load or store sits between
+ * two groups of NEON instructions, whose results it waits for or which
+ * wait for it only a group later. */
 .macro QROUND8 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, \
 	       e0,f0,g0,h0, e1,f1,g1,h1, e2,f2,g2,h2, e3,f3,g3,h3
 	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
@@ -202,40 +246,85 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	ROT16_4	\d0, \d1, \d2, \d3
 	ROT16_4	\h0, \h1, \h2, \h3
 	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	st1	{v28.4s-v31.4s}, [x11]
 	ADD4	\g0,\h0, \g1,\h1, \g2,\h2, \g3,\h3
-	/* d parked until b is rotated: its registers are the temporaries */
-	stp	q28, q29, [sp, #F_AD]
-	stp	q30, q31, [sp, #(F_AD + 32)]
-	stp	q12, q13, [sp, #F_BD]
-	stp	q14, q15, [sp, #(F_BD + 32)]
-	XROT4T	12, v28,v29,v30,v31, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-	XROT4T	12, v12,v13,v14,v15, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
-	ldp	q28, q29, [sp, #F_AD]
-	ldp	q30, q31, [sp, #(F_AD + 32)]
-	ldp	q12, q13, [sp, #F_BD]
-	ldp	q14, q15, [sp, #(F_BD + 32)]
+	st1	{v12.4s-v15.4s}, [x13]
+	XROT8	12, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
 	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	st1	{v20.4s-v21.4s}, [x12]
 	ADD4	\e0,\f0, \e1,\f1, \e2,\f2, \e3,\f3
+	st1	{v4.4s-v5.4s}, [x14]
+	ld1	{v20.16b-v21.16b}, [x15]	/* the indices into v20 and v4 */
 	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	ld1	{v4.16b-v5.16b}, [x15]
 	EOR4	\h0,\e0, \h1,\e1, \h2,\e2, \h3,\e3
-	/* a is done for this round: parked, its registers hold the tbl
-	 * indices and then the temporaries */
-	stp	q16, q17, [sp, #F_AA]
-	stp	q18, q19, [sp, #(F_AA + 32)]
-	stp	q0, q1, [sp, #F_BA]
-	stp	q2, q3, [sp, #(F_BA + 32)]
-	ldr	q16, [sp, #F_IDX]
-	ldr	q0, [sp, #F_IDX]
-	ROT8_4	\d0, \d1, \d2, \d3, v16
-	ROT8_4	\h0, \h1, \h2, \h3, v0
+	ROT8_4	\d0, \d1, \d2, \d3, v20
+	ld1	{v20.4s-v21.4s}, [x12]
+	ROT8_4	\h0, \h1, \h2, \h3, v4
+	ld1	{v4.4s-v5.4s}, [x14]
 	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	st1	{v28.4s-v31.4s}, [x11]
 	ADD4	\g0,\h0, \g1,\h1, \g2,\h2, \g3,\h3
-	XROT4T	7, v16,v17,v18,v19, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-	XROT4T	7, v0,v1,v2,v3, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
-	ldp	q16, q17, [sp, #F_AA]
-	ldp	q18, q19, [sp, #(F_AA + 32)]
-	ldp	q0, q1, [sp, #F_BA]
-	ldp	q2, q3, [sp, #(F_BA + 32)]
+	st1	{v12.4s-v15.4s}, [x13]
+	XROT8	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3, \f0,\g0, \f1,\g1, \f2,\g2, \f3,\g3
+.endm
+
+/* One 4x4 transpose's first half (x0-x3 into t0-t3) and second (back). */
+.macro TRN_HALF1 x0, x1, x2, x3, t0, t1, t2, t3
+	trn1	\t0\().4s, \x0\().4s, \x1\().4s
+	trn2	\t1\().4s, \x0\().4s, \x1\().4s
+	trn1	\t2\().4s, \x2\().4s, \x3\().4s
+	trn2	\t3\().4s, \x2\().4s, \x3\().4s
+.endm
+.macro TRN_HALF2 x0, x1, x2, x3, t0, t1, t2, t3
+	trn1	\x0\().2d, \t0\().2d, \t2\().2d
+	trn1	\x1\().2d, \t1\().2d, \t3\().2d
+	trn2	\x2\().2d, \t0\().2d, \t2\().2d
+	trn2	\x3\().2d, \t1\().2d, \t3\().2d
+.endm
+/* block k of a set: src (x2) xored with rows K0..K3 into dst (x1) through
+ * T0-T3 (loaded beforehand) */
+.macro XOR_ROWS t0, t1, t2, t3, k0, k1, k2, k3
+	eor	\t0\().16b, \t0\().16b, \k0\().16b
+	eor	\t1\().16b, \t1\().16b, \k1\().16b
+	eor	\t2\().16b, \t2\().16b, \k2\().16b
+	eor	\t3\().16b, \t3\().16b, \k3\().16b
+	st1	{\t0\().16b-\t3\().16b}, [x1], #64
+.endm
+
+/* The end of one set's four blocks in v16-v31 (v0-v15 free): the input
+ * words added (the state's broadcast, the set's counters from CTR in
+ * the frame), the lanes turned into blocks, four blocks of src xored into
+ * dst (both advanced). */
+.macro FINISH8_SET ctr
+	mov	x8, x0
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ld4r	{v4.4s-v7.4s}, [x8], #16
+	ld4r	{v8.4s-v11.4s}, [x8]
+	add	x9, sp, #\ctr
+	ld1	{v12.4s-v13.4s}, [x9]
+	add	x8, x0, #56
+	ld2r	{v14.4s-v15.4s}, [x8]
+	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
+	ADD4	v20,v4, v21,v5, v22,v6, v23,v7
+	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
+	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
+	TRN_HALF1 v16, v17, v18, v19, v0, v1, v2, v3
+	TRN_HALF1 v20, v21, v22, v23, v4, v5, v6, v7
+	TRN_HALF1 v24, v25, v26, v27, v8, v9, v10, v11
+	TRN_HALF1 v28, v29, v30, v31, v12, v13, v14, v15
+	TRN_HALF2 v16, v17, v18, v19, v0, v1, v2, v3
+	TRN_HALF2 v20, v21, v22, v23, v4, v5, v6, v7
+	TRN_HALF2 v24, v25, v26, v27, v8, v9, v10, v11
+	TRN_HALF2 v28, v29, v30, v31, v12, v13, v14, v15
+	ld1	{v0.16b-v3.16b}, [x2], #64
+	ld1	{v4.16b-v7.16b}, [x2], #64
+	ld1	{v8.16b-v11.16b}, [x2], #64
+	ld1	{v12.16b-v15.16b}, [x2], #64
+	XOR_ROWS v0, v1, v2, v3, v16, v20, v24, v28
+	XOR_ROWS v4, v5, v6, v7, v17, v21, v25, v29
+	XOR_ROWS v8, v9, v10, v11, v18, v22, v26, v30
+	XOR_ROWS v12, v13, v14, v15, v19, v23, v27, v31
 .endm
 
 GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
@@ -250,9 +339,15 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	add	x10, x10, :lo12:.Lchacha_rot8
 	ldr	q0, [x10]
 	str	q0, [sp, #F_IDX]
+	add	x11, sp, #F_AD
+	add	x12, sp, #F_AB
+	add	x13, sp, #F_BD
+	add	x14, sp, #F_BB
+	add	x15, sp, #F_IDX
 .Lb8_group:
 	/* set A: the state's word i in every lane, the counter plus 0..3;
-	 * set B the same words, the counter plus 4..7 */
+	 * set B the same words, the counter plus 4..7; both counters kept
+	 * for the final addition */
 	mov	x8, x0
 	ld4r	{v16.4s-v19.4s}, [x8], #16
 	ld4r	{v20.4s-v23.4s}, [x8], #16
@@ -260,9 +355,13 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	ld4r	{v28.4s-v31.4s}, [x8]
 	ld4r	{v12.4s-v15.4s}, [x8]
 	ldr	q0, [x10, #16]			/* lane offsets 0..3 */
+	ldr	q2, [x10, #32]			/* lane offsets 4..7 */
 	CTR_LANES v28, v29, v0, v1, v0
-	ldr	q0, [x10, #32]			/* lane offsets 4..7 */
-	CTR_LANES v12, v13, v0, v1, v0
+	CTR_LANES v12, v13, v2, v3, v2
+	add	x9, sp, #F_ACTR
+	st1	{v28.4s-v29.4s}, [x9]
+	add	x9, sp, #F_BCTR
+	st1	{v12.4s-v13.4s}, [x9]
 	mov	x8, x0
 	ld4r	{v0.4s-v3.4s}, [x8], #16
 	ld4r	{v4.4s-v7.4s}, [x8], #16
@@ -276,26 +375,18 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	subs	w9, w9, #2
 	b.hi	.Lb8_round
 
-	/* set B parked while set A's blocks are finished, then moved into
+	/* set B parked while set A's blocks are finished, then brought into
 	 * set A's registers and finished the same way */
-	stp	q0, q1, [sp, #0]
-	stp	q2, q3, [sp, #32]
-	stp	q4, q5, [sp, #64]
-	stp	q6, q7, [sp, #96]
-	stp	q8, q9, [sp, #128]
-	stp	q10, q11, [sp, #160]
-	stp	q12, q13, [sp, #192]
-	stp	q14, q15, [sp, #224]
-	FINISH4	0
-	ldp	q16, q17, [sp, #0]
-	ldp	q18, q19, [sp, #32]
-	ldp	q20, q21, [sp, #64]
-	ldp	q22, q23, [sp, #96]
-	ldp	q24, q25, [sp, #128]
-	ldp	q26, q27, [sp, #160]
-	ldp	q28, q29, [sp, #192]
-	ldp	q30, q31, [sp, #224]
-	FINISH4	16
+	st1	{v0.4s-v3.4s}, [x11]
+	st1	{v4.4s-v7.4s}, [x12]
+	st1	{v8.4s-v11.4s}, [x13]
+	st1	{v12.4s-v15.4s}, [x14]
+	FINISH8_SET F_ACTR
+	ld1	{v16.4s-v19.4s}, [x11]
+	ld1	{v20.4s-v23.4s}, [x12]
+	ld1	{v24.4s-v27.4s}, [x13]
+	ld1	{v28.4s-v31.4s}, [x14]
+	FINISH8_SET F_BCTR
 	ldr	x9, [x0, #48]			/* words 12-13: the counter */
 	add	x9, x9, #8
 	str	x9, [x0, #48]
