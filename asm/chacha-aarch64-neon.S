@@ -190,8 +190,8 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 #define F_IDX	256			/* tbl indices */
 #define F_ACTR	272			/* set A's words 12-13 as the rounds began */
 #define F_BCTR	304			/* set B's */
-#define F_SAVE	336
-#define F_SIZE	400
+#define F_SAVE	336			/* d8-d15, x19-x24 */
+#define F_SIZE	448
 
 /* t_i = b_i ^ c_i; b_i = t_i << N; b_i |= t_i >> (32 - N): one part of a
  * rotation for each of four chains */
@@ -282,49 +282,48 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	trn2	\x2\().2d, \t0\().2d, \t2\().2d
 	trn2	\x3\().2d, \t1\().2d, \t3\().2d
 .endm
-/* block k of a set: src (x2) xored with rows K0..K3 into dst (x1) through
- * T0-T3 (loaded beforehand) */
+/* Block K's keystream rows (register K of each group of four words)
+ * xored into the source block loaded in T0-T3 */
 .macro XOR_ROWS t0, t1, t2, t3, k0, k1, k2, k3
 	eor	\t0\().16b, \t0\().16b, \k0\().16b
 	eor	\t1\().16b, \t1\().16b, \k1\().16b
 	eor	\t2\().16b, \t2\().16b, \k2\().16b
 	eor	\t3\().16b, \t3\().16b, \k3\().16b
-	st1	{\t0\().16b-\t3\().16b}, [x1], #64
 .endm
 
-/* The end of one set's four blocks in v16-v31 (v0-v15 free): the input
- * words added (the state's broadcast, the set's counters from CTR in
- * the frame), the lanes turned into blocks, four blocks of src xored into
- * dst (both advanced). */
-.macro FINISH8_SET ctr
-	mov	x8, x0
-	ld4r	{v0.4s-v3.4s}, [x8], #16
-	ld4r	{v4.4s-v7.4s}, [x8], #16
-	ld4r	{v8.4s-v11.4s}, [x8]
-	add	x9, sp, #\ctr
-	ld1	{v12.4s-v13.4s}, [x9]
-	add	x8, x0, #56
-	ld2r	{v14.4s-v15.4s}, [x8]
+/* The input words (in v0-v15) added to a set's rounds' result in v16-v31 */
+.macro FEED_FORWARD
 	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
 	ADD4	v20,v4, v21,v5, v22,v6, v23,v7
 	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
 	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
+.endm
+
+/* The set in v16-v31 turned into four blocks (through v0-v15), each xored
+ * with its source block (loaded into v0-v15 as the transposes free them,
+ * from x2, x19-x21), three of them stored (to x1, x22, x23; the last, in
+ * v12-v15, left to the caller).  No loads or stores with writeback: in
+ * LLVM's Cortex-A53 model one waits for the NEON instructions before it. */
+.macro TRANSPOSE_XOR8
 	TRN_HALF1 v16, v17, v18, v19, v0, v1, v2, v3
 	TRN_HALF1 v20, v21, v22, v23, v4, v5, v6, v7
 	TRN_HALF1 v24, v25, v26, v27, v8, v9, v10, v11
 	TRN_HALF1 v28, v29, v30, v31, v12, v13, v14, v15
 	TRN_HALF2 v16, v17, v18, v19, v0, v1, v2, v3
+	ld1	{v0.16b-v3.16b}, [x2]
 	TRN_HALF2 v20, v21, v22, v23, v4, v5, v6, v7
+	ld1	{v4.16b-v7.16b}, [x19]
 	TRN_HALF2 v24, v25, v26, v27, v8, v9, v10, v11
+	ld1	{v8.16b-v11.16b}, [x20]
 	TRN_HALF2 v28, v29, v30, v31, v12, v13, v14, v15
-	ld1	{v0.16b-v3.16b}, [x2], #64
-	ld1	{v4.16b-v7.16b}, [x2], #64
-	ld1	{v8.16b-v11.16b}, [x2], #64
-	ld1	{v12.16b-v15.16b}, [x2], #64
+	ld1	{v12.16b-v15.16b}, [x21]
 	XOR_ROWS v0, v1, v2, v3, v16, v20, v24, v28
 	XOR_ROWS v4, v5, v6, v7, v17, v21, v25, v29
+	st1	{v0.16b-v3.16b}, [x1]
 	XOR_ROWS v8, v9, v10, v11, v18, v22, v26, v30
+	st1	{v4.16b-v7.16b}, [x22]
 	XOR_ROWS v12, v13, v14, v15, v19, v23, v27, v31
+	st1	{v8.16b-v11.16b}, [x23]
 .endm
 
 GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
@@ -335,37 +334,58 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	stp	d10, d11, [sp, #(F_SAVE + 16)]
 	stp	d12, d13, [sp, #(F_SAVE + 32)]
 	stp	d14, d15, [sp, #(F_SAVE + 48)]
+	stp	x19, x20, [sp, #(F_SAVE + 64)]
+	stp	x21, x22, [sp, #(F_SAVE + 80)]
+	stp	x23, x24, [sp, #(F_SAVE + 96)]
 	adrp	x10, .Lchacha_rot8
 	add	x10, x10, :lo12:.Lchacha_rot8
 	ldr	q0, [x10]
 	str	q0, [sp, #F_IDX]
+	/* fixed addresses (the loads and stores take no offsets): the
+	 * state's words 4, 8, 12 and 14, the frame's areas, the second to
+	 * fourth source and destination blocks of a set */
+	add	x5, x0, #16
+	add	x6, x0, #32
+	add	x7, x0, #48
+	add	x8, x0, #56
 	add	x11, sp, #F_AD
 	add	x12, sp, #F_AB
 	add	x13, sp, #F_BD
 	add	x14, sp, #F_BB
 	add	x15, sp, #F_IDX
+	add	x16, sp, #F_ACTR
+	add	x17, sp, #F_BCTR
+	add	x19, x2, #64
+	add	x20, x2, #128
+	add	x21, x2, #192
+	add	x22, x1, #64
+	add	x23, x1, #128
+	add	x24, x1, #192
 .Lb8_group:
 	/* set A: the state's word i in every lane, the counter plus 0..3;
 	 * set B the same words, the counter plus 4..7; both counters kept
 	 * for the final addition */
-	mov	x8, x0
-	ld4r	{v16.4s-v19.4s}, [x8], #16
-	ld4r	{v20.4s-v23.4s}, [x8], #16
-	ld4r	{v24.4s-v27.4s}, [x8], #16
-	ld4r	{v28.4s-v31.4s}, [x8]
-	ld4r	{v12.4s-v15.4s}, [x8]
+	ld4r	{v16.4s-v19.4s}, [x0]
+	ld4r	{v20.4s-v23.4s}, [x5]
+	ld4r	{v24.4s-v27.4s}, [x6]
+	ld4r	{v28.4s-v31.4s}, [x7]
+	ld4r	{v12.4s-v15.4s}, [x7]
 	ldr	q0, [x10, #16]			/* lane offsets 0..3 */
 	ldr	q2, [x10, #32]			/* lane offsets 4..7 */
-	CTR_LANES v28, v29, v0, v1, v0
-	CTR_LANES v12, v13, v2, v3, v2
-	add	x9, sp, #F_ACTR
-	st1	{v28.4s-v29.4s}, [x9]
-	add	x9, sp, #F_BCTR
-	st1	{v12.4s-v13.4s}, [x9]
-	mov	x8, x0
-	ld4r	{v0.4s-v3.4s}, [x8], #16
-	ld4r	{v4.4s-v7.4s}, [x8], #16
-	ld4r	{v8.4s-v11.4s}, [x8]
+	/* CTR_LANES (lanes-aarch64-neon.h) on both sets, step by step */
+	add	v1.4s, v28.4s, v0.4s
+	add	v3.4s, v12.4s, v2.4s
+	ld4r	{v4.4s-v7.4s}, [x5]
+	cmhi	v0.4s, v28.4s, v1.4s
+	cmhi	v2.4s, v12.4s, v3.4s
+	ld4r	{v8.4s-v11.4s}, [x6]
+	sub	v29.4s, v29.4s, v0.4s
+	sub	v13.4s, v13.4s, v2.4s
+	mov	v28.16b, v1.16b
+	mov	v12.16b, v3.16b
+	st1	{v28.4s-v29.4s}, [x16]
+	st1	{v12.4s-v13.4s}, [x17]
+	ld4r	{v0.4s-v3.4s}, [x0]
 	mov	w9, w4
 .Lb8_round:
 	QROUND8	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31, \
@@ -375,21 +395,52 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	subs	w9, w9, #2
 	b.hi	.Lb8_round
 
-	/* set B parked while set A's blocks are finished, then brought into
-	 * set A's registers and finished the same way */
+	/* set B parked (its registers taking the input words) while set
+	 * A's blocks are finished, then brought into set A's registers and
+	 * finished the same way */
 	st1	{v0.4s-v3.4s}, [x11]
+	ld4r	{v0.4s-v3.4s}, [x0]
 	st1	{v4.4s-v7.4s}, [x12]
+	ld4r	{v4.4s-v7.4s}, [x5]
 	st1	{v8.4s-v11.4s}, [x13]
+	ld4r	{v8.4s-v11.4s}, [x6]
 	st1	{v12.4s-v15.4s}, [x14]
-	FINISH8_SET F_ACTR
+	ld1	{v12.4s-v13.4s}, [x16]
+	ld2r	{v14.4s-v15.4s}, [x8]
+	FEED_FORWARD
+	TRANSPOSE_XOR8
 	ld1	{v16.4s-v19.4s}, [x11]
 	ld1	{v20.4s-v23.4s}, [x12]
+	st1	{v12.16b-v15.16b}, [x24]	/* set A's last block */
+	ld4r	{v0.4s-v3.4s}, [x0]
 	ld1	{v24.4s-v27.4s}, [x13]
+	ld4r	{v4.4s-v7.4s}, [x5]
 	ld1	{v28.4s-v31.4s}, [x14]
-	FINISH8_SET F_BCTR
+	ld4r	{v8.4s-v11.4s}, [x6]
+	ld1	{v12.4s-v13.4s}, [x17]
+	ld2r	{v14.4s-v15.4s}, [x8]
+	add	x2, x2, #256
+	add	x19, x19, #256
+	add	x20, x20, #256
+	add	x21, x21, #256
+	add	x1, x1, #256
+	add	x22, x22, #256
+	add	x23, x23, #256
+	add	x24, x24, #256
+	FEED_FORWARD
+	TRANSPOSE_XOR8
+	st1	{v12.16b-v15.16b}, [x24]
 	ldr	x9, [x0, #48]			/* words 12-13: the counter */
 	add	x9, x9, #8
 	str	x9, [x0, #48]
+	add	x2, x2, #256
+	add	x19, x19, #256
+	add	x20, x20, #256
+	add	x21, x21, #256
+	add	x1, x1, #256
+	add	x22, x22, #256
+	add	x23, x23, #256
+	add	x24, x24, #256
 	subs	x3, x3, #8
 	b.ne	.Lb8_group
 
@@ -397,6 +448,9 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	ldp	d10, d11, [sp, #(F_SAVE + 16)]
 	ldp	d12, d13, [sp, #(F_SAVE + 32)]
 	ldp	d14, d15, [sp, #(F_SAVE + 48)]
+	ldp	x19, x20, [sp, #(F_SAVE + 64)]
+	ldp	x21, x22, [sp, #(F_SAVE + 80)]
+	ldp	x23, x24, [sp, #(F_SAVE + 96)]
 	add	sp, sp, #F_SIZE
 	GCRY_ZERO_V 0, 7
 	GCRY_ZERO_V 16, 31
