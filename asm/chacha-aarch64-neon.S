@@ -8,9 +8,9 @@
  *       uint8_t *out32, unsigned int rounds);
  *
  * The block routines (gcry_stream_blocks_fn, stream_driver.h): dst = src ^
- * keystream for NBLOCKS blocks (a multiple of 8, of 4, or any count), words 12-13
- * of STATE advanced as one 64-bit block counter.  ROUNDS is even (20, 12,
- * 8).  HChaCha: the rounds on STATE without the final addition, words 0-3
+ * keystream for NBLOCKS blocks (a multiple of 8, of 4, or any count),
+ * words 12-13 of STATE advanced as one 64-bit block counter.  ROUNDS is
+ * even (20, 12, 8).  HChaCha: the rounds on STATE without the final addition, words 0-3
  * and 12-15 out.
  *
  * blocks4 keeps word i of four consecutive blocks in the four lanes of
@@ -21,17 +21,18 @@
  * cores alike.  The state words are broadcast with ld4r (one load for four
  * words) instead of being kept in registers, so the whole routine fits in
  * v0-v7 and v16-v31 and needs no callee-saved v8-v15 and no stack.  At
- * the end four 4x4 transposes (zip1/zip2) turn the lanes back into blocks.
+ * the end four 4x4 transposes (trn1/trn2) turn the lanes back into blocks.
  * blocks8 runs two such sets of four lanes (blocks 0-3 in v16-v31, 4-7
  * in v0-v15) step by step together: eight independent instructions per
  * step, enough to hide the NEON latency of in-order cores and to keep two
  * pipes busy on out-of-order ones.  Thirty-two state registers leave none
  * for the rotations' temporaries, so each set parks in a stack frame the
  * words a quarter round is not using at the time: its d words (12-15)
- * while b is rotated by 12, its a words (0-3) from their last use in the
- * round through the rotation by 8 (the tbl indices loaded into one of
- * them) and by 7.  The frame also saves the callee-saved d8-d15; the
- * routine returns its size.
+ * while b is rotated, two b words while their registers hold the tbl
+ * indices.  The frame also saves the callee-saved d8-d15 and x19-x24; the
+ * routine returns its size.  Its loads and stores take fixed base
+ * registers (no writeback) and sit between groups of NEON instructions:
+ * what lets an in-order core issue them beside the NEON ones.
  * blocks1 and HChaCha keep one block's rows in v0-v3 ("row" form) and
  * rotate rows 1-3 between column and diagonal rounds (ext).
  *
@@ -39,11 +40,12 @@
  * by 12 and 7 shl into the destination and sri (shift right and insert)
  * of the rest, from b ^ c kept in a temporary.
  *
- * AAPCS64: x0-x4 arguments, x8-x10 scratch.  Only blocks8 writes v8-v15
- * (their low halves restored from its frame, which clears the high
- * ones).  Every other vector register that held state, keystream or data
- * is zeroed before returning.  blocks8 returns its frame's size, the
- * others use no stack and return 0 (the burn depth).
+ * AAPCS64: x0-x4 arguments, x8-x10 scratch (blocks8: x5-x17 and, saved,
+ * x19-x24).  Only blocks8 writes v8-v15 (their low halves restored from
+ * its frame, which clears the high ones).  Every other vector register
+ * that held state, keystream or data is zeroed before returning.
+ * blocks8 returns its frame's size, the others use no stack and return 0
+ * (the burn depth).
  */
 #include "asm-common-aarch64.h"
 #include "lanes-aarch64-neon.h"
@@ -82,117 +84,6 @@ GCRY_RODATA
 	tbl	\d2\().16b, {\d2\().16b}, \idx\().16b
 	tbl	\d3\().16b, {\d3\().16b}, \idx\().16b
 .endm
-/* b_i = (b_i ^ c_i) <<< N, through the temporaries t0-t3 */
-.macro XROT4T n, t0,t1,t2,t3, b0,c0, b1,c1, b2,c2, b3,c3
-	eor	\t0\().16b, \b0\().16b, \c0\().16b
-	eor	\t1\().16b, \b1\().16b, \c1\().16b
-	eor	\t2\().16b, \b2\().16b, \c2\().16b
-	eor	\t3\().16b, \b3\().16b, \c3\().16b
-	shl	\b0\().4s, \t0\().4s, #\n
-	shl	\b1\().4s, \t1\().4s, #\n
-	shl	\b2\().4s, \t2\().4s, #\n
-	shl	\b3\().4s, \t3\().4s, #\n
-	sri	\b0\().4s, \t0\().4s, #(32 - \n)
-	sri	\b1\().4s, \t1\().4s, #(32 - \n)
-	sri	\b2\().4s, \t2\().4s, #(32 - \n)
-	sri	\b3\().4s, \t3\().4s, #(32 - \n)
-.endm
-/* the same through v0-v3 */
-.macro XROT4 n, b0,c0, b1,c1, b2,c2, b3,c3
-	XROT4T	\n, v0,v1,v2,v3, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-.endm
-
-/* Four quarter rounds (a_i, b_i, c_i, d_i), RFC 8439 section 2.1 each. */
-.macro QROUND4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3
-	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
-	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
-	ROT16_4	\d0, \d1, \d2, \d3
-	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
-	XROT4	12, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
-	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
-	ROT8_4	\d0, \d1, \d2, \d3
-	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
-	XROT4	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
-.endm
-
-/* The end of four lanes' blocks in v16-v31: the input words (the state's
- * broadcast, the counter plus the lane offsets at .Lchacha_lanes + LANES)
- * added, the lanes turned into blocks, four blocks of src xored into dst
- * (both advanced).  v0-v6 are the temporaries; x10 holds .Lchacha_rot8. */
-.macro FINISH4 lanes
-	ldr	q5, [x10, #(16 + \lanes)]
-	mov	x8, x0
-	ld4r	{v0.4s-v3.4s}, [x8], #16
-	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
-	ld4r	{v0.4s-v3.4s}, [x8], #16
-	ADD4	v20,v0, v21,v1, v22,v2, v23,v3
-	ld4r	{v0.4s-v3.4s}, [x8], #16
-	ADD4	v24,v0, v25,v1, v26,v2, v27,v3
-	ld4r	{v0.4s-v3.4s}, [x8]
-	CTR_LANES v0, v1, v5, v4, v6
-	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
-	TRANSPOSE4 v16, v17, v18, v19
-	TRANSPOSE4 v20, v21, v22, v23
-	TRANSPOSE4 v24, v25, v26, v27
-	TRANSPOSE4 v28, v29, v30, v31
-	XOR_BLOCK v16, v20, v24, v28
-	XOR_BLOCK v17, v21, v25, v29
-	XOR_BLOCK v18, v22, v26, v30
-	XOR_BLOCK v19, v23, v27, v31
-.endm
-
-GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
-	cbz	x3, .Lb4_done
-	adrp	x10, .Lchacha_rot8
-	add	x10, x10, :lo12:.Lchacha_rot8
-.Lb4_group:
-	ldr	q4, [x10]			/* rot8 indices (v4 is reused below) */
-	/* x_i = the state's word i in every lane, the counter per lane */
-	mov	x8, x0
-	ld4r	{v16.4s-v19.4s}, [x8], #16
-	ld4r	{v20.4s-v23.4s}, [x8], #16
-	ld4r	{v24.4s-v27.4s}, [x8], #16
-	ld4r	{v28.4s-v31.4s}, [x8]
-	ldr	q5, [x10, #16]			/* lane offsets 0..3 */
-	CTR_LANES v28, v29, v5, v0, v1
-	mov	w9, w4
-.Lb4_round:
-	QROUND4	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31
-	QROUND4	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30
-	subs	w9, w9, #2
-	b.hi	.Lb4_round
-
-	FINISH4	0
-	ldr	x9, [x0, #48]			/* words 12-13: the counter */
-	add	x9, x9, #4
-	str	x9, [x0, #48]
-	subs	x3, x3, #4
-	b.ne	.Lb4_group
-
-	GCRY_ZERO_V 0, 7
-	GCRY_ZERO_V 16, 31
-.Lb4_done:
-	mov	w0, #0
-	ret
-GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
-
-/* ---- two sets of four lanes: eight blocks ---------------------------- */
-
-/* blocks8's frame: where each set parks its d words (12-15) and two b
- * words (4-5), the tbl indices with the two sets' first counters behind them
- * (one 64-byte load brings the indices), the callee-saved d8-d15.  Set B
- * is parked at 0 after the rounds. */
-#define F_AD	0			/* set A (v16-v31): d words */
-#define F_AB	64			/* set A: b words */
-#define F_BD	128			/* set B (v0-v15): d words */
-#define F_BB	192			/* set B: b words */
-#define F_IDX	256			/* tbl indices */
-#define F_ACTR	272			/* set A's words 12-13 as the rounds began */
-#define F_BCTR	304			/* set B's */
-#define F_SAVE	336			/* d8-d15, x19-x24 */
-#define F_SIZE	448
-
 /* t_i = b_i ^ c_i; b_i = t_i << N; b_i |= t_i >> (32 - N): one part of a
  * rotation for each of four chains */
 .macro XOR3_4 t0,b0,c0, t1,b1,c1, t2,b2,c2, t3,b3,c3
@@ -213,6 +104,98 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	sri	\b2\().4s, \t2\().4s, #(32 - \n)
 	sri	\b3\().4s, \t3\().4s, #(32 - \n)
 .endm
+
+/* b_i = (b_i ^ c_i) <<< N, through the temporaries v0-v3 */
+.macro XROT4 n, b0,c0, b1,c1, b2,c2, b3,c3
+	XOR3_4	v0,\b0,\c0, v1,\b1,\c1, v2,\b2,\c2, v3,\b3,\c3
+	SHL4	\n, \b0,v0, \b1,v1, \b2,v2, \b3,v3
+	SRI4	\n, \b0,v0, \b1,v1, \b2,v2, \b3,v3
+.endm
+
+/* Four quarter rounds (a_i, b_i, c_i, d_i), RFC 8439 section 2.1 each. */
+.macro QROUND4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	ROT16_4	\d0, \d1, \d2, \d3
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	XROT4	12, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+	ADD4	\a0,\b0, \a1,\b1, \a2,\b2, \a3,\b3
+	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
+	ROT8_4	\d0, \d1, \d2, \d3
+	ADD4	\c0,\d0, \c1,\d1, \c2,\d2, \c3,\d3
+	XROT4	7, \b0,\c0, \b1,\c1, \b2,\c2, \b3,\c3
+.endm
+
+GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
+	cbz	x3, .Lb4_done
+	adrp	x10, .Lchacha_rot8
+	add	x10, x10, :lo12:.Lchacha_rot8
+	ldr	q5, [x10, #16]			/* lane offsets 0..3 */
+.Lb4_group:
+	ldr	q4, [x10]			/* rot8 indices (v4 is reused below) */
+	/* x_i = the state's word i in every lane, the counter per lane */
+	mov	x8, x0
+	ld4r	{v16.4s-v19.4s}, [x8], #16
+	ld4r	{v20.4s-v23.4s}, [x8], #16
+	ld4r	{v24.4s-v27.4s}, [x8], #16
+	ld4r	{v28.4s-v31.4s}, [x8]
+	CTR_LANES v28, v29, v5, v0, v1
+	mov	w9, w4
+.Lb4_round:
+	QROUND4	v16,v20,v24,v28, v17,v21,v25,v29, v18,v22,v26,v30, v19,v23,v27,v31
+	QROUND4	v16,v21,v26,v31, v17,v22,v27,v28, v18,v23,v24,v29, v19,v20,v25,v30
+	subs	w9, w9, #2
+	b.hi	.Lb4_round
+
+	/* the final addition of the input words (the same broadcast) */
+	mov	x8, x0
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v20,v0, v21,v1, v22,v2, v23,v3
+	ld4r	{v0.4s-v3.4s}, [x8], #16
+	ADD4	v24,v0, v25,v1, v26,v2, v27,v3
+	ld4r	{v0.4s-v3.4s}, [x8]
+	CTR_LANES v0, v1, v5, v4, v6
+	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
+	ldr	x9, [x0, #48]			/* words 12-13: the counter */
+	add	x9, x9, #4
+	str	x9, [x0, #48]
+
+	TRANSPOSE4 v16, v17, v18, v19
+	TRANSPOSE4 v20, v21, v22, v23
+	TRANSPOSE4 v24, v25, v26, v27
+	TRANSPOSE4 v28, v29, v30, v31
+	XOR_BLOCK v16, v20, v24, v28
+	XOR_BLOCK v17, v21, v25, v29
+	XOR_BLOCK v18, v22, v26, v30
+	XOR_BLOCK v19, v23, v27, v31
+	subs	x3, x3, #4
+	b.ne	.Lb4_group
+
+	GCRY_ZERO_V 0, 7
+	GCRY_ZERO_V 16, 31
+.Lb4_done:
+	mov	w0, #0
+	ret
+GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
+
+/* ---- two sets of four lanes: eight blocks ---------------------------- */
+
+/* blocks8's frame: where each set parks its d words (12-15) and two b
+ * words (4-5), the tbl indices (loaded two registers at a time: set A's
+ * counter words behind them go into the second, a parked b register),
+ * the two sets' counter words as the rounds began, the callee-saved
+ * registers.  Set B is parked at 0 after the rounds. */
+#define F_AD	0			/* set A (v16-v31): d words */
+#define F_AB	64			/* set A: b words */
+#define F_BD	128			/* set B (v0-v15): d words */
+#define F_BB	192			/* set B: b words */
+#define F_IDX	256			/* tbl indices */
+#define F_ACTR	272			/* set A's words 12-13 as the rounds began */
+#define F_BCTR	304			/* set B's */
+#define F_SAVE	336			/* d8-d15, x19-x24 */
+#define F_SIZE	448
 
 /* Both sets' b rotated by N (b ^= c first) through their parked d
  * registers, one part at a time for all eight chains; d brought back as
