@@ -274,14 +274,6 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	eor	\t3\().16b, \t3\().16b, \k3\().16b
 .endm
 
-/* The input words (in v0-v15) added to a set's rounds' result in v16-v31 */
-.macro FEED_FORWARD
-	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
-	ADD4	v20,v4, v21,v5, v22,v6, v23,v7
-	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
-	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
-.endm
-
 /* The set in v16-v31 turned into four blocks (through v0-v15), each xored
  * with its source block (loaded into v0-v15 as the transposes free them,
  * from x2, x19-x21), three of them stored (to x1, x22, x23; the last, in
@@ -378,19 +370,22 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	subs	w9, w9, #2
 	b.hi	.Lb8_round
 
-	/* set B parked (its registers taking the input words) while set
-	 * A's blocks are finished, then brought into set A's registers and
-	 * finished the same way */
+	/* set B parked, its registers taking the input words (added to
+	 * set A as they come), while set A's blocks are finished; then set B
+	 * brought into set A's registers and finished the same way */
 	st1	{v0.4s-v3.4s}, [x11]
 	ld4r	{v0.4s-v3.4s}, [x0]
 	st1	{v4.4s-v7.4s}, [x12]
 	ld4r	{v4.4s-v7.4s}, [x5]
 	st1	{v8.4s-v11.4s}, [x13]
+	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
 	ld4r	{v8.4s-v11.4s}, [x6]
 	st1	{v12.4s-v15.4s}, [x14]
+	ADD4	v20,v4, v21,v5, v22,v6, v23,v7
 	ld1	{v12.4s-v13.4s}, [x16]
 	ld2r	{v14.4s-v15.4s}, [x8]
-	FEED_FORWARD
+	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
+	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
 	TRANSPOSE_XOR8
 	ld1	{v16.4s-v19.4s}, [x11]
 	ld1	{v20.4s-v23.4s}, [x12]
@@ -398,10 +393,13 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	ld4r	{v0.4s-v3.4s}, [x0]
 	ld1	{v24.4s-v27.4s}, [x13]
 	ld4r	{v4.4s-v7.4s}, [x5]
+	ADD4	v16,v0, v17,v1, v18,v2, v19,v3
 	ld1	{v28.4s-v31.4s}, [x14]
 	ld4r	{v8.4s-v11.4s}, [x6]
+	ADD4	v20,v4, v21,v5, v22,v6, v23,v7
 	ld1	{v12.4s-v13.4s}, [x17]
 	ld2r	{v14.4s-v15.4s}, [x8]
+	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
 	add	x2, x2, #256
 	add	x19, x19, #256
 	add	x20, x20, #256
@@ -410,7 +408,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	add	x22, x22, #256
 	add	x23, x23, #256
 	add	x24, x24, #256
-	FEED_FORWARD
+	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
 	TRANSPOSE_XOR8
 	st1	{v12.16b-v15.16b}, [x24]
 	ldr	x9, [x0, #48]			/* words 12-13: the counter */
