@@ -183,19 +183,16 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 /* ---- two sets of four lanes: eight blocks ---------------------------- */
 
 /* blocks8's frame: where each set parks its d words (12-15) and two b
- * words (4-5), the tbl indices (loaded two registers at a time: set A's
- * counter words behind them go into the second, a parked b register),
- * the two sets' counter words as the rounds began, the callee-saved
- * registers.  Set B is parked at 0 after the rounds. */
+ * words (4-5), the two sets' counter words as the rounds began, the
+ * callee-saved registers.  Set B is parked at 0 after the rounds. */
 #define F_AD	0			/* set A (v16-v31): d words */
 #define F_AB	64			/* set A: b words */
 #define F_BD	128			/* set B (v0-v15): d words */
 #define F_BB	192			/* set B: b words */
-#define F_IDX	256			/* tbl indices */
-#define F_ACTR	272			/* set A's words 12-13 as the rounds began */
-#define F_BCTR	304			/* set B's */
-#define F_SAVE	336			/* d8-d15, x19-x24 */
-#define F_SIZE	448
+#define F_ACTR	256			/* set A's words 12-13 as the rounds began */
+#define F_BCTR	288			/* set B's */
+#define F_SAVE	320			/* d8-d15, x19-x24 */
+#define F_SIZE	432
 
 /* Both sets' b rotated by N (b ^= c first) through their parked d
  * registers, one part at a time for all eight chains; d brought back as
@@ -215,8 +212,8 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
  * (e_i, f_i, g_i, h_i) of set B, step by step together.  The d words
  * (v28-v31, v12-v15) are parked while b is rotated (their registers the
  * temporaries), two b words (v20-v21, v4-v5) from their use in a += b
- * until b ^= c (their registers hold the tbl indices meanwhile); x11-x15
- * point at the frame's areas.  Which registers hold d and b is the same
+ * until b ^= c (their registers hold the tbl indices meanwhile, loaded
+ * from x10 two registers at a time); x11-x14 point at the frame's areas.  Which registers hold d and b is the same
  * in the column and the diagonal round.  Each load or store sits between
  * two groups of NEON instructions, whose results it waits for or which
  * wait for it only a group later. */
@@ -237,9 +234,9 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	st1	{v20.4s-v21.4s}, [x12]
 	ADD4	\e0,\f0, \e1,\f1, \e2,\f2, \e3,\f3
 	st1	{v4.4s-v5.4s}, [x14]
-	ld1	{v20.16b-v21.16b}, [x15]	/* the indices into v20 and v4 */
+	ld1	{v20.16b-v21.16b}, [x10]	/* the indices into v20 and v4 */
 	EOR4	\d0,\a0, \d1,\a1, \d2,\a2, \d3,\a3
-	ld1	{v4.16b-v5.16b}, [x15]
+	ld1	{v4.16b-v5.16b}, [x10]
 	EOR4	\h0,\e0, \h1,\e1, \h2,\e2, \h3,\e3
 	ROT8_4	\d0, \d1, \d2, \d3, v20
 	ld1	{v20.4s-v21.4s}, [x12]
@@ -314,8 +311,6 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	stp	x23, x24, [sp, #(F_SAVE + 96)]
 	adrp	x10, .Lchacha_rot8
 	add	x10, x10, :lo12:.Lchacha_rot8
-	ldr	q0, [x10]
-	str	q0, [sp, #F_IDX]
 	/* fixed addresses (the loads and stores take no offsets): the
 	 * state's words 4, 8, 12 and 14, the frame's areas, the second to
 	 * fourth source and destination blocks of a set */
@@ -327,7 +322,6 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	add	x12, sp, #F_AB
 	add	x13, sp, #F_BD
 	add	x14, sp, #F_BB
-	add	x15, sp, #F_IDX
 	add	x16, sp, #F_ACTR
 	add	x17, sp, #F_BCTR
 	add	x19, x2, #64
