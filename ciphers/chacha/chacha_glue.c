@@ -18,8 +18,9 @@ extern gcry_stream_hcore4_routine _gcry_hchacha4_amd64_avx512;
 extern gcry_stream_hcore16_routine _gcry_hchacha16_amd64_avx512;
 #endif
 #ifdef USE_AARCH64
-/* asm/chacha-aarch64-neon.S (blocks4: a multiple of four blocks) */
-extern gcry_stream_blocks_routine _gcry_chacha_aarch64_neon_blocks1, _gcry_chacha_aarch64_neon_blocks4;
+/* asm/chacha-aarch64-neon.S (blocksN: a multiple of N blocks) */
+extern gcry_stream_blocks_routine _gcry_chacha_aarch64_neon_blocks1,
+  _gcry_chacha_aarch64_neon_blocks4, _gcry_chacha_aarch64_neon_blocks8;
 extern gcry_stream_hcore_routine _gcry_hchacha_aarch64_neon;
 #endif
 
@@ -71,16 +72,20 @@ static const gcry_driver chacha_drivers[] = {
       .hcore16 = _gcry_hchacha16_amd64_avx512) },
 #endif
 #ifdef USE_AARCH64
-  /* groups of four; the 2-4 blocks left (whole and partial) from one more
-   * four-block call, whose rounds take hardly longer than one block's, a
-   * last single one alone */
+  /* groups of eight (two sets of four lanes); the 5-8 blocks left (whole
+   * and partial) from one more eight-block call, 2-4 from a four-block call
+   * (whose rounds take hardly longer than one block's), a last single one
+   * alone */
   { "aarch64-neon", 300, GCRY_HWF_NEON, "",
-    "four blocks in parallel (one per lane); the 2-4 blocks left (whole and "
-    "partial) in one more such call, a last single one in row form",
+    "eight blocks in parallel (two sets of four lanes); the 5-8 blocks left "
+    "(whole and partial) in one more such call, 2-4 in a four-block call, a "
+    "last single one in row form",
     GCRY_STREAM_TIER (
-      .blocks = { { _gcry_chacha_aarch64_neon_blocks4, 4 },
+      .blocks = { { _gcry_chacha_aarch64_neon_blocks8, 8 },
+                  { _gcry_chacha_aarch64_neon_blocks4, 4 },
                   { _gcry_chacha_aarch64_neon_blocks1, 1 } },
-      .tails = { { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
+      .tails = { { _gcry_chacha_aarch64_neon_blocks8, 8, 5 },
+                 { _gcry_chacha_aarch64_neon_blocks4, 4, 2 } },
       .hcore = _gcry_hchacha_aarch64_neon) },
 #endif
 };

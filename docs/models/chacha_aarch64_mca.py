@@ -7,16 +7,21 @@ assembles the routines and compiles ciphers/chacha/chacha_generic.c with
 the aarch64 cross compiler (-O2), takes the instructions from the objects
 (objdump) and gives llvm-mca:
 
-  neon4 loop      one double round of the four-block routine (its loop
-                  body; the closing branch left out), x 10 for ChaCha20
-  neon4 group     the rest of one four-block group: state broadcast,
+  neonW loop      one double round of the W-block routine (its loop body;
+                  the closing branch left out), x 10 for ChaCha20
+  neonW group     the rest of one W-block group: state broadcast,
                   feed-forward, transposes, loads, xors, stores
-  neon4           (10 x loop + group) / 4 per block
-  neon1           the single-block routine likewise (row form), per block
+  neonW           (10 x loop + group) / W per block, for each of the
+                  routines the .S has: blocks8, blocks4, blocks1 (row form)
   portable        the C's double-round loop x 10 per block (the copy-in,
                   feed-forward and the caller's xor left out: a lower bound)
+  x               portable / the widest NEON routine
 
 Each as llvm-mca's steady state of the block repeated (-iterations=200).
+For ChaCha it also gives XChaCha12 on a 16 KiB message (Adiantum's bulk
+cipher): HChaCha12 (the single-block routine's round loop, 6 double
+rounds, as the subkey core's stand-in) plus 256 blocks in groups of the
+widest routine, 6 double rounds each.
 Usage (Debian: gcc-aarch64-linux-gnu, llvm-16):
 
     python3 docs/models/chacha_aarch64_mca.py [--mcpu cortex-a53 ...]
@@ -83,10 +88,18 @@ def mca(insns: list[str], cpu: str) -> float:
     return cycles / 200
 
 
+def parts(obj: Path, funcs: dict[str, list[str]], name: str) -> tuple[list[str], list[str]]:
+    """NAME's round loop (its innermost loop) and the rest of its group
+    loop (the next one out)."""
+    (r0, r1), (g0, g1) = loops(obj, name)[:2]
+    body = funcs[name]
+    return body[r0:r1 + 1], body[g0:r0] + body[r1 + 1:g1 + 1]
+
+
 def report(cipher: str, argv: list[str] | None = None) -> int:
     """Print the table for CIPHER's NEON routines (asm/CIPHER-aarch64-neon.S:
-    _gcry_CIPHER_aarch64_neon_blocks4, and _blocks1 where it has one) beside
-    its portable C (ciphers/CIPHER/CIPHER_generic.c), 20 rounds; the Salsa20
+    _gcry_CIPHER_aarch64_neon_blocks8/4/1, those it has) beside its
+    portable C (ciphers/CIPHER/CIPHER_generic.c), 20 rounds; the Salsa20
     model uses it too."""
     ap = argparse.ArgumentParser(description=f"llvm-mca's cycles per 64-byte {cipher} block")
     ap.add_argument("--mcpu", nargs="*", default=CPUS)
@@ -99,30 +112,39 @@ def report(cipher: str, argv: list[str] | None = None) -> int:
         subprocess.run([CC, "-O2", "-c", *inc, str(ROOT / f"ciphers/{cipher}/{cipher}_generic.c"),
                         "-o", str(port)], check=True)
         nf, pf = functions(neon), functions(port)
-        b4 = nf[f"_gcry_{cipher}_aarch64_neon_blocks4"]
-        (r0, r1), (g0, g1) = loops(neon, f"_gcry_{cipher}_aarch64_neon_blocks4")[:2]
-        round4, group4 = b4[r0:r1 + 1], b4[g0:r0] + b4[r1 + 1:g1 + 1]
-        one = f"_gcry_{cipher}_aarch64_neon_blocks1"
-        round1 = group1 = []
-        if one in nf:
-            (s0, s1), (h0, h1) = loops(neon, one)[:2]
-            round1, group1 = nf[one][s0:s1 + 1], nf[one][h0:s0] + nf[one][s1 + 1:h1 + 1]
+        routines = {w: parts(neon, nf, f"_gcry_{cipher}_aarch64_neon_blocks{w}")
+                    for w in (8, 4, 1) if f"_gcry_{cipher}_aarch64_neon_blocks{w}" in nf}
+        widest = max(routines)
         # the longest loop of the portable object: the double rounds (for
         # ChaCha in permute, which gcc keeps apart: HChaCha calls it too)
         gen, (p0, p1) = max(((f, lp) for f in pf for lp in loops(port, f)),
                             key=lambda fl: fl[1][1] - fl[1][0])
         roundp = pf[gen][p0:p1 + 1]
-        print(f"instructions: neon4 loop {len(round4)}, group {len(group4)}; neon1 loop "
-              f"{len(round1)}, block {len(group1)}; portable loop {len(roundp)}")
-        print(f"{'cpu':<13} {'neon4 loop':>10} {'group':>7} {'neon4/blk':>10} {'c/B':>6} "
-              f"{'neon1/blk':>10} {'portable/blk':>13} {'c/B':>6} {'x':>5}")
+        print("instructions: " + "; ".join(f"neon{w} loop {len(r)}, group {len(g)}"
+                                           for w, (r, g) in routines.items())
+              + f"; portable loop {len(roundp)}")
+        head = "".join(f" {f'neon{w} loop':>11} {'group':>7} {f'neon{w}/blk':>10}"
+                       for w in routines)
+        print(f"{'cpu':<13}{head} {'c/B':>6} {'portable/blk':>13} {'c/B':>6} {'x':>5}")
+        xchacha = []
         for cpu in args.mcpu:
-            loop4, grp4 = mca(round4, cpu), mca(group4, cpu)
-            per4 = (DOUBLE_ROUNDS * loop4 + grp4) / 4
-            per1 = DOUBLE_ROUNDS * mca(round1, cpu) + mca(group1, cpu) if round1 else float("nan")
+            per, line = {}, ""
+            for w, (rnd, grp) in routines.items():
+                loop, rest = mca(rnd, cpu), mca(grp, cpu)
+                per[w] = (loop, rest, (DOUBLE_ROUNDS * loop + rest) / w)
+                line += f" {loop:>11.1f} {rest:>7.1f} {per[w][2]:>10.1f}"
             perp = DOUBLE_ROUNDS * mca(roundp, cpu)
-            print(f"{cpu:<13} {loop4:>10.1f} {grp4:>7.1f} {per4:>10.1f} {per4 / 64:>6.2f} "
-                  f"{per1:>10.1f} {perp:>13.1f} {perp / 64:>6.2f} {perp / per4:>5.2f}")
+            best = per[widest][2]
+            print(f"{cpu:<13}{line} {best / 64:>6.2f} {perp:>13.1f} {perp / 64:>6.2f} "
+                  f"{perp / best:>5.2f}")
+            if cipher == "chacha" and 1 in per:
+                loop, rest, _ = per[widest]
+                total = 6 * per[1][0] + 256 // widest * (6 * loop + rest)
+                xchacha.append(f"{cpu:<13} {total:>8.0f} {total / 16384:>6.2f}")
+        if xchacha:
+            print(f"\nXChaCha12, 16 KiB (HChaCha12 + 256 blocks, neon{widest})")
+            print(f"{'cpu':<13} {'cycles':>8} {'c/B':>6}")
+            print("\n".join(xchacha))
     return 0
 
 

@@ -142,6 +142,7 @@ const row asmcheck_rows[] = {
   /* ChaCha: asm/chacha-aarch64-neon.S */
   ROW (_gcry_chacha_aarch64_neon_blocks1, CHACHA ("aarch64-neon"), 1, kind_chacha_blocks, NULL),
   ROW (_gcry_chacha_aarch64_neon_blocks4, CHACHA ("aarch64-neon"), 4, kind_chacha_blocks, NULL),
+  ROW (_gcry_chacha_aarch64_neon_blocks8, CHACHA ("aarch64-neon"), 8, kind_chacha_blocks, NULL),
   ROW (_gcry_hchacha_aarch64_neon, CHACHA ("aarch64-neon"), 1, kind_hchacha, NULL),
 
   /* Salsa20: asm/salsa20-aarch64-neon.S */
