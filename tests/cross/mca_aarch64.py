@@ -15,10 +15,9 @@ The last rows estimate an Adiantum-XChaCha12 4 KiB sector from the parts:
 NH over the 4080-byte bulk twice (255 groups each), Poly1305 over the NH
 hashes and the tweak twice (20 blocks), one AES-256 block, and 65 ChaCha12
 blocks (the 4080-byte stream and HChaCha12).  The portable AES does four
-blocks for one.  The "ours" row takes ChaCha12 as the portable block
-divided by CHACHA_NEON_GAIN (default 3, issue 21's estimate of a four-block
-NEON loop); docs/models/chacha_aarch64_mca.py models the NEON routine itself
-(its figures: docs/hardware.rst); set the variable from there.
+blocks for one.  The "ours" row takes ChaCha12 per block from the NEON
+driver's widest routine as docs/models/chacha_aarch64_mca.py models it
+(six double rounds of its loop plus the rest of one group, per block).
 """
 from __future__ import annotations
 
@@ -37,7 +36,8 @@ ITER = 200
 INCLUDES = ["-I" + os.path.join(ROOT, d) for d in
             ("gcrylike/_native", "ciphers/aes", "ciphers/nhpoly1305",
              "ciphers/poly1305", "ciphers/chacha", "asm")]
-CHACHA_NEON_GAIN = float(os.environ.get("CHACHA_NEON_GAIN", "3"))
+#: the NEON ChaCha model (docs/models/chacha_aarch64_mca.py), loaded by path
+CHACHA_MODEL = os.path.join(ROOT, "docs", "models", "chacha_aarch64_mca.py")
 BRANCH = re.compile(r"^(b\.\w+|b|cbn?z|tbn?z)$")
 
 
@@ -95,6 +95,22 @@ def mca(body: list[str], cpu: str) -> float:
     return total / ITER
 
 
+def chacha12_neon(out: str) -> list[float]:
+    """Cycles per ChaCha12 block of the NEON driver's widest routine on each
+    of CPUS, as the ChaCha model counts them."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("chacha_aarch64_mca", CHACHA_MODEL)
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    obj = Path(build("asm/chacha-aarch64-neon.S", out))
+    funcs = model.functions(obj)
+    width = max(w for w in (8, 4, 1) if f"_gcry_chacha_aarch64_neon_blocks{w}" in funcs)
+    rnd, grp = model.parts(obj, funcs, f"_gcry_chacha_aarch64_neon_blocks{width}")
+    return [(6 * model.mca(rnd, cpu) + model.mca(grp, cpu)) / width for cpu in CPUS]
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as out:
         poly_s = build("asm/poly1305-aarch64-scalar.S", out)
@@ -129,6 +145,7 @@ def main() -> int:
             # six double rounds; the feed-forward and the xor left out
             ("ChaCha12 C, per 64 B (>=)", loop(chacha_c, "permute"), 1 / 6),
         ]
+        neon12 = chacha12_neon(out)
         print("  ".join(["routine".ljust(34)] + [c.rjust(11) for c in CPUS]))
         fig = {}
         for name, body, div in cases:
@@ -143,10 +160,11 @@ def main() -> int:
             chacha_c_block = fig["ChaCha12 C, per 64 B (>=)"][i]
             ours.append(sector("NH asm, per 16 B", "Poly1305 asm, per 16 B",
                                fig["AES-256 asm, 1 block latency"][i],
-                               chacha_c_block / CHACHA_NEON_GAIN, i))
+                               neon12[i], i))
             portable.append(sector("NH C, per 16 B", "Poly1305 C 2^64, per 16 B",
                                    4 * fig["AES-256 C, per block of 4 (>=)"][i],
                                    chacha_c_block, i))
+        print("  ".join(["ChaCha12 NEON, per 64 B".ljust(34)] + [f"{v:11.1f}" for v in neon12]))
         print("  ".join(["Adiantum 4 KiB, ours".ljust(34)] + [f"{v:11.0f}" for v in ours]))
         print("  ".join(["Adiantum 4 KiB, portable".ljust(34)]
                         + [f"{v:11.0f}" for v in portable]))
