@@ -406,14 +406,7 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_neon_blocks)
 	ldp	d14, d15, [sp, #48]
 	add	sp, sp, #64
 	.cfi_adjust_cfa_offset -64
-	mov	x6, #0
-	mov	x7, #0
-	mov	x8, #0
-	mov	x9, #0
-	mov	x10, #0
-	mov	x11, #0
-	mov	x12, #0
-	mov	x13, #0
+	GCRY_ZERO_X 6, 13
 	mov	w0, #64					/* d8-d15 saved below sp */
 	ret
 .Lpn_none:

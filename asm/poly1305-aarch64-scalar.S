@@ -102,20 +102,7 @@ GCRY_FUNC_BEGIN(_gcry_poly1305_aarch64_scalar_blocks)
 	stp	x7, x8, [x0]
 	str	x9, [x0, #16]
 	/* no r, s1, product or message word left behind */
-	mov	x4, #0
-	mov	x5, #0
-	mov	x6, #0
-	mov	x7, #0
-	mov	x8, #0
-	mov	x9, #0
-	mov	x10, #0
-	mov	x11, #0
-	mov	x12, #0
-	mov	x13, #0
-	mov	x14, #0
-	mov	x15, #0
-	mov	x16, #0
-	mov	x17, #0
+	GCRY_ZERO_X 4, 17
 .Lps_ret:
 	mov	w0, #0					/* no stack used */
 	ret

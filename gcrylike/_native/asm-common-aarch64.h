@@ -46,6 +46,16 @@ name:					\
 	.endr
 .endm
 
+/* Zero x<FROM> .. x<TO> (general-purpose registers that held key,
+ * accumulator or message words). */
+.macro GCRY_ZERO_X from, to
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18
+	.if \r >= \from && \r <= \to
+	mov	x\r, #0
+	.endif
+	.endr
+.endm
+
 /* Read-only constants for one file. */
 #define GCRY_RODATA .section .rodata
 
