@@ -41,24 +41,17 @@ gcry_copy_secret (void *dst, const void *src, size_t n)
 #endif
 }
 
-/* The stack below the caller is wiped through frames of a fixed size, one
- * per BURN_FRAME bytes, recursing for more: ISO C without variable-length
- * arrays, which MSVC lacks.  Each frame wipes its buffer after the deeper
- * ones return, so the recursive call is never a tail call that would reuse
- * the frame; out of line, so the buffers are frames of their own.  The
- * stack grows down on every target: a buffer's end is next to the frame
- * above it, so the shallowest frame wipes the end of its buffer. */
-#define BURN_FRAME 1024
-
+/* The stack below the caller wiped in one contiguous buffer of BYTES
+ * allocated in this frame (as a variable-length array would be, which
+ * MSVC lacks).  A chain of fixed-size frames was tried instead: the
+ * padding between a frame's buffer and its saved registers is never
+ * written, and the arm64 suite found key words left there. */
 static GCRY_NOINLINE void
-burn_frames (size_t bytes)
+burn_contiguous (size_t bytes)
 {
-  unsigned char buf[BURN_FRAME];
-  size_t here = bytes < sizeof buf ? bytes : sizeof buf;
+  unsigned char *buf = GCRY_STACK_ALLOC (bytes);
 
-  if (bytes > sizeof buf)
-    burn_frames (bytes - sizeof buf);
-  gcry_wipememory (buf + sizeof buf - here, here);
+  gcry_wipememory (buf, bytes);
   GCRY_BARRIER ();
 }
 
@@ -73,7 +66,7 @@ gcry_burn_stack (unsigned int bytes)
   if (!gcry_burn_enabled)
     return;
 #endif
-  burn_frames (((size_t)bytes + 63) & ~(size_t)63);
+  burn_contiguous (((size_t)bytes + 63) & ~(size_t)63);
   GCRY_BARRIER ();
 }
 

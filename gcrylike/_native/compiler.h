@@ -1,6 +1,7 @@
 /* compiler.h - the one place where gcrylike's C says something only one
- * family of compilers understands: attributes, compiler barriers, atomics
- * and the few x86 instructions the CPU detection and the secret copy need,
+ * family of compilers understands: attributes, compiler barriers, atomics,
+ * a buffer in the calling frame (the stack burn's) and the few x86
+ * instructions the CPU detection and the secret copy need,
  * each spelled for GCC and Clang (the __GNUC__ family, mingw-w64 included)
  * and for MSVC.  The rest of gcrylike's C is ISO C11 without
  * variable-length arrays, and its test suite keeps it so.
@@ -32,6 +33,9 @@
 # define GCRY_PRINTF_FORMAT(fmt, first)
 /* The compiler may not move memory accesses across it (no CPU fence). */
 # define GCRY_BARRIER() _ReadWriteBarrier ()
+# include <malloc.h>
+/* N bytes of the calling function's frame, released when it returns. */
+# define GCRY_STACK_ALLOC(n) _alloca (n)
 #else
 # define GCRY_NOINLINE __attribute__((noinline))
 # define GCRY_ALIGNED(n) __attribute__((aligned(n)))
@@ -45,6 +49,7 @@
 #  define GCRY_PRINTF_FORMAT(fmt, first) __attribute__((format(printf, fmt, first)))
 # endif
 # define GCRY_BARRIER() __asm__ volatile ("" : : : "memory")
+# define GCRY_STACK_ALLOC(n) __builtin_alloca (n)
 #endif
 
 /* ---- relaxed atomics: a flag read and written from any thread, a
