@@ -28,7 +28,7 @@ GCRY_IMPORT (aes, gcry_aes_exports)
 #endif
 
 /* The stack the table set-up of the lanes routine may leave key material
- * in (as the setup_burn of poly1305_glue.c's amd64 rows). */
+ * in (as poly1305_glue.c's SETUP_BURN for its siblings). */
 #define ADIANTUM_LANES_SETUP_BURN 1024
 
 /* r = a + b or a - b mod 2^128 (64-bit halves moved whole: the byte-wise

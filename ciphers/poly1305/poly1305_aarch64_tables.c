@@ -27,25 +27,18 @@ void
 _gcry_poly1305_aarch64_neon_setup (const uint64_t r[2], void *table)
 {
   uint32_t *d = table;
-  p44 p1, p2, p4, p6, p8;
+  p44 pw[5];                            /* r, r^2, r^4, r^6, r^8 */
   uint64_t l[5];
   int k;
 
-  p44_from_r (&p1, r);
-  p44_sqr (&p2, &p1);
-  p44_sqr (&p4, &p2);
-  p44_mul (&p6, &p4, &p2);
-  p44_sqr (&p8, &p4);
-  p44_limbs26 (l, &p2);
-  put9_32 (d + 0, l);
-  p44_limbs26 (l, &p4);
-  put9_32 (d + 9, l);
-  p44_limbs26 (l, &p6);
-  put9_32 (d + 18, l);
-  p44_limbs26 (l, &p8);
-  put9_32 (d + 27, l);
+  p44_even_powers (pw, r);
+  for (k = 1; k < 5; k++)               /* r^2, r^4, r^6, r^8, packed */
+    {
+      p44_limbs26 (l, &pw[k]);
+      put9_32 (d + 9 * (k - 1), l);
+    }
   /* the last step's lanes: value k of r^2 beside value k of r^1 */
-  p44_limbs26 (l, &p1);
+  p44_limbs26 (l, &pw[0]);
   for (k = 0; k < 5; k++)
     {
       d[36 + 2 * k] = d[k];
@@ -56,8 +49,7 @@ _gcry_poly1305_aarch64_neon_setup (const uint64_t r[2], void *table)
       d[44 + 2 * k] = d[4 + k];
       d[45 + 2 * k] = (uint32_t) (5 * l[k]);
     }
-  wipe (&p1, sizeof p1); wipe (&p2, sizeof p2); wipe (&p4, sizeof p4);
-  wipe (&p6, sizeof p6); wipe (&p8, sizeof p8);
+  wipe (pw, sizeof pw);
   wipe (l, sizeof l);
 }
 

@@ -74,17 +74,13 @@ _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table)
 {
   uint32_t *d = table;
   uint64_t *t = table;
-  p44 p1, p2, p4, p6, p8;
+  p44 pw[5];                            /* r, r^2, r^4, r^6, r^8 */
   uint64_t l1[5], l2[5], lp[5];
 
-  p44_from_r (&p1, r);
-  p44_sqr (&p2, &p1);
-  p44_sqr (&p4, &p2);
-  p44_mul (&p6, &p4, &p2);
-  p44_sqr (&p8, &p4);
-  p44_limbs26 (l1, &p1);
-  p44_limbs26 (l2, &p2);
-  p44_limbs26 (lp, &p4);
+  p44_even_powers (pw, r);
+  p44_limbs26 (l1, &pw[0]);
+  p44_limbs26 (l2, &pw[1]);
+  p44_limbs26 (lp, &pw[2]);
   put9_64 (t + 0, 2, l2);               /* r^2 in both lanes */
   put9_64 (t + 1, 2, l2);
   put9_64 (t + 18, 2, lp);              /* r^4 in both lanes */
@@ -92,13 +88,12 @@ _gcry_poly1305_amd64_sse2_setup (const uint64_t r[2], void *table)
   put9_64 (t + 36, 2, l2);              /* r^2 | r */
   put9_64 (t + 37, 2, l1);
   /* compact r^6, r^8 at bytes 432, 468 */
-  p44_limbs26 (lp, &p6);
+  p44_limbs26 (lp, &pw[3]);
   put9_32 (d + 108, lp);
-  p44_limbs26 (lp, &p8);
+  p44_limbs26 (lp, &pw[4]);
   put9_32 (d + 117, lp);
   d[126] = d[127] = 0;
-  wipe (&p1, sizeof p1); wipe (&p2, sizeof p2); wipe (&p4, sizeof p4);
-  wipe (&p6, sizeof p6); wipe (&p8, sizeof p8);
+  wipe (pw, sizeof pw);
   wipe (l1, sizeof l1); wipe (l2, sizeof l2); wipe (lp, sizeof lp);
 }
 

@@ -42,22 +42,26 @@ gcry_poly1305_ctxsize (void)
 /* What a driver runs (its row's ops): full blocks one at a time (SCALAR,
  * assembly; NULL: the portable function), the portable function itself
  * (also for the padded last block), and a SIMD tier if BLOCKS: the set-up
- * that fills its table of powers of r (leaving up to SETUP_BURN bytes of
- * key material on the stack), its routine over whole blocks (a multiple
- * of WIDTH, at least MIN_RUN of them per call: the one-at-a-time code
- * takes shorter runs and the rest), and the fewest blocks in one update
- * for which computing the table pays. */
+ * that fills its table of powers of r, its routine over whole blocks (a
+ * multiple of WIDTH, at least MIN_RUN of them per call: the one-at-a-time
+ * code takes shorter runs and the rest), and the fewest blocks in one
+ * update for which computing the table pays. */
 typedef struct {
-  unsigned int (*scalar) (uint64_t h[3], const uint64_t r[2], const uint8_t *m, size_t nblocks);
+  poly1305_scalar_routine *scalar;
   unsigned int (*portable) (uint64_t h[3], const uint64_t r[2], const uint8_t *m,
                             size_t nblocks, unsigned int hibit);
-  void (*setup) (const uint64_t r[2], void *table);
-  unsigned int (*blocks) (uint64_t h[3], const void *table, const uint8_t *m, size_t nblocks);
+  poly1305_setup_routine *setup;
+  poly1305_simd_routine *blocks;
   unsigned int width;
   unsigned int min_run;
   unsigned int table_pays;
-  unsigned int setup_burn;
 } poly1305_tier;
+
+/* Stack the table set-up functions (poly1305_amd64_tables.c,
+ * poly1305_aarch64_tables.c) may leave key material in: their locals and
+ * saved registers (gcc 12 -O2, objdump: 456 to 504 bytes on amd64, 256 on
+ * aarch64), with room for other compilers. */
+#define SETUP_BURN 1024
 
 #define POLY1305_TIER(...) GCRY_OPS (poly1305_tier, __VA_ARGS__)
 
@@ -74,10 +78,6 @@ typedef struct {
 extern poly1305_scalar_routine _gcry_poly1305_amd64_scalar_blocks;
 extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
   _gcry_poly1305_amd64_avx2_blocks, _gcry_poly1305_amd64_avx512ifma_blocks;
-/* Stack the table set-up functions may leave key material in: their
- * locals and saved registers (gcc 12 -O2: 456 to 504 bytes, objdump), with
- * room for other compilers. */
-# define AMD64_SETUP_BURN 1024
 /* An amd64 SIMD tier: its set-up and blocks routines by name, the width,
  * fewest blocks per call and fewest for the table to pay; short inputs on
  * the scalar assembly. */
@@ -86,7 +86,7 @@ extern poly1305_simd_routine _gcry_poly1305_amd64_sse2_blocks,
                  .portable = PORTABLE_BLOCKS,                                 \
                  .setup = _gcry_poly1305_amd64_##name##_setup,                \
                  .blocks = _gcry_poly1305_amd64_##name##_blocks, .width = width_, \
-                 .min_run = min_run_, .table_pays = pays, .setup_burn = AMD64_SETUP_BURN)
+                 .min_run = min_run_, .table_pays = pays)
 #endif
 #ifdef USE_AARCH64
 /* asm/poly1305-aarch64-{scalar,neon}.S (poly1305_aarch64.h: their
@@ -120,16 +120,15 @@ static const gcry_driver poly1305_drivers[] = {
   { "aarch64", 300, 0, "", "one block at a time, 64-bit limbs in assembly (mul/umulh)",
     POLY1305_TIER (.scalar = _gcry_poly1305_aarch64_scalar_blocks,
                    .portable = PORTABLE_BLOCKS) },
-  /* level 3 (pairs with the NEON ChaCha and Salsa20), above the scalar;
-   * its set-up leaves 256 bytes (gcc 12 -O2), with room for others */
+  /* level 3 (pairs with the NEON ChaCha and Salsa20), above the scalar */
   { "aarch64-neon", 350, GCRY_HWF_NEON, "",
     "two streams of 26-bit limbs in NEON lanes, eight blocks a step, powers r^2..r^8",
     POLY1305_TIER (.scalar = _gcry_poly1305_aarch64_scalar_blocks,
                    .portable = PORTABLE_BLOCKS,
                    .setup = _gcry_poly1305_aarch64_neon_setup,
                    .blocks = _gcry_poly1305_aarch64_neon_blocks, .width = 4,
-                   .min_run = POLY1305_NEON_MIN_RUN, .table_pays = POLY1305_NEON_MIN_BLOCKS,
-                   .setup_burn = 1024) },
+                   .min_run = POLY1305_NEON_MIN_RUN,
+                   .table_pays = POLY1305_NEON_MIN_BLOCKS) },
 #endif
 };
 
@@ -202,7 +201,7 @@ ensure_table (poly1305_ctx *ctx)
     return 0;
   tier->setup (ctx->r, ctx->table);
   ctx->table_ready = 1;
-  return tier->setup_burn + GCRY_C_FRAME;
+  return SETUP_BURN + GCRY_C_FRAME;
 }
 
 void

@@ -98,6 +98,18 @@ p44_sqr (p44 *z, const p44 *x)
   p44_carry (z, d0, d1, d2);
 }
 
+/* The powers the two-stream SIMD routines take (SSE2, NEON): pw[0] = r,
+ * then r^2, r^4, r^6, r^8, as p44_mul leaves them. */
+static inline void
+p44_even_powers (p44 pw[5], const uint64_t r[2])
+{
+  p44_from_r (&pw[0], r);
+  p44_sqr (&pw[1], &pw[0]);
+  p44_sqr (&pw[2], &pw[1]);
+  p44_mul (&pw[3], &pw[2], &pw[1]);
+  p44_sqr (&pw[4], &pw[2]);
+}
+
 /* x mod p, fully reduced in place (x0, x1 < 2^44, x2 < 2^42); x as
  * p44_mul leaves it. */
 static inline void
