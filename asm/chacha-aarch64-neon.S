@@ -158,18 +158,9 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks4)
 	ld4r	{v0.4s-v3.4s}, [x8]
 	CTR_LANES v0, v1, v5, v4, v6
 	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
-	ldr	x9, [x0, #48]			/* words 12-13: the counter */
-	add	x9, x9, #4
-	str	x9, [x0, #48]
+	CTR_STEP 48, 4			/* words 12-13: the counter */
 
-	TRANSPOSE4 v16, v17, v18, v19
-	TRANSPOSE4 v20, v21, v22, v23
-	TRANSPOSE4 v24, v25, v26, v27
-	TRANSPOSE4 v28, v29, v30, v31
-	XOR_BLOCK v16, v20, v24, v28
-	XOR_BLOCK v17, v21, v25, v29
-	XOR_BLOCK v18, v22, v26, v30
-	XOR_BLOCK v19, v23, v27, v31
+	XOR_LANES4
 	subs	x3, x3, #4
 	b.ne	.Lb4_group
 
@@ -298,6 +289,14 @@ GCRY_FUNC_END(_gcry_chacha_aarch64_neon_blocks4)
 	st1	{v8.16b-v11.16b}, [x23]
 .endm
 
+/* The eight block pointers (source x2, x19-x21; destination x1, x22-x24)
+ * past one set's four blocks. */
+.macro NEXT_SET
+	.irp r, x2, x19, x20, x21, x1, x22, x23, x24
+	add	\r, \r, #256
+	.endr
+.endm
+
 GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	mov	w9, #0
 	cbz	x3, .Lb8_done
@@ -394,28 +393,12 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks8)
 	ld1	{v12.4s-v13.4s}, [x17]
 	ld2r	{v14.4s-v15.4s}, [x8]
 	ADD4	v24,v8, v25,v9, v26,v10, v27,v11
-	add	x2, x2, #256
-	add	x19, x19, #256
-	add	x20, x20, #256
-	add	x21, x21, #256
-	add	x1, x1, #256
-	add	x22, x22, #256
-	add	x23, x23, #256
-	add	x24, x24, #256
+	NEXT_SET
 	ADD4	v28,v12, v29,v13, v30,v14, v31,v15
 	TRANSPOSE_XOR8
 	st1	{v12.16b-v15.16b}, [x24]
-	ldr	x9, [x0, #48]			/* words 12-13: the counter */
-	add	x9, x9, #8
-	str	x9, [x0, #48]
-	add	x2, x2, #256
-	add	x19, x19, #256
-	add	x20, x20, #256
-	add	x21, x21, #256
-	add	x1, x1, #256
-	add	x22, x22, #256
-	add	x23, x23, #256
-	add	x24, x24, #256
+	CTR_STEP 48, 8			/* words 12-13: the counter */
+	NEXT_SET
 	subs	x3, x3, #8
 	b.ne	.Lb8_group
 
@@ -489,9 +472,7 @@ GCRY_FUNC_BEGIN(_gcry_chacha_aarch64_neon_blocks1)
 	add	v1.4s, v1.4s, v5.4s
 	add	v2.4s, v2.4s, v6.4s
 	add	v3.4s, v3.4s, v7.4s
-	ldr	x9, [x0, #48]			/* words 12-13: the counter */
-	add	x9, x9, #1
-	str	x9, [x0, #48]
+	CTR_STEP 48, 1			/* words 12-13: the counter */
 	ld1	{v4.16b-v7.16b}, [x2], #64
 	eor	v4.16b, v4.16b, v0.16b
 	eor	v5.16b, v5.16b, v1.16b

@@ -49,4 +49,25 @@
 	st1	{v0.16b-v3.16b}, [x1], #64
 .endm
 
+/* The four lanes' keystream (words 4g..4g+3 in v16+4g .. v19+4g) made
+ * four blocks, each xored from src (x2) into dst (x1). */
+.macro XOR_LANES4
+	TRANSPOSE4 v16, v17, v18, v19
+	TRANSPOSE4 v20, v21, v22, v23
+	TRANSPOSE4 v24, v25, v26, v27
+	TRANSPOSE4 v28, v29, v30, v31
+	XOR_BLOCK v16, v20, v24, v28
+	XOR_BLOCK v17, v21, v25, v29
+	XOR_BLOCK v18, v22, v26, v30
+	XOR_BLOCK v19, v23, v27, v31
+.endm
+
+/* The state's 64-bit block counter, the doubleword at byte OFF of the
+ * state (x0), advanced by N (x9 the temporary). */
+.macro CTR_STEP off, n
+	ldr	x9, [x0, #\off]
+	add	x9, x9, #\n
+	str	x9, [x0, #\off]
+.endm
+
 #endif

@@ -104,18 +104,17 @@
 /* d_i = (fresh 1) or += (fresh 0) x w_i, i = 0..4. */
 .macro MAC5 fresh, form, d0, d1, d2, d3, d4, x, w0, w1, w2, w3, w4
 	.if \fresh
-	MAC	umull, \d0, \x, \w0, \form
-	MAC	umull, \d1, \x, \w1, \form
-	MAC	umull, \d2, \x, \w2, \form
-	MAC	umull, \d3, \x, \w3, \form
-	MAC	umull, \d4, \x, \w4, \form
+	MAC5_OP	umull, \form, \d0, \d1, \d2, \d3, \d4, \x, \w0, \w1, \w2, \w3, \w4
 	.else
-	MAC	umlal, \d0, \x, \w0, \form
-	MAC	umlal, \d1, \x, \w1, \form
-	MAC	umlal, \d2, \x, \w2, \form
-	MAC	umlal, \d3, \x, \w3, \form
-	MAC	umlal, \d4, \x, \w4, \form
+	MAC5_OP	umlal, \form, \d0, \d1, \d2, \d3, \d4, \x, \w0, \w1, \w2, \w3, \w4
 	.endif
+.endm
+.macro MAC5_OP op, form, d0, d1, d2, d3, d4, x, w0, w1, w2, w3, w4
+	MAC	\op, \d0, \x, \w0, \form
+	MAC	\op, \d1, \x, \w1, \form
+	MAC	\op, \d2, \x, \w2, \form
+	MAC	\op, \d3, \x, \w3, \form
+	MAC	\op, \d4, \x, \w4, \form
 .endm
 
 /* Row j of a product: limb j (x) times the power of values p0..p4, q1..q4

@@ -104,18 +104,9 @@ GCRY_FUNC_BEGIN(_gcry_salsa20_aarch64_neon_blocks4)
 	ADD4	v24,v0, v25,v1, v26,v2, v27,v3
 	ld4r	{v0.4s-v3.4s}, [x8]
 	ADD4	v28,v0, v29,v1, v30,v2, v31,v3
-	ldr	x9, [x0, #32]			/* words 8-9: the counter */
-	add	x9, x9, #4
-	str	x9, [x0, #32]
+	CTR_STEP 32, 4			/* words 8-9: the counter */
 
-	TRANSPOSE4 v16, v17, v18, v19
-	TRANSPOSE4 v20, v21, v22, v23
-	TRANSPOSE4 v24, v25, v26, v27
-	TRANSPOSE4 v28, v29, v30, v31
-	XOR_BLOCK v16, v20, v24, v28
-	XOR_BLOCK v17, v21, v25, v29
-	XOR_BLOCK v18, v22, v26, v30
-	XOR_BLOCK v19, v23, v27, v31
+	XOR_LANES4
 	subs	x3, x3, #4
 	b.ne	.Lb4_group
 
