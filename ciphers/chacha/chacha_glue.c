@@ -457,7 +457,7 @@ GCRY_NOINLINE unsigned int
 chacha_crypt_noburn (chacha_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
   return gcry_stream_crypt_on (&chacha_cipher, tier_of (ctx->impl), ctx->input, ctx->rounds,
-                            ctx->ctr64 ? 64 : 32, &ctx->pos, dst, src, n);
+                               ctx->ctr64 ? 64 : 32, &ctx->pos, dst, src, n);
 }
 
 int

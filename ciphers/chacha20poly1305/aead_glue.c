@@ -54,7 +54,6 @@ static const gcry_driver aead_joins[] = {
 
 GCRY_DRIVERS_ACCESSOR (gcry_aead_drivers, aead_joins)
 
-
 size_t
 gcry_aead_ctxsize (void)
 {

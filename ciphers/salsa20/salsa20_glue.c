@@ -333,8 +333,8 @@ salsa20_too_many (const salsa20_ctx *ctx, uint64_t need)
 GCRY_NOINLINE unsigned int
 salsa20_crypt_noburn (salsa20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t n)
 {
-  return gcry_stream_crypt_on (&salsa20_cipher, tier_of (ctx->impl), ctx->input, ctx->rounds, 64,
-                            &ctx->pos, dst, src, n);
+  return gcry_stream_crypt_on (&salsa20_cipher, tier_of (ctx->impl), ctx->input, ctx->rounds,
+                               64, &ctx->pos, dst, src, n);
 }
 
 int
