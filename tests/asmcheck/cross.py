@@ -191,24 +191,30 @@ def check_mutants(label: str, code: int, out: str) -> bool:
     return code == 1 and len(caught) == len(MUTANTS)
 
 
-def check_glue(target: str, build, tmp: str) -> bool:
-    """Compile every glue file for the compiler's target, each flavour."""
-    arch = build.target_arch()
-    base = [*build.compiler(), *build.flags(arch), *GLUE_FLAGS,
-            *(f"-I{d}" for d in build.include_dirs())]
+def compile_glue(label: str, bases: list[tuple[str, list[str]]], out: Path) -> bool:
+    """Every glue file compiled by each of BASES (a name for its failures,
+    the command before the flavour and the file), in each flavour, into
+    OUT; LABEL's "N passed, M failed" line."""
     failed = []
-    for flavour in GLUE_FLAVOURS:
-        for src in GLUE_SOURCES:
-            code, out = run([*base, *flavour, str(src), "-o", str(Path(tmp, "glue.o"))])
-            if code:
-                failed.append(f"FAIL {src.relative_to(HERE.parent.parent)} "
-                              f"{' '.join(flavour)}:\n{out[-1500:]}")
-    total = len(GLUE_SOURCES) * len(GLUE_FLAVOURS)
-    print(f"{target} glue (-Werror): {total - len(failed)} passed, {len(failed)} failed",
-          flush=True)
+    for name, base in bases:
+        for flavour in GLUE_FLAVOURS:
+            for src in GLUE_SOURCES:
+                code, text = run([*base, *flavour, str(src), "-o", str(out)])
+                if code:
+                    failed.append(f"FAIL {name}{src.relative_to(HERE.parent.parent)} "
+                                  f"{' '.join(flavour)}:\n{text[-1500:]}")
+    total = len(bases) * len(GLUE_FLAVOURS) * len(GLUE_SOURCES)
+    print(f"{label}: {total - len(failed)} passed, {len(failed)} failed", flush=True)
     for line in failed:
         print(f"  {line}")
     return not failed
+
+
+def check_glue(target: str, build, tmp: str) -> bool:
+    """Compile every glue file for the compiler's target, each flavour."""
+    base = [*build.compiler(), *build.flags(build.target_arch()), *GLUE_FLAGS,
+            *(f"-I{d}" for d in build.include_dirs())]
+    return compile_glue(f"{target} glue (-Werror)", [("", base)], Path(tmp, "glue.o"))
 
 
 def try_fault(build, faults, fault, runner: list[str], where: Path, vectors: Path) -> str:
@@ -275,21 +281,9 @@ def check_portable_h(target: str, build, runner: list[str], tmp: str, suffix: st
 def check_msvc_mode(build, tmp: str) -> bool:
     """Every glue file through clang in MSVC mode, per target and flavour."""
     incs = [f"-I{d}" for d in build.include_dirs()]
-    failed = []
-    for triple in MSVC_TARGETS:
-        for flavour in GLUE_FLAVOURS:
-            for src in GLUE_SOURCES:
-                code, out = run([*MSVC_MODE, f"--target={triple}", *incs, *flavour, str(src),
-                                 "-o", str(Path(tmp, "glue.obj"))])
-                if code:
-                    failed.append(f"FAIL {triple} {src.relative_to(HERE.parent.parent)} "
-                                  f"{' '.join(flavour)}:\n{out[-1500:]}")
-    total = len(MSVC_TARGETS) * len(GLUE_FLAVOURS) * len(GLUE_SOURCES)
-    print(f"msvc-mode glue (clang-16, x86-64 and arm64 Windows): {total - len(failed)} passed, "
-          f"{len(failed)} failed", flush=True)
-    for line in failed:
-        print(f"  {line}")
-    return not failed
+    return compile_glue("msvc-mode glue (clang-16, x86-64 and arm64 Windows)",
+                        [(f"{triple} ", [*MSVC_MODE, f"--target={triple}", *incs])
+                         for triple in MSVC_TARGETS], Path(tmp, "glue.obj"))
 
 
 def main() -> int:
